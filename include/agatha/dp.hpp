@@ -1,0 +1,105 @@
+// agatha/dp.hpp — the guided dynamic-programming engine: tasks, results, backends.
+//
+// A DpTask is one call of minimap2 2.24's guided alignment (ksw_extd2): a query and a
+// target, both encoded 0..4 (A C G T N), a scoring scheme with two affine gap pieces,
+// a band, a Z-drop threshold, an end bonus and mode flags. A DpResult holds every
+// field that call returns. Backends compute batches of independent tasks; every
+// backend returns bit-identical results (the scalar backend is the oracle).
+//
+// Ownership: a DpTask does not own its sequences; the caller keeps them alive until
+// the batch returns. Threading: a DpBackend object may be used by one caller thread at
+// a time; it spreads a batch over its own worker threads.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace agatha {
+
+// ---------------------------------------------------------------------------------------
+// Flags (bit values of ksw2's KSW_EZ_* so task files speak the reference's language)
+// ---------------------------------------------------------------------------------------
+namespace dp_flag {
+inline constexpr uint32_t kScoreOnly = 0x01;  // no traceback, no CIGAR
+inline constexpr uint32_t kRight = 0x02;      // place gaps rightmost among equal paths
+inline constexpr uint32_t kApproxMax = 0x08;  // follow one greedy path instead of exact maxima
+inline constexpr uint32_t kApproxDrop = 0x10; // with kApproxMax: Z-drop on the greedy path
+inline constexpr uint32_t kExtzOnly = 0x40;   // extension: the alignment may end anywhere
+inline constexpr uint32_t kRevCigar = 0x80;   // emit the CIGAR end-to-start
+inline constexpr uint32_t kKnown = kScoreOnly | kRight | kApproxMax | kApproxDrop | kExtzOnly | kRevCigar;
+}  // namespace dp_flag
+
+// CIGAR operations as packed by BAM and ksw2: length << 4 | op.
+namespace cigar_op {
+inline constexpr uint32_t kMatch = 0;
+inline constexpr uint32_t kIns = 1;  // consumes query
+inline constexpr uint32_t kDel = 2;  // consumes target
+}  // namespace cigar_op
+
+// "No score": the value of score/mqe/mte when the cell was never reached.
+inline constexpr int32_t kDpNegInf = -0x40000000;
+
+// Match +a, mismatch -b, any pair involving N -ambi; a gap of length L costs
+// min(q + L*e, q2 + L*e2).
+struct DpScoring {
+  int a = 2, b = 4, ambi = 1;
+  int q = 4, e = 2, q2 = 24, e2 = 1;
+};
+
+// Empty string when the scheme fits the engine's 8-bit difference arithmetic exactly,
+// else the reason it does not.
+std::string validate_scoring(const DpScoring& sc);
+
+struct DpTask {
+  std::span<const uint8_t> query;   // codes 0..4
+  std::span<const uint8_t> target;  // codes 0..4
+  DpScoring scoring;
+  uint32_t flag = 0;
+  int32_t w = -1;       // band width; < 0: no band
+  int32_t zdrop = -1;   // < 0: no Z-drop
+  int32_t end_bonus = 0;
+};
+
+struct DpResult {
+  int32_t score = kDpNegInf;  // H at (tlen-1, qlen-1) if the last anti-diagonal was reached
+  int32_t max = 0;            // best cell (exact mode) and its coordinates
+  int32_t max_q = -1, max_t = -1;
+  int32_t mqe = kDpNegInf, mqe_t = -1;  // best score reaching the query end
+  int32_t mte = kDpNegInf, mte_q = -1;  // best score reaching the target end
+  bool zdropped = false;
+  bool reach_end = false;
+  std::vector<uint32_t> cigar;  // length << 4 | op, ops from cigar_op
+  uint64_t cells = 0;           // in-band cells computed before termination
+};
+
+// ---------------------------------------------------------------------------------------
+// Backends
+// ---------------------------------------------------------------------------------------
+class DpBackend {
+ public:
+  virtual ~DpBackend() = default;
+  virtual std::string name() const = 0;
+  // results.size() must equal tasks.size(); results[i] answers tasks[i].
+  virtual void run(std::span<const DpTask> tasks, std::span<DpResult> results) = 0;
+};
+
+struct DpBackendOptions {
+  std::string backend = "cpu";  // scalar | cpu
+  std::string isa = "auto";     // for cpu: auto | sse41 | avx2
+  int threads = 1;
+};
+
+// Throws agatha::Error on an unknown backend or an ISA this processor lacks.
+std::unique_ptr<DpBackend> make_dp_backend(const DpBackendOptions& opt);
+
+// Names of the instruction sets this processor supports for the cpu backend, best last.
+std::vector<std::string> supported_isas();
+
+// 0..3 for A C G T (either case, U as T), 4 for anything else.
+uint8_t encode_base(char c);
+
+}  // namespace agatha

@@ -1,0 +1,270 @@
+// kernels/dp_common.hpp — what every CPU backend of the guided DP shares: task set-up
+// (gap-piece order, boundary differences, scores), anti-diagonal geometry, the
+// per-thread workspace and the traceback.
+//
+// Coordinates: t = target index (i), j = query index, anti-diagonal r = t + j. The DP
+// is stored as 8-bit differences (Suzuki-Kasahara form, as ksw2):
+//   u(t) = H(t,j) - H(t-1,j)      v(t) = H(t,j) - H(t,j-1)
+//   x(t) = E'(t,j) - H(t,j)       y(t) = F'(t,j) - H(t,j)     (short gap piece q,e)
+//   x2(t) = E2'(t,j) - H(t,j)     y2(t) = F2'(t,j) - H(t,j)   (long gap piece q2,e2)
+// where E' is the deletion state leaving the cell (consumes target) and F' the
+// insertion state (consumes query). Each array is indexed by t and holds the values of
+// the last anti-diagonal that computed that t.
+//
+// Band geometry: the exact band of anti-diagonal r is [st0, en0]; every backend
+// computes the range rounded outward to 16-cell blocks, [st, en], because the
+// reference does, and the cells in the margin ("soft band") feed later in-band cells.
+#pragma once
+
+#include <agatha/dp.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <new>
+
+namespace agatha::kernels {
+
+inline constexpr int kBlock = 16;  // the reference's vector width, which fixes the soft band
+
+// ---------------------------------------------------------------------------------------
+// Task set-up
+// ---------------------------------------------------------------------------------------
+struct Setup {
+  int qlen = 0, tlen = 0, w = 0;
+  int tlen16 = 0;  // tlen rounded up to a multiple of kBlock
+  // Gap pieces ordered so that q + e <= q2 + e2 (the reference swaps them).
+  int8_t q = 0, e = 0, q2 = 0, e2 = 0, qe = 0, qe2 = 0;
+  // Boundary: H(-1,j) - H(-1,j-1) is -e up to long_thres, long_diff at it, -e2 after.
+  int long_thres = 0;
+  int8_t long_diff = 0;
+  int8_t sc_match = 0, sc_mismatch = 0, sc_ambi = 0;
+  bool with_cigar = false, approx_max = false;
+};
+
+// Fills `s` and returns true when the task needs the DP; false when the reference
+// returns its reset result at once (empty sequence, or a mismatch so costly that
+// the difference arithmetic cannot hold it).
+inline bool prepare(const DpTask& task, Setup& s) {
+  s.qlen = static_cast<int>(task.query.size());
+  s.tlen = static_cast<int>(task.target.size());
+  if (s.qlen <= 0 || s.tlen <= 0) return false;
+  int q = task.scoring.q, e = task.scoring.e, q2 = task.scoring.q2, e2 = task.scoring.e2;
+  if (q2 + e2 < q + e) std::swap(q, q2), std::swap(e, e2);
+  const int min_sc = std::min({task.scoring.a, -task.scoring.b, -task.scoring.ambi});
+  if (-min_sc > 2 * (q + e)) return false;
+  s.q = static_cast<int8_t>(q), s.e = static_cast<int8_t>(e);
+  s.q2 = static_cast<int8_t>(q2), s.e2 = static_cast<int8_t>(e2);
+  s.qe = static_cast<int8_t>(q + e), s.qe2 = static_cast<int8_t>(q2 + e2);
+  s.sc_match = static_cast<int8_t>(task.scoring.a);
+  s.sc_mismatch = static_cast<int8_t>(-task.scoring.b);
+  // A zero N penalty means "-e2" in the reference.
+  s.sc_ambi = static_cast<int8_t>(task.scoring.ambi == 0 ? -e2 : -task.scoring.ambi);
+  s.w = task.w < 0 ? std::max(s.tlen, s.qlen) : task.w;
+  s.tlen16 = (s.tlen + kBlock - 1) / kBlock * kBlock;
+  // First gap length at which the long piece is cheaper.
+  int lt = e != e2 ? (q2 - q) / (e - e2) - 1 : 0;
+  if (q2 + e2 + lt * e2 > q + e + lt * e) ++lt;
+  s.long_thres = lt;
+  s.long_diff = static_cast<int8_t>(lt * (e - e2) - (q2 - q) - e2);
+  s.with_cigar = !(task.flag & dp_flag::kScoreOnly);
+  s.approx_max = (task.flag & dp_flag::kApproxMax) != 0;
+  return true;
+}
+
+// H(-1, r) - H(-1, r-1) (equally H(r,-1) - H(r-1,-1)): the border's difference at r.
+inline int8_t boundary_diff(const Setup& s, int r) {
+  if (r == 0) return static_cast<int8_t>(-s.qe);
+  if (r < s.long_thres) return static_cast<int8_t>(-s.e);
+  if (r == s.long_thres) return s.long_diff;
+  return static_cast<int8_t>(-s.e2);
+}
+
+struct AntiDiagonal {
+  int st0, en0;  // exact band
+  int st, en;    // rounded outward to kBlock
+};
+
+// Returns false when the band is empty (the run stops, reported as Z-dropped).
+inline bool anti_diagonal(const Setup& s, int r, AntiDiagonal& d) {
+  int st = std::max(0, r - s.qlen + 1);
+  int en = std::min(s.tlen - 1, r);
+  st = std::max(st, (r - s.w + 1) >> 1);  // ceil((r-w)/2)
+  en = std::min(en, (r + s.w) >> 1);      // floor((r+w)/2)
+  if (st > en) return false;
+  d.st0 = st, d.en0 = en;
+  d.st = st / kBlock * kBlock;
+  d.en = (en + kBlock) / kBlock * kBlock - 1;
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------
+// Workspace
+// ---------------------------------------------------------------------------------------
+// A 64-byte aligned, growable, uninitialised array that keeps its capacity across tasks.
+template <class T>
+class AlignedArray {
+ public:
+  T* data() { return ptr_.get(); }
+  const T* data() const { return ptr_.get(); }
+  T& operator[](size_t i) { return ptr_.get()[i]; }
+  const T& operator[](size_t i) const { return ptr_.get()[i]; }
+  // Ensures room for n elements; contents are unspecified afterwards.
+  T* reserve(size_t n) {
+    if (n > cap_) {
+      size_t bytes = (std::max<size_t>(n, 16) * sizeof(T) + 63) / 64 * 64;
+      void* p = std::aligned_alloc(64, bytes);
+      if (!p) throw std::bad_alloc();
+      ptr_.reset(static_cast<T*>(p));
+      cap_ = bytes / sizeof(T);
+    }
+    return ptr_.get();
+  }
+
+ private:
+  struct Free {
+    void operator()(T* p) const { std::free(p); }
+  };
+  std::unique_ptr<T, Free> ptr_;
+  size_t cap_ = 0;
+};
+
+// Reused by one thread across tasks.
+struct Workspace {
+  AlignedArray<int8_t> diff;   // u v x y x2 y2 s, each kStride past tlen16
+  AlignedArray<uint8_t> seq;   // target, padding, reversed query, padding
+  AlignedArray<int32_t> H;     // exact-mode H per t
+  AlignedArray<uint8_t> dir;   // traceback bytes, one row per anti-diagonal
+  std::vector<size_t> row;     // start of each row in dir
+  std::vector<int> off, off_end;  // rounded [st, en] of each row
+};
+
+// Padding after every array: vector loads of up to 32 bytes past `en` stay inside.
+inline constexpr int kPad = 64;
+
+// Sizes the traceback rows: one byte per cell of every rounded range, all anti-diagonals.
+inline void prepare_traceback(const Setup& s, Workspace& ws) {
+  const int n_diag = s.qlen + s.tlen - 1;
+  ws.row.assign(n_diag, 0);
+  ws.off.assign(n_diag, 0);
+  ws.off_end.assign(n_diag, 0);
+  size_t total = 0;
+  AntiDiagonal d;
+  for (int r = 0; r < n_diag && anti_diagonal(s, r, d); ++r) total += static_cast<size_t>(d.en - d.st + 1);
+  ws.dir.reserve(total + kPad);
+}
+
+// Lays out the score input the way the reference reads it: the target, zeros up to
+// tlen16, then the reversed query and zeros. Reads past the target (t >= tlen) and
+// past the query (j < 0) therefore see what the reference sees.
+inline uint8_t* layout_sequences(const DpTask& task, const Setup& s, Workspace& ws) {
+  const size_t n = static_cast<size_t>(s.tlen16) + s.qlen + 2 * kPad;
+  uint8_t* sf = ws.seq.reserve(n);
+  std::fill(sf, sf + n, 0);
+  std::copy(task.target.begin(), task.target.end(), sf);
+  uint8_t* qr = sf + s.tlen16;
+  for (int j = 0; j < s.qlen; ++j) qr[j] = task.query[s.qlen - 1 - j];
+  return sf;
+}
+
+// ---------------------------------------------------------------------------------------
+// Traceback
+// ---------------------------------------------------------------------------------------
+// Direction byte of a cell: bits 0-2 the source of H (0 diagonal, 1 E, 2 F, 3 E2, 4 F2);
+// bits 3-6 "the state continues" for E, F, E2, F2.
+namespace dir_bit {
+inline constexpr uint8_t kSrcMask = 7;
+inline constexpr uint8_t kContE = 0x08, kContF = 0x10, kContE2 = 0x20, kContF2 = 0x40;
+}  // namespace dir_bit
+
+inline void push_cigar(std::vector<uint32_t>& c, uint32_t op, uint32_t len) {
+  if (c.empty() || (c.back() & 0xf) != op)
+    c.push_back(len << 4 | op);
+  else
+    c.back() += len << 4;
+}
+
+// Walks back from (i0, j0) = (target, query) through the direction rows. Outside a
+// row's rounded range the path is forced: left of it an insertion, right of it a
+// deletion. Leftover target then query is emitted as a leading D then I.
+inline void backtrack(const Workspace& ws, int i0, int j0, bool rev_cigar, std::vector<uint32_t>& cigar) {
+  int i = i0, j = j0, state = 0;
+  cigar.clear();
+  while (i >= 0 && j >= 0) {
+    const int r = i + j;
+    int force = -1;
+    if (i < ws.off[r]) force = 2;
+    if (i > ws.off_end[r]) force = 1;
+    const uint32_t d = force < 0 ? ws.dir[ws.row[r] + (i - ws.off[r])] : 0;
+    if (state == 0)
+      state = d & dir_bit::kSrcMask;
+    else if (!(d >> (state + 2) & 1))
+      state = 0;
+    if (state == 0) state = d & dir_bit::kSrcMask;
+    if (force >= 0) state = force;
+    if (state == 0)
+      push_cigar(cigar, cigar_op::kMatch, 1), --i, --j;
+    else if (state == 1 || state == 3)
+      push_cigar(cigar, cigar_op::kDel, 1), --i;
+    else
+      push_cigar(cigar, cigar_op::kIns, 1), --j;
+  }
+  if (i >= 0) push_cigar(cigar, cigar_op::kDel, i + 1);
+  if (j >= 0) push_cigar(cigar, cigar_op::kIns, j + 1);
+  if (!rev_cigar) std::reverse(cigar.begin(), cigar.end());
+}
+
+// Chooses where the traceback starts, as the reference does, and runs it.
+inline void finish_cigar(const DpTask& task, const Setup& s, const Workspace& ws, DpResult& res) {
+  if (!s.with_cigar) return;
+  const bool rev = (task.flag & dp_flag::kRevCigar) != 0;
+  const bool extz = (task.flag & dp_flag::kExtzOnly) != 0;
+  if (!res.zdropped && !extz) {
+    backtrack(ws, s.tlen - 1, s.qlen - 1, rev, res.cigar);
+  } else if (!res.zdropped && extz && res.mqe + task.end_bonus > res.max) {
+    res.reach_end = true;
+    backtrack(ws, res.mqe_t, s.qlen - 1, rev, res.cigar);
+  } else if (res.max_t >= 0 && res.max_q >= 0) {
+    backtrack(ws, res.max_t, res.max_q, rev, res.cigar);
+  }
+}
+
+// The Z-drop rule, applied once per anti-diagonal r to its best cell (h at target
+// index t). Returns true when the extension stops.
+inline bool apply_zdrop(DpResult& res, int32_t h, int r, int t, int zdrop, int e2) {
+  if (h > res.max) {
+    res.max = h, res.max_t = t, res.max_q = r - t;
+  } else if (t >= res.max_t && r - t >= res.max_q) {
+    const int tl = t - res.max_t, ql = (r - t) - res.max_q;
+    const int l = tl > ql ? tl - ql : ql - tl;
+    if (zdrop >= 0 && res.max - h > zdrop + l * e2) {
+      res.zdropped = true;
+      return true;
+    }
+  }
+  return false;
+}
+
+// The greedy path of APPROX_MAX mode: from the previous path cell (last_t on r-1) step
+// to t (via v) or t+1 (via u), whichever raises H more, preferring t+1 on ties.
+inline void approx_step(const int8_t* u, const int8_t* v, const AntiDiagonal& d, int32_t& h0,
+                        int& last_t) {
+  const bool here = last_t >= d.st0 && last_t <= d.en0;
+  const bool next = last_t + 1 >= d.st0 && last_t + 1 <= d.en0;
+  if (here && next) {
+    const int32_t d0 = v[last_t], d1 = u[last_t + 1];
+    if (d0 > d1)
+      h0 += d0;
+    else
+      h0 += d1, ++last_t;
+  } else if (here) {
+    h0 += v[last_t];
+  } else {
+    ++last_t;
+    h0 += u[last_t];
+  }
+}
+
+}  // namespace agatha::kernels

@@ -1,0 +1,25 @@
+// kernels/dp_kernels.hpp — the per-task CPU kernels. Each computes one DpTask into a
+// DpResult with the thread's Workspace; all of them return identical results.
+//
+//   extd2_scalar     one cell at a time; the readable oracle        (dp_scalar.cpp)
+//   extd2_sse41      16 cells a step, SSE4.1                         (dp_simd.cpp)
+//   extd2_avx2       32 cells a step, AVX2                           (dp_simd.cpp)
+#pragma once
+
+#include <agatha/dp.hpp>
+
+namespace agatha::kernels {
+
+struct Workspace;
+
+using KernelFn = void (*)(const DpTask&, DpResult&, Workspace&);
+
+void extd2_scalar(const DpTask& task, DpResult& res, Workspace& ws);
+void extd2_sse41(const DpTask& task, DpResult& res, Workspace& ws);
+void extd2_avx2(const DpTask& task, DpResult& res, Workspace& ws);
+
+// Instruction sets of this processor, from CPUID (dp_dispatch.cpp).
+bool cpu_has_sse41();
+bool cpu_has_avx2();
+
+}  // namespace agatha::kernels

@@ -1,0 +1,142 @@
+// src/cli/dp_cmd.cpp — `agatha dp TASKS.tsv[.gz]`: computes DP task files (the golden
+// vector layout) with a chosen backend; writes answers, checks them, or times them.
+#include "commands.hpp"
+
+#include "../io/line_reader.hpp"
+#include "../io/output_file.hpp"
+#include "../io/task_file.hpp"
+
+#include <agatha/dp.hpp>
+#include <agatha/error.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace agatha::cli {
+namespace {
+
+struct DpArgs {
+  std::string input;
+  std::string output = "-";
+  DpBackendOptions backend;
+  bool check = false, bench = false;
+  int show = 5;            // differing tasks printed by --check
+  size_t batch_tasks = 4096;
+  size_t batch_bases = 64u << 20;
+};
+
+struct Tally {
+  size_t checked = 0, mismatches = 0, shown = 0;
+  uint64_t cells = 0;
+  double seconds = 0;
+};
+
+// Reads up to one batch of task lines; false when the file is exhausted.
+bool read_batch(io::LineReader& in, const DpArgs& a, std::vector<io::TaskRecord>& batch) {
+  batch.clear();
+  size_t bases = 0;
+  std::string line;
+  while (batch.size() < a.batch_tasks && bases < a.batch_bases && in.next(line)) {
+    if (line.empty()) continue;
+    batch.push_back(io::parse_task_line(line, in.path(), in.line_number()));
+    bases += batch.back().query.size() + batch.back().target.size();
+  }
+  return !batch.empty();
+}
+
+void report_mismatch(const io::TaskRecord& rec, const std::array<std::string, io::kTaskAnswerColumns>& got,
+                     const std::string& path) {
+  static const char* kNames[] = {"score", "max", "max_q", "max_t", "mqe", "mqe_t",
+                                 "mte", "mte_q", "zdropped", "reach_end", "n_cigar", "cigar"};
+  std::fprintf(stderr, "[W::dp] '%s' line %zu task %s differs:", path.c_str(), rec.line, rec.id.c_str());
+  for (int k = 0; k < io::kTaskAnswerColumns; ++k) {
+    if (!io::answer_column_required(k) || got[k] == rec.answer[k]) continue;
+    const std::string& e = rec.answer[k];
+    const std::string& g = got[k];
+    std::fprintf(stderr, " %s expected %.60s got %.60s;", kNames[k], e.c_str(), g.c_str());
+  }
+  std::fputc('\n', stderr);
+}
+
+void handle_batch(const DpArgs& a, const std::vector<io::TaskRecord>& batch, const std::vector<DpResult>& res,
+                  io::OutputFile* out, Tally& tally) {
+  std::string text;
+  for (size_t i = 0; i < batch.size(); ++i) {
+    const auto got = io::format_answer(res[i]);
+    tally.cells += res[i].cells;
+    if (a.check) {
+      const io::TaskRecord& rec = batch[i];
+      if (!rec.has_answer)
+        throw InputError("'" + a.input + "' line " + std::to_string(rec.line) +
+                         ": --check needs the answer columns 15-26");
+      bool same = true;
+      for (int k = 0; k < io::kTaskAnswerColumns; ++k)
+        if (io::answer_column_required(k) && got[k] != rec.answer[k]) same = false;
+      ++tally.checked;
+      if (!same && tally.mismatches++ < static_cast<size_t>(a.show)) report_mismatch(rec, got, a.input);
+    }
+    if (out) {
+      text += batch[i].id;
+      for (const std::string& f : got) text += '\t', text += f;
+      text += '\n';
+    }
+  }
+  if (out) out->write(text);
+}
+
+int run_dp(const DpArgs& a) {
+  std::unique_ptr<DpBackend> backend = make_dp_backend(a.backend);
+  io::LineReader in(a.input);
+  std::unique_ptr<io::OutputFile> out;
+  if (!a.check || a.output != "-") out = std::make_unique<io::OutputFile>(a.output);
+  Tally tally;
+  size_t n_tasks = 0;
+  std::vector<io::TaskRecord> batch;
+  std::vector<DpTask> tasks;
+  std::vector<DpResult> results;
+  while (read_batch(in, a, batch)) {
+    tasks.clear();
+    for (const auto& rec : batch) tasks.push_back(rec.task());
+    results.assign(tasks.size(), DpResult{});
+    const auto t0 = std::chrono::steady_clock::now();
+    backend->run(tasks, results);
+    tally.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    n_tasks += tasks.size();
+    handle_batch(a, batch, results, out.get(), tally);
+  }
+  if (out) out->close();
+  if (a.bench) {
+    const double s = tally.seconds > 0 ? tally.seconds : 1e-9;
+    std::fprintf(stderr, "bench: backend=%s tasks=%zu cells=%llu seconds=%.6f tasks_per_s=%.1f cells_per_s=%.4g\n",
+                 backend->name().c_str(), n_tasks, static_cast<unsigned long long>(tally.cells), tally.seconds,
+                 n_tasks / s, tally.cells / s);
+  }
+  if (a.check) {
+    std::fprintf(stderr, "checked %zu, mismatches %zu\n", tally.checked, tally.mismatches);
+    return tally.mismatches == 0 ? 0 : 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+Action add_dp_command(CLI::App& app) {
+  auto args = std::make_shared<DpArgs>();
+  CLI::App* sub = app.add_subcommand("dp", "Compute guided-DP task files (ksw_extd2 semantics)");
+  sub->add_option("tasks", args->input, "Task file, TSV (gzip or plain), '-' for stdin")->required();
+  sub->add_option("-o,--output", args->output, "Write answers here (default: stdout)");
+  sub->add_option("--backend", args->backend.backend, "DP backend: scalar or cpu")
+      ->check(CLI::IsMember({"scalar", "cpu"}));
+  sub->add_option("--isa", args->backend.isa, "Instruction set for --backend cpu: auto, sse41 or avx2")
+      ->check(CLI::IsMember({"auto", "sse41", "avx2"}));
+  sub->add_option("-t,--threads", args->backend.threads, "Worker threads")->check(CLI::Range(1, 1024));
+  sub->add_flag("--check", args->check, "Compare with the answer columns 15-26; non-zero exit on a difference");
+  sub->add_option("--show", args->show, "Differing tasks to print with --check")->check(CLI::NonNegativeNumber);
+  sub->add_flag("--bench", args->bench, "Print tasks/s and cells/s of the DP itself to stderr");
+  return [args] { return run_dp(*args); };
+}
+
+}  // namespace agatha::cli

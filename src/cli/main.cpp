@@ -1,0 +1,37 @@
+// src/cli/main.cpp — the agatha command line: subcommand dispatch and the one place
+// where errors become messages and exit codes.
+#include "commands.hpp"
+
+#include <agatha/error.hpp>
+#include <agatha/version.hpp>
+
+#include <csignal>
+#include <cstdio>
+#include <exception>
+#include <new>
+
+int main(int argc, char** argv) {
+  // A closed pipe shows up as a write error with a message, not as a silent signal.
+  std::signal(SIGPIPE, SIG_IGN);
+  CLI::App app{"agatha: long-read alignment, minimap2-compatible, on CPU SIMD and GPU"};
+  app.set_version_flag("--version", std::string(agatha::kVersion));
+  app.require_subcommand(1);
+  agatha::cli::Action dp = agatha::cli::add_dp_command(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  try {
+    for (CLI::App* sub : app.get_subcommands()) {
+      if (sub->get_name() == "dp") return dp();
+    }
+    return 1;
+  } catch (const agatha::Error& e) {
+    std::fprintf(stderr, "[E::%s] %s\n", app.get_subcommands().front()->get_name().c_str(), e.what());
+    return 1;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "[E::agatha] out of memory\n");
+    return 1;
+  }
+}

@@ -1,0 +1,116 @@
+// src/dp/backend.cpp — the CPU backends behind DpBackend: a per-task kernel run over a
+// batch by a fixed set of worker threads, each with its own workspace.
+#include <agatha/dp.hpp>
+#include <agatha/error.hpp>
+
+#include "../../kernels/dp_common.hpp"
+#include "../../kernels/dp_kernels.hpp"
+
+#include <atomic>
+#include <exception>
+#include <mutex>
+#include <thread>
+
+namespace agatha {
+
+std::string validate_scoring(const DpScoring& sc) {
+  const int v[] = {sc.a, sc.b, sc.ambi, sc.q, sc.e, sc.q2, sc.e2};
+  for (int x : v)
+    if (x < 0 || x > 127) return "every score and penalty must lie in [0, 127]";
+  if (sc.a < 1) return "the match score must be positive";
+  const int qe = sc.q + sc.e, qe2 = sc.q2 + sc.e2;
+  // The differences u, v, x, y live in 8 bits: gap-open sums and match plus the
+  // larger open must stay below 128.
+  if (qe + qe2 > 127) return "(q+e)+(q2+e2) must be at most 127";
+  if (sc.a + std::max(qe, qe2) > 127) return "a+max(q+e, q2+e2) must be at most 127";
+  return {};
+}
+
+uint8_t encode_base(char c) {
+  switch (c) {
+    case 'A': case 'a': return 0;
+    case 'C': case 'c': return 1;
+    case 'G': case 'g': return 2;
+    case 'T': case 't': case 'U': case 'u': return 3;
+    default: return 4;
+  }
+}
+
+std::vector<std::string> supported_isas() {
+  std::vector<std::string> out;
+  if (kernels::cpu_has_sse41()) out.emplace_back("sse41");
+  if (kernels::cpu_has_avx2()) out.emplace_back("avx2");
+  return out;
+}
+
+namespace {
+
+class CpuBackend final : public DpBackend {
+ public:
+  CpuBackend(std::string name, kernels::KernelFn fn, int threads)
+      : name_(std::move(name)), fn_(fn), threads_(std::max(1, threads)), ws_(threads_) {}
+
+  std::string name() const override { return name_; }
+
+  void run(std::span<const DpTask> tasks, std::span<DpResult> results) override {
+    if (results.size() != tasks.size()) throw Error("DpBackend::run: results and tasks differ in size");
+    const int n_threads = static_cast<int>(std::min<size_t>(threads_, tasks.size()));
+    if (n_threads <= 1) {
+      for (size_t i = 0; i < tasks.size(); ++i) fn_(tasks[i], results[i], ws_[0]);
+      return;
+    }
+    // Dynamic scheduling: task sizes vary by orders of magnitude.
+    std::atomic<size_t> next{0};
+    std::exception_ptr failure;
+    std::mutex failure_mu;
+    auto worker = [&](int id) {
+      try {
+        for (size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < tasks.size();)
+          fn_(tasks[i], results[i], ws_[id]);
+      } catch (...) {
+        std::lock_guard lock(failure_mu);
+        if (!failure) failure = std::current_exception();
+        next.store(tasks.size());
+      }
+    };
+    std::vector<std::jthread> pool;
+    for (int id = 1; id < n_threads; ++id) pool.emplace_back(worker, id);
+    worker(0);
+    pool.clear();
+    if (failure) std::rethrow_exception(failure);
+  }
+
+ private:
+  std::string name_;
+  kernels::KernelFn fn_;
+  int threads_;
+  std::vector<kernels::Workspace> ws_;
+};
+
+}  // namespace
+
+std::unique_ptr<DpBackend> make_dp_backend(const DpBackendOptions& opt) {
+  if (opt.threads < 1) throw OptionError("the number of threads must be at least 1");
+  if (opt.backend == "scalar") return std::make_unique<CpuBackend>("scalar", kernels::extd2_scalar, opt.threads);
+  if (opt.backend == "cpu") {
+#if !defined(AGATHA_HAVE_X86_SIMD)
+    throw OptionError("the cpu backend needs an x86-64 processor; use --backend scalar");
+#else
+    std::string isa = opt.isa;
+    if (isa == "auto") isa = kernels::cpu_has_avx2() ? "avx2" : kernels::cpu_has_sse41() ? "sse41" : "";
+    if (isa == "avx2") {
+      if (!kernels::cpu_has_avx2()) throw OptionError("this processor does not support AVX2");
+      return std::make_unique<CpuBackend>("cpu-avx2", kernels::extd2_avx2, opt.threads);
+    }
+    if (isa == "sse41") {
+      if (!kernels::cpu_has_sse41()) throw OptionError("this processor does not support SSE4.1");
+      return std::make_unique<CpuBackend>("cpu-sse41", kernels::extd2_sse41, opt.threads);
+    }
+    if (isa.empty()) throw OptionError("the cpu backend needs SSE4.1; use --backend scalar");
+    throw OptionError("unknown instruction set '" + opt.isa + "' (expected auto, sse41 or avx2)");
+#endif
+  }
+  throw OptionError("unknown DP backend '" + opt.backend + "' (expected scalar or cpu)");
+}
+
+}  // namespace agatha

@@ -1,0 +1,107 @@
+#include "task_file.hpp"
+
+#include <agatha/error.hpp>
+
+#include <charconv>
+#include <string_view>
+
+namespace agatha::io {
+namespace {
+
+std::string where(const std::string& path, size_t line_no) {
+  return "'" + path + "' line " + std::to_string(line_no);
+}
+
+std::vector<std::string_view> split_tabs(std::string_view s) {
+  std::vector<std::string_view> out;
+  size_t b = 0;
+  for (;;) {
+    const size_t e = s.find('\t', b);
+    out.push_back(s.substr(b, e == std::string_view::npos ? std::string_view::npos : e - b));
+    if (e == std::string_view::npos) break;
+    b = e + 1;
+  }
+  return out;
+}
+
+int32_t parse_int(std::string_view f, const char* what, const std::string& path, size_t line_no) {
+  int32_t v = 0;
+  const auto [p, ec] = std::from_chars(f.data(), f.data() + f.size(), v);
+  if (f.empty() || ec != std::errc() || p != f.data() + f.size())
+    throw InputError(where(path, line_no) + ": column '" + what + "' is not an integer: '" + std::string(f) + "'");
+  return v;
+}
+
+std::vector<uint8_t> parse_seq(std::string_view f) {
+  if (f == "*") return {};
+  std::vector<uint8_t> out(f.size());
+  for (size_t i = 0; i < f.size(); ++i) out[i] = encode_base(f[i]);
+  return out;
+}
+
+}  // namespace
+
+DpTask TaskRecord::task() const {
+  DpTask t;
+  t.query = query;
+  t.target = target;
+  t.scoring = scoring;
+  t.flag = flag;
+  t.w = w, t.zdrop = zdrop, t.end_bonus = end_bonus;
+  return t;
+}
+
+TaskRecord parse_task_line(const std::string& line, const std::string& path, size_t line_no) {
+  const auto f = split_tabs(line);
+  if (f.size() < static_cast<size_t>(kTaskInputColumns))
+    throw InputError(where(path, line_no) + ": expected at least " + std::to_string(kTaskInputColumns) +
+                     " tab-separated columns, found " + std::to_string(f.size()));
+  TaskRecord r;
+  r.line = line_no;
+  r.id = std::string(f[0]);
+  const int32_t flag = parse_int(f[1], "flag", path, line_no);
+  if (flag < 0 || (static_cast<uint32_t>(flag) & ~dp_flag::kKnown))
+    throw InputError(where(path, line_no) + ": unknown flag bits in " + std::to_string(flag));
+  r.flag = static_cast<uint32_t>(flag);
+  r.scoring.a = parse_int(f[2], "a", path, line_no);
+  r.scoring.b = parse_int(f[3], "b", path, line_no);
+  r.scoring.ambi = parse_int(f[4], "ambi", path, line_no);
+  r.scoring.q = parse_int(f[5], "q", path, line_no);
+  r.scoring.e = parse_int(f[6], "e", path, line_no);
+  r.scoring.q2 = parse_int(f[7], "q2", path, line_no);
+  r.scoring.e2 = parse_int(f[8], "e2", path, line_no);
+  if (const std::string why = validate_scoring(r.scoring); !why.empty())
+    throw InputError(where(path, line_no) + ": scoring cannot be computed exactly: " + why);
+  r.w = parse_int(f[9], "w", path, line_no);
+  r.zdrop = parse_int(f[10], "zdrop", path, line_no);
+  r.end_bonus = parse_int(f[11], "end_bonus", path, line_no);
+  r.query = parse_seq(f[12]);
+  r.target = parse_seq(f[13]);
+  if (f.size() >= static_cast<size_t>(kTaskInputColumns + kTaskAnswerColumns)) {
+    r.has_answer = true;
+    for (int k = 0; k < kTaskAnswerColumns; ++k) r.answer[k] = std::string(f[kTaskInputColumns + k]);
+  }
+  return r;
+}
+
+std::string cigar_string(const std::vector<uint32_t>& cigar) {
+  if (cigar.empty()) return "*";
+  static constexpr char kOps[] = "MIDNSHP=X";
+  std::string s;
+  for (uint32_t c : cigar) {
+    s += std::to_string(c >> 4);
+    s += (c & 0xf) < 9 ? kOps[c & 0xf] : '?';
+  }
+  return s;
+}
+
+std::array<std::string, kTaskAnswerColumns> format_answer(const DpResult& r) {
+  return {std::to_string(r.score),      std::to_string(r.max),         std::to_string(r.max_q),
+          std::to_string(r.max_t),      std::to_string(r.mqe),         std::to_string(r.mqe_t),
+          std::to_string(r.mte),        std::to_string(r.mte_q),       std::to_string(r.zdropped ? 1 : 0),
+          std::to_string(r.reach_end ? 1 : 0), std::to_string(r.cigar.size()), cigar_string(r.cigar)};
+}
+
+bool answer_column_required(int k) { return k != 6 && k != 7; }
+
+}  // namespace agatha::io

@@ -1,0 +1,42 @@
+// src/io/task_file.hpp — DP task files: one task per line, tab-separated, in the
+// column layout of the golden vectors (1 id, 2 flag, 3-9 a b ambi q e q2 e2, 10 w,
+// 11 zdrop, 12 end_bonus, 13 query, 14 target; optional 15-26 expected answer).
+#pragma once
+
+#include <agatha/dp.hpp>
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace agatha::io {
+
+inline constexpr int kTaskInputColumns = 14;
+inline constexpr int kTaskAnswerColumns = 12;  // columns 15-26
+
+struct TaskRecord {
+  std::string id;
+  std::vector<uint8_t> query, target;  // codes 0..4
+  DpScoring scoring;
+  uint32_t flag = 0;
+  int32_t w = -1, zdrop = -1, end_bonus = 0;
+  bool has_answer = false;
+  std::array<std::string, kTaskAnswerColumns> answer;  // text of columns 15-26
+  size_t line = 0;
+
+  DpTask task() const;
+};
+
+// Parses one line (line_no and path for messages). Throws InputError.
+TaskRecord parse_task_line(const std::string& line, const std::string& path, size_t line_no);
+
+// The twelve answer fields of a result, formatted as in columns 15-26.
+std::array<std::string, kTaskAnswerColumns> format_answer(const DpResult& r);
+
+// Columns 15-20 and 23-26 must match; 21-22 (mte, mte_q) are informative.
+bool answer_column_required(int k);  // k = 0..11 for columns 15..26
+
+std::string cigar_string(const std::vector<uint32_t>& cigar);
+
+}  // namespace agatha::io
