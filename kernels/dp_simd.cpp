@@ -25,7 +25,7 @@ struct Vec {
   using T = __m256i;
   static constexpr int W = 32;
   static T load(const void* p) { return _mm256_loadu_si256(static_cast<const T*>(p)); }
-  static void store(void* p, T v) { _mm256_storeu_si256(static_cast<T*>(p), v); }
+  static inline void store(void* p, T v) { _mm256_storeu_si256(static_cast<T*>(p), v); }
   // Stores lanes 0..15 only (the last 16-cell block of a rounded range).
   static void store_low(void* p, T v) { _mm_storeu_si128(static_cast<__m128i*>(p), _mm256_castsi256_si128(v)); }
   static T set1(int8_t c) { return _mm256_set1_epi8(c); }
@@ -54,7 +54,7 @@ struct Vec {
   using T = __m128i;
   static constexpr int W = 16;
   static T load(const void* p) { return _mm_loadu_si128(static_cast<const T*>(p)); }
-  static void store(void* p, T v) { _mm_storeu_si128(static_cast<T*>(p), v); }
+  static inline void store(void* p, T v) { _mm_storeu_si128(static_cast<T*>(p), v); }
   static void store_low(void* p, T v) { store(p, v); }
   static T set1(int8_t c) { return _mm_set1_epi8(c); }
   static T zero() { return _mm_setzero_si128(); }
@@ -180,10 +180,10 @@ void core_loop(const Setup& st, const Arrays& ar, const AntiDiagonal& d, int8_t 
       }
     }
     // Phase 4: store (16 lanes only when the rounded range ends mid-vector).
-    auto put = half ? Vec::store_low : Vec::store;
+    auto put = [half](int8_t* p, V val) { half ? Vec::store_low(p, val) : Vec::store(p, val); };
     put(ar.u + t, u_new), put(ar.v + t, v_new);
     put(ar.x + t, xn), put(ar.y + t, yn), put(ar.x2 + t, x2n), put(ar.y2 + t, y2n);
-    if constexpr (M != Mode::kScoreOnly) put(dir + (t - d.st), dsrc);
+    if constexpr (M != Mode::kScoreOnly) put(reinterpret_cast<int8_t*>(dir + (t - d.st)), dsrc);
   }
 }
 

@@ -53,7 +53,7 @@ void report_mismatch(const io::TaskRecord& rec, const std::array<std::string, io
                                  "mte", "mte_q", "zdropped", "reach_end", "n_cigar", "cigar"};
   std::fprintf(stderr, "[W::dp] '%s' line %zu task %s differs:", path.c_str(), rec.line, rec.id.c_str());
   for (int k = 0; k < io::kTaskAnswerColumns; ++k) {
-    if (!io::answer_column_required(k) || got[k] == rec.answer[k]) continue;
+    if (got[k] == rec.answer[k]) continue;
     const std::string& e = rec.answer[k];
     const std::string& g = got[k];
     std::fprintf(stderr, " %s expected %.60s got %.60s;", kNames[k], e.c_str(), g.c_str());
@@ -74,7 +74,7 @@ void handle_batch(const DpArgs& a, const std::vector<io::TaskRecord>& batch, con
                          ": --check needs the answer columns 15-26");
       bool same = true;
       for (int k = 0; k < io::kTaskAnswerColumns; ++k)
-        if (io::answer_column_required(k) && got[k] != rec.answer[k]) same = false;
+        if (got[k] != rec.answer[k]) same = false;
       ++tally.checked;
       if (!same && tally.mismatches++ < static_cast<size_t>(a.show)) report_mismatch(rec, got, a.input);
     }

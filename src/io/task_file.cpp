@@ -102,6 +102,4 @@ std::array<std::string, kTaskAnswerColumns> format_answer(const DpResult& r) {
           std::to_string(r.reach_end ? 1 : 0), std::to_string(r.cigar.size()), cigar_string(r.cigar)};
 }
 
-bool answer_column_required(int k) { return k != 6 && k != 7; }
-
 }  // namespace agatha::io

@@ -34,9 +34,6 @@ TaskRecord parse_task_line(const std::string& line, const std::string& path, siz
 // The twelve answer fields of a result, formatted as in columns 15-26.
 std::array<std::string, kTaskAnswerColumns> format_answer(const DpResult& r);
 
-// Columns 15-20 and 23-26 must match; 21-22 (mte, mte_q) are informative.
-bool answer_column_required(int k);  // k = 0..11 for columns 15..26
-
 std::string cigar_string(const std::vector<uint32_t>& cigar);
 
 }  // namespace agatha::io

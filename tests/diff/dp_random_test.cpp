@@ -1,0 +1,158 @@
+// Seeded differential tests: the SIMD backends against the scalar oracle on random
+// tasks covering every flag combination, narrow, tiny and disabled bands, Z-drop on
+// and off, end bonuses, N runs, empty and one-base sequences and seven scoring schemes.
+#include "../test_support.hpp"
+
+#include "../../src/io/task_file.hpp"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+namespace agatha {
+namespace {
+
+struct OwnedTask {
+  std::vector<uint8_t> q, t;
+  DpTask task;
+};
+
+class TaskGen {
+ public:
+  explicit TaskGen(uint64_t seed) : rng_(seed) {}
+
+  OwnedTask next() {
+    OwnedTask o;
+    const int kind = pick(10);
+    const int len = kind == 0 ? pick(3) : kind < 7 ? 1 + pick(300) : 300 + pick(1500);
+    o.t = random_seq(len);
+    o.q = pick(6) == 0 ? random_seq(pick(2) ? len : 1 + pick(400)) : mutate(o.t);
+    if (pick(3) == 0) add_n_run(pick(2) ? o.q : o.t);
+    if (kind == 0 && pick(2)) o.q.clear();
+    if (pick(8) == 0) tandem(o.q, o.t);
+    static constexpr uint32_t kFlags[] = {0, 1, 2, 3, 8, 10, 24, 64, 65, 66, 72, 128, 130, 194, 200, 66 | 128};
+    static constexpr DpScoring kSchemes[] = {{2, 4, 1, 4, 2, 24, 1},  {1, 4, 1, 6, 2, 26, 1}, {1, 19, 1, 39, 3, 81, 1},
+                                             {1, 9, 1, 16, 2, 41, 1}, {2, 8, 1, 12, 2, 32, 1}, {3, 5, 1, 5, 1, 20, 1},
+                                             {2, 4, 0, 4, 2, 24, 1}};
+    static constexpr int kBands[] = {-1, 0, 1, 2, 5, 15, 16, 17, 33, 100, 751};
+    static constexpr int kZdrops[] = {-1, 0, 1, 20, 100, 400};
+    static constexpr int kBonus[] = {-1, 0, 5, 50};
+    o.task.flag = kFlags[pick(std::size(kFlags))];
+    o.task.scoring = kSchemes[pick(std::size(kSchemes))];
+    o.task.w = kBands[pick(std::size(kBands))];
+    o.task.zdrop = kZdrops[pick(std::size(kZdrops))];
+    o.task.end_bonus = kBonus[pick(std::size(kBonus))];
+    return o;
+  }
+
+ private:
+  int pick(size_t n) { return static_cast<int>(rng_() % n); }
+  std::vector<uint8_t> random_seq(int n) {
+    std::vector<uint8_t> s(n);
+    for (auto& c : s) c = static_cast<uint8_t>(pick(4));
+    return s;
+  }
+  // Substitutions, short and long indels at a random divergence.
+  std::vector<uint8_t> mutate(const std::vector<uint8_t>& s) {
+    const int rate = 1 + pick(25);  // percent
+    std::vector<uint8_t> o;
+    for (size_t i = 0; i < s.size(); ++i) {
+      const int r = pick(100);
+      if (r >= rate) {
+        o.push_back(s[i]);
+      } else if (r < rate / 3) {
+        o.push_back(static_cast<uint8_t>((s[i] + 1 + pick(3)) & 3));
+      } else if (r < 2 * rate / 3) {
+        const int n = pick(10) == 0 ? 20 + pick(60) : 1 + pick(4);
+        for (int k = 0; k < n; ++k) o.push_back(static_cast<uint8_t>(pick(4)));
+        o.push_back(s[i]);
+      } else if (pick(10) == 0) {
+        i += static_cast<size_t>(pick(60));
+      }
+    }
+    return o;
+  }
+  void add_n_run(std::vector<uint8_t>& s) {
+    if (s.empty()) return;
+    const size_t at = static_cast<size_t>(pick(s.size()));
+    const size_t n = std::min(s.size() - at, static_cast<size_t>(1 + pick(40)));
+    std::fill(s.begin() + at, s.begin() + at + n, uint8_t{4});
+  }
+  // Replace both with copies of one short unit: many equal-scoring paths.
+  void tandem(std::vector<uint8_t>& q, std::vector<uint8_t>& t) {
+    const auto unit = random_seq(1 + pick(6));
+    auto fill = [&](std::vector<uint8_t>& s, size_t n) {
+      s.resize(n);
+      for (size_t i = 0; i < n; ++i) s[i] = unit[i % unit.size()];
+    };
+    fill(q, q.size() + pick(20));
+    fill(t, t.size());
+  }
+  std::mt19937_64 rng_;
+};
+
+void expect_same(const DpResult& want, const DpResult& got, const DpTask& t, size_t i, const std::string& name) {
+  const auto a = io::format_answer(want), b = io::format_answer(got);
+  for (int k = 0; k < io::kTaskAnswerColumns; ++k)
+    ASSERT_EQ(a[k], b[k]) << name << " task " << i << " column " << 15 + k << " flag " << t.flag << " w " << t.w
+                          << " zdrop " << t.zdrop << " qlen " << t.query.size() << " tlen " << t.target.size();
+  ASSERT_EQ(want.cells, got.cells) << name << " task " << i;
+}
+
+class DpDifferential : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(DpDifferential, MatchesScalarOracleOnRandomTasks) {
+  auto fast = test::try_backend(GetParam());
+  if (!fast) GTEST_SKIP() << "this processor cannot run backend " << GetParam();
+  auto oracle = test::try_backend("scalar");
+  TaskGen gen(0x5eed0001);
+  constexpr size_t kTasks = 4000;
+  std::vector<OwnedTask> owned;
+  for (size_t i = 0; i < kTasks; ++i) owned.push_back(gen.next());
+  std::vector<DpTask> tasks;
+  for (auto& o : owned) {
+    o.task.query = o.q, o.task.target = o.t;
+    tasks.push_back(o.task);
+  }
+  std::vector<DpResult> want(kTasks), got(kTasks);
+  oracle->run(tasks, want);
+  fast->run(tasks, got);
+  size_t zdropped = 0, with_cigar = 0;
+  for (size_t i = 0; i < kTasks; ++i) {
+    expect_same(want[i], got[i], tasks[i], i, GetParam());
+    zdropped += want[i].zdropped;
+    with_cigar += !want[i].cigar.empty();
+  }
+  // The generator must actually exercise the interesting paths.
+  EXPECT_GT(zdropped, kTasks / 20);
+  EXPECT_GT(with_cigar, kTasks / 3);
+}
+
+// The same batch on 1 and 3 threads gives the same answers in the same order.
+TEST_P(DpDifferential, ThreadCountDoesNotChangeResults) {
+  auto one = test::try_backend(GetParam(), 1);
+  if (!one) GTEST_SKIP() << "this processor cannot run backend " << GetParam();
+  auto three = test::try_backend(GetParam(), 3);
+  TaskGen gen(0x5eed0002);
+  std::vector<OwnedTask> owned;
+  for (size_t i = 0; i < 500; ++i) owned.push_back(gen.next());
+  std::vector<DpTask> tasks;
+  for (auto& o : owned) {
+    o.task.query = o.q, o.task.target = o.t;
+    tasks.push_back(o.task);
+  }
+  std::vector<DpResult> a(tasks.size()), b(tasks.size());
+  one->run(tasks, a);
+  three->run(tasks, b);
+  for (size_t i = 0; i < tasks.size(); ++i) expect_same(a[i], b[i], tasks[i], i, GetParam());
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, DpDifferential, ::testing::Values("cpu-sse41", "cpu-avx2"),
+                         [](const auto& info) {
+                           std::string n = info.param;
+                           for (char& c : n) c = c == '-' ? '_' : c;
+                           return n;
+                         });
+
+}  // namespace
+}  // namespace agatha

@@ -1,0 +1,84 @@
+// Golden vectors: every backend reproduces all answer columns (15-26) of every task,
+// including the optional mte/mte_q.
+// tests/data/golden_subset.tsv.gz (committed) always runs; the full ../shared/golden
+// files run when that directory is present (CI has it beside the checkout).
+#include "../test_support.hpp"
+
+#include "../../src/io/line_reader.hpp"
+#include "../../src/io/task_file.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+namespace agatha {
+namespace {
+
+struct Case {
+  std::string backend, file;
+};
+
+// Runs one file through one backend in batches; returns the number of tasks checked.
+size_t check_file(DpBackend& backend, const std::string& path) {
+  io::LineReader in(path);
+  std::string line;
+  size_t n = 0, bad = 0;
+  std::vector<io::TaskRecord> recs;
+  auto flush = [&] {
+    std::vector<DpTask> tasks;
+    for (const auto& r : recs) tasks.push_back(r.task());
+    std::vector<DpResult> res(tasks.size());
+    backend.run(tasks, res);
+    for (size_t i = 0; i < recs.size(); ++i) {
+      const auto got = io::format_answer(res[i]);
+      for (int k = 0; k < io::kTaskAnswerColumns; ++k) {
+        if (got[k] == recs[i].answer[k]) continue;
+        if (++bad <= 10)
+          ADD_FAILURE() << path << " line " << recs[i].line << " (" << recs[i].id << ") column " << 15 + k
+                        << ": expected " << recs[i].answer[k].substr(0, 80) << " got " << got[k].substr(0, 80);
+      }
+    }
+    n += recs.size();
+    recs.clear();
+  };
+  while (in.next(line)) {
+    recs.push_back(io::parse_task_line(line, path, in.line_number()));
+    EXPECT_TRUE(recs.back().has_answer) << path << " line " << in.line_number();
+    if (recs.size() == 512) flush();
+  }
+  flush();
+  EXPECT_EQ(bad, 0u) << path << ": " << bad << " differing fields";
+  return n;
+}
+
+class Golden : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(Golden, CommittedSubset) {
+  auto backend = test::try_backend(GetParam(), 2);
+  if (!backend) GTEST_SKIP() << "this processor cannot run backend " << GetParam();
+  EXPECT_GT(check_file(*backend, test::source_path("tests/data/golden_subset.tsv.gz")), 3000u);
+}
+
+TEST_P(Golden, SharedGoldenFiles) {
+  const std::string dir = test::shared_golden_dir();
+  if (dir.empty()) GTEST_SKIP() << "../shared/golden not present";
+  auto backend = test::try_backend(GetParam(), 2);
+  if (!backend) GTEST_SKIP() << "this processor cannot run backend " << GetParam();
+  size_t files = 0;
+  for (const char* name : {"mt", "pb", "ontul", "syn"}) {
+    const std::string path = dir + "/" + name + ".golden.tsv.gz";
+    if (!std::filesystem::exists(path)) continue;
+    ++files;
+    EXPECT_GT(check_file(*backend, path), 0u) << path;
+  }
+  EXPECT_EQ(files, 4u) << "expected the four golden files in " << dir;
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, Golden, ::testing::ValuesIn(test::all_backends()), [](const auto& info) {
+  std::string n = info.param;
+  for (char& c : n) c = c == '-' ? '_' : c;
+  return n;
+});
+
+}  // namespace
+}  // namespace agatha

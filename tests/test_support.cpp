@@ -1,0 +1,43 @@
+#include "test_support.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+
+namespace agatha::test {
+
+const std::vector<std::string>& all_backends() {
+  static const std::vector<std::string> names = {"scalar", "cpu-sse41", "cpu-avx2"};
+  return names;
+}
+
+std::unique_ptr<DpBackend> try_backend(const std::string& name, int threads) {
+  DpBackendOptions opt;
+  opt.threads = threads;
+  if (name == "scalar") {
+    opt.backend = "scalar";
+  } else {
+    opt.backend = "cpu";
+    opt.isa = name.substr(4);
+    bool ok = false;
+    for (const auto& isa : supported_isas()) ok |= isa == opt.isa;
+    if (!ok) return nullptr;
+  }
+  return make_dp_backend(opt);
+}
+
+std::vector<uint8_t> encode(const std::string& s) {
+  std::vector<uint8_t> out;
+  for (char c : s) out.push_back(encode_base(c));
+  return out;
+}
+
+std::string shared_golden_dir() {
+  namespace fs = std::filesystem;
+  if (const char* env = std::getenv("AGATHA_GOLDEN_DIR")) return fs::is_directory(env) ? env : "";
+  const fs::path p = fs::path(AGATHA_SOURCE_DIR) / ".." / "shared" / "golden";
+  return fs::is_directory(p) ? p.string() : "";
+}
+
+std::string source_path(const std::string& rel) { return std::string(AGATHA_SOURCE_DIR) + "/" + rel; }
+
+}  // namespace agatha::test

@@ -1,0 +1,25 @@
+// tests/test_support.hpp — helpers shared by the test suites.
+#pragma once
+
+#include <agatha/dp.hpp>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace agatha::test {
+
+// Backends every DP test runs on: "scalar", "cpu-sse41", "cpu-avx2".
+const std::vector<std::string>& all_backends();
+
+// The backend, or nullptr when this processor cannot run it (the caller skips).
+std::unique_ptr<DpBackend> try_backend(const std::string& name, int threads = 1);
+
+std::vector<uint8_t> encode(const std::string& s);
+
+// ../shared/golden beside the source tree, or $AGATHA_GOLDEN_DIR; empty if absent.
+std::string shared_golden_dir();
+
+std::string source_path(const std::string& rel);
+
+}  // namespace agatha::test
