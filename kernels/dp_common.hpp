@@ -133,11 +133,11 @@ class AlignedArray {
 
 // Reused by one thread across tasks.
 struct Workspace {
-  AlignedArray<int8_t> diff;   // u v x y x2 y2 s, each kStride past tlen16
-  AlignedArray<uint8_t> seq;   // target, padding, reversed query, padding
-  AlignedArray<int32_t> H;     // exact-mode H per t
-  AlignedArray<uint8_t> dir;   // traceback bytes, one row per anti-diagonal
-  std::vector<size_t> row;     // start of each row in dir
+  AlignedArray<int8_t> diff;      // u v x y x2 y2 s, each kStride past tlen16
+  AlignedArray<uint8_t> seq;      // target, padding, reversed query, padding
+  AlignedArray<int32_t> H;        // exact-mode H per t
+  AlignedArray<uint8_t> dir;      // traceback bytes, one row per anti-diagonal
+  std::vector<size_t> row;        // start of each row in dir
   std::vector<int> off, off_end;  // rounded [st, en] of each row
 };
 
@@ -249,8 +249,7 @@ inline bool apply_zdrop(DpResult& res, int32_t h, int r, int t, int zdrop, int e
 
 // The greedy path of APPROX_MAX mode: from the previous path cell (last_t on r-1) step
 // to t (via v) or t+1 (via u), whichever raises H more, preferring t+1 on ties.
-inline void approx_step(const int8_t* u, const int8_t* v, const AntiDiagonal& d, int32_t& h0,
-                        int& last_t) {
+inline void approx_step(const int8_t* u, const int8_t* v, const AntiDiagonal& d, int32_t& h0, int& last_t) {
   const bool here = last_t >= d.st0 && last_t <= d.en0;
   const bool next = last_t + 1 >= d.st0 && last_t + 1 <= d.en0;
   if (here && next) {

@@ -25,8 +25,13 @@ struct Arrays {
 Arrays init_arrays(const Setup& st, Workspace& ws) {
   const size_t stride = static_cast<size_t>(st.tlen16) + kPad;
   int8_t* base = ws.diff.reserve(stride * 7);
-  Arrays a{base, base + stride, base + 2 * stride, base + 3 * stride,
-           base + 4 * stride, base + 5 * stride, base + 6 * stride};
+  Arrays a{base,
+           base + stride,
+           base + 2 * stride,
+           base + 3 * stride,
+           base + 4 * stride,
+           base + 5 * stride,
+           base + 6 * stride};
   std::fill(a.u, a.u + stride, wrap(-st.qe));
   std::fill(a.v, a.v + stride, wrap(-st.qe));
   std::fill(a.x, a.x + stride, wrap(-st.qe));
@@ -56,13 +61,13 @@ struct Cell {
   int8_t u, v, x, y, x2, y2;
 };
 
-uint8_t update_cell(const Setup& st, bool right, int8_t s, int8_t x_l, int8_t v_l, int8_t x2_l, int8_t u_t,
-                    int8_t y_t, int8_t y2_t, Cell& out) {
-  int8_t a = wrap(x_l + v_l);   // E(t,j) - H(t-1,j-1)
-  int8_t b = wrap(y_t + u_t);   // F(t,j) - H(t-1,j-1)
+uint8_t update_cell(const Setup& st, bool right, int8_t s, int8_t x_l, int8_t v_l, int8_t x2_l, int8_t u_t, int8_t y_t,
+                    int8_t y2_t, Cell& out) {
+  int8_t a = wrap(x_l + v_l);  // E(t,j) - H(t-1,j-1)
+  int8_t b = wrap(y_t + u_t);  // F(t,j) - H(t-1,j-1)
   int8_t a2 = wrap(x2_l + v_l);
   int8_t b2 = wrap(y2_t + u_t);
-  int8_t z = s;                 // H(t,j) - H(t-1,j-1), so far from the diagonal
+  int8_t z = s;  // H(t,j) - H(t-1,j-1), so far from the diagonal
   uint8_t src = 0;
   // Left-aligned gaps take the first maximal source, right-aligned the last.
   const int8_t cand[4] = {a, b, a2, b2};
@@ -95,8 +100,8 @@ uint8_t update_cell(const Setup& st, bool right, int8_t s, int8_t x_l, int8_t v_
 // cell with the reference's tie rule — start from (H[en0], en0); cells st0.. in groups
 // of four are four lanes, each keeping its first strictly larger value, merged lane 0
 // to 3 with strict '>'; the remaining cells before en0 replace only when strictly larger.
-void update_h(const AntiDiagonal& d, int r, const int8_t* u, const int8_t* v, int32_t qe, int32_t* H,
-              int32_t& max_h, int& max_t) {
+void update_h(const AntiDiagonal& d, int r, const int8_t* u, const int8_t* v, int32_t qe, int32_t* H, int32_t& max_h,
+              int& max_t) {
   if (r == 0) {
     H[0] = v[0] - qe;
     max_h = H[0], max_t = 0;

@@ -30,11 +30,11 @@ struct Vec {
   static void store_low(void* p, T v) { _mm_storeu_si128(static_cast<__m128i*>(p), _mm256_castsi256_si128(v)); }
   static T set1(int8_t c) { return _mm256_set1_epi8(c); }
   static T zero() { return _mm256_setzero_si256(); }
-  static T add(T a, T b) { return _mm256_add_epi8(a, b); }  // wrapping
-  static T sub(T a, T b) { return _mm256_sub_epi8(a, b); }  // wrapping
-  static T max(T a, T b) { return _mm256_max_epi8(a, b); }  // signed
-  static T min(T a, T b) { return _mm256_min_epi8(a, b); }  // signed
-  static T gt(T a, T b) { return _mm256_cmpgt_epi8(a, b); } // a > b ? 0xff : 0
+  static T add(T a, T b) { return _mm256_add_epi8(a, b); }   // wrapping
+  static T sub(T a, T b) { return _mm256_sub_epi8(a, b); }   // wrapping
+  static T max(T a, T b) { return _mm256_max_epi8(a, b); }   // signed
+  static T min(T a, T b) { return _mm256_min_epi8(a, b); }   // signed
+  static T gt(T a, T b) { return _mm256_cmpgt_epi8(a, b); }  // a > b ? 0xff : 0
   static T eq(T a, T b) { return _mm256_cmpeq_epi8(a, b); }
   static T and_(T a, T b) { return _mm256_and_si256(a, b); }
   static T andnot(T a, T b) { return _mm256_andnot_si256(a, b); }  // ~a & b
@@ -43,9 +43,7 @@ struct Vec {
   // Lane k of the result is lane k-1 of cur; lane 0 is the last lane of prev. The
   // permute brings prev's high half next to cur's low half so alignr can cross the
   // 128-bit boundary.
-  static T shift_in(T cur, T prev) {
-    return _mm256_alignr_epi8(cur, _mm256_permute2x128_si256(prev, cur, 0x21), 15);
-  }
+  static T shift_in(T cur, T prev) { return _mm256_alignr_epi8(cur, _mm256_permute2x128_si256(prev, cur, 0x21), 15); }
   // A vector whose last lane is c (the value carried into lane 0 by shift_in).
   static T carry(int8_t c) { return _mm256_insert_epi8(_mm256_setzero_si256(), c, 31); }
 };
@@ -84,9 +82,14 @@ struct Arrays {
 Arrays init_arrays(const Setup& st, Workspace& ws) {
   const size_t stride = static_cast<size_t>(st.tlen16) + kPad;
   int8_t* base = ws.diff.reserve(stride * 7);
-  Arrays a{base, base + stride, base + 2 * stride, base + 3 * stride,
-           base + 4 * stride, base + 5 * stride, base + 6 * stride};
-  std::memset(a.u, static_cast<uint8_t>(-st.qe), stride * 4);  // u v x y
+  Arrays a{base,
+           base + stride,
+           base + 2 * stride,
+           base + 3 * stride,
+           base + 4 * stride,
+           base + 5 * stride,
+           base + 6 * stride};
+  std::memset(a.u, static_cast<uint8_t>(-st.qe), stride * 4);    // u v x y
   std::memset(a.x2, static_cast<uint8_t>(-st.qe2), stride * 2);  // x2 y2
   std::memset(a.s, 0, stride);
   return a;
@@ -101,7 +104,7 @@ void refresh_scores(const Setup& st, const uint8_t* sf, const uint8_t* qrr, cons
     const V tb = Vec::load(sf + t), qb = Vec::load(qrr + t);
     const V is_n = Vec::or_(Vec::eq(tb, n_code), Vec::eq(qb, n_code));
     V sc = Vec::blend(mis, mch, Vec::eq(tb, qb));  // match or mismatch
-    sc = Vec::blend(sc, amb, is_n);                 // N anywhere overrides
+    sc = Vec::blend(sc, amb, is_n);                // N anywhere overrides
     if (Vec::W == kBlock || t + kBlock <= d.en0)
       Vec::store(s + t, sc);
     else
@@ -111,6 +114,21 @@ void refresh_scores(const Setup& st, const uint8_t* sf, const uint8_t* qrr, cons
 
 enum class Mode { kScoreOnly, kLeft, kRight };
 
+// Continuation bits from four all-ones/zero lane masks, without constants (which
+// would be spilled): returns -(8*[ma] + 16*[mb] + 32*[ma2] + 64*[mb2]) per lane, built
+// by doubling (x + x) since a set mask is -1.
+inline V cont_bits(V ma, V mb, V ma2, V mb2) {
+  V c = Vec::add(mb2, mb2);  // -2[mb2]
+  c = Vec::add(c, ma2);      // -(2[mb2] + [ma2])
+  c = Vec::add(c, c);
+  c = Vec::add(c, mb);
+  c = Vec::add(c, c);
+  c = Vec::add(c, ma);  // -(8[mb2] + 4[ma2] + 2[mb] + [ma])
+  c = Vec::add(c, c);
+  c = Vec::add(c, c);
+  return Vec::add(c, c);  // times 8: bits 3..6
+}
+
 // The cells of one anti-diagonal, [st, en], in place. x_c, v_c, x2_c carry the r-1
 // values at st-1 into lane 0; dir receives one direction byte per cell.
 template <Mode M>
@@ -119,7 +137,6 @@ void core_loop(const Setup& st, const Arrays& ar, const AntiDiagonal& d, int8_t 
   const V zero = Vec::zero(), q = Vec::set1(st.q), q2 = Vec::set1(st.q2);
   const V qe = Vec::set1(st.qe), qe2 = Vec::set1(st.qe2), mch = Vec::set1(st.sc_match);
   const V one = Vec::set1(1), two = Vec::set1(2), three = Vec::set1(3), four = Vec::set1(4);
-  const V bit_e = Vec::set1(0x08), bit_f = Vec::set1(0x10), bit_e2 = Vec::set1(0x20), bit_f2 = Vec::set1(0x40);
   V x_prev = Vec::carry(x_c), v_prev = Vec::carry(v_c), x2_prev = Vec::carry(x2_c);
   for (int t = d.st; t <= d.en; t += Vec::W) {
     const bool half = Vec::W > kBlock && t + kBlock > d.en;  // only 16 cells left
@@ -129,8 +146,8 @@ void core_loop(const Setup& st, const Arrays& ar, const AntiDiagonal& d, int8_t 
     const V xt1 = Vec::shift_in(xt, x_prev), vt1 = Vec::shift_in(vt, v_prev), x2t1 = Vec::shift_in(x2t, x2_prev);
     x_prev = xt, v_prev = vt, x2_prev = x2t;
     const V ut = Vec::load(ar.u + t);
-    V a = Vec::add(xt1, vt1);                  // E - H(t-1,j-1)
-    V b = Vec::add(Vec::load(ar.y + t), ut);   // F - H(t-1,j-1)
+    V a = Vec::add(xt1, vt1);                 // E - H(t-1,j-1)
+    V b = Vec::add(Vec::load(ar.y + t), ut);  // F - H(t-1,j-1)
     V a2 = Vec::add(x2t1, vt1);
     V b2 = Vec::add(Vec::load(ar.y2 + t), ut);
     // Phase 2: H - H(t-1,j-1) = max of the five sources, and which one won.
@@ -168,16 +185,14 @@ void core_loop(const Setup& st, const Arrays& ar, const AntiDiagonal& d, int8_t 
       const V ma = Vec::gt(zero, a), mb = Vec::gt(zero, b), ma2 = Vec::gt(zero, a2), mb2 = Vec::gt(zero, b2);
       xn = Vec::sub(Vec::andnot(ma, a), qe), yn = Vec::sub(Vec::andnot(mb, b), qe);
       x2n = Vec::sub(Vec::andnot(ma2, a2), qe2), y2n = Vec::sub(Vec::andnot(mb2, b2), qe2);
-      dsrc = Vec::or_(dsrc, Vec::or_(Vec::andnot(ma, bit_e), Vec::andnot(mb, bit_f)));
-      dsrc = Vec::or_(dsrc, Vec::or_(Vec::andnot(ma2, bit_e2), Vec::andnot(mb2, bit_f2)));
+      // Continuation where the "< 0" masks are clear: all four bits (0x78) minus the
+      // masked ones.
+      dsrc = Vec::add(dsrc, Vec::add(cont_bits(ma, mb, ma2, mb2), Vec::set1(0x78)));
     } else {  // continuation when > 0
       const V ma = Vec::gt(a, zero), mb = Vec::gt(b, zero), ma2 = Vec::gt(a2, zero), mb2 = Vec::gt(b2, zero);
       xn = Vec::sub(Vec::and_(ma, a), qe), yn = Vec::sub(Vec::and_(mb, b), qe);
       x2n = Vec::sub(Vec::and_(ma2, a2), qe2), y2n = Vec::sub(Vec::and_(mb2, b2), qe2);
-      if constexpr (M == Mode::kLeft) {
-        dsrc = Vec::or_(dsrc, Vec::or_(Vec::and_(ma, bit_e), Vec::and_(mb, bit_f)));
-        dsrc = Vec::or_(dsrc, Vec::or_(Vec::and_(ma2, bit_e2), Vec::and_(mb2, bit_f2)));
-      }
+      if constexpr (M == Mode::kLeft) dsrc = Vec::sub(dsrc, cont_bits(ma, mb, ma2, mb2));
     }
     // Phase 4: store (16 lanes only when the rounded range ends mid-vector).
     auto put = [half](int8_t* p, V val) { half ? Vec::store_low(p, val) : Vec::store(p, val); };
@@ -206,8 +221,8 @@ inline void step4(int32_t* H, const int8_t* v, int t, __m128i& mh, __m128i& mt) 
   mt = _mm_blendv_epi8(mt, _mm_add_epi32(_mm_set1_epi32(t), _mm_setr_epi32(0, 1, 2, 3)), gt);
 }
 
-void update_h(const AntiDiagonal& d, int r, const int8_t* u, const int8_t* v, int32_t qe, int32_t* H,
-              int32_t& max_h, int& max_t) {
+void update_h(const AntiDiagonal& d, int r, const int8_t* u, const int8_t* v, int32_t qe, int32_t* H, int32_t& max_h,
+              int& max_t) {
   if (r == 0) {
     H[0] = v[0] - qe;
     max_h = H[0], max_t = 0;
@@ -226,8 +241,9 @@ void update_h(const AntiDiagonal& d, int r, const int8_t* u, const int8_t* v, in
     __m256i mh8 = _mm256_set1_epi32(max_h), mt8 = _mm256_set1_epi32(max_t);
     const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
     for (; t < en2; t += 8) {
-      const __m256i h = _mm256_add_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(H + t)),
-                                         _mm256_cvtepi8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(v + t))));
+      const __m256i h =
+          _mm256_add_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(H + t)),
+                           _mm256_cvtepi8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(v + t))));
       _mm256_storeu_si256(reinterpret_cast<__m256i*>(H + t), h);
       const __m256i gt = _mm256_cmpgt_epi32(h, mh8);
       mh8 = _mm256_blendv_epi8(mh8, h, gt);

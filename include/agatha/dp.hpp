@@ -24,12 +24,12 @@ namespace agatha {
 // Flags (bit values of ksw2's KSW_EZ_* so task files speak the reference's language)
 // ---------------------------------------------------------------------------------------
 namespace dp_flag {
-inline constexpr uint32_t kScoreOnly = 0x01;  // no traceback, no CIGAR
-inline constexpr uint32_t kRight = 0x02;      // place gaps rightmost among equal paths
-inline constexpr uint32_t kApproxMax = 0x08;  // follow one greedy path instead of exact maxima
-inline constexpr uint32_t kApproxDrop = 0x10; // with kApproxMax: Z-drop on the greedy path
-inline constexpr uint32_t kExtzOnly = 0x40;   // extension: the alignment may end anywhere
-inline constexpr uint32_t kRevCigar = 0x80;   // emit the CIGAR end-to-start
+inline constexpr uint32_t kScoreOnly = 0x01;   // no traceback, no CIGAR
+inline constexpr uint32_t kRight = 0x02;       // place gaps rightmost among equal paths
+inline constexpr uint32_t kApproxMax = 0x08;   // follow one greedy path instead of exact maxima
+inline constexpr uint32_t kApproxDrop = 0x10;  // with kApproxMax: Z-drop on the greedy path
+inline constexpr uint32_t kExtzOnly = 0x40;    // extension: the alignment may end anywhere
+inline constexpr uint32_t kRevCigar = 0x80;    // emit the CIGAR end-to-start
 inline constexpr uint32_t kKnown = kScoreOnly | kRight | kApproxMax | kApproxDrop | kExtzOnly | kRevCigar;
 }  // namespace dp_flag
 
@@ -59,8 +59,8 @@ struct DpTask {
   std::span<const uint8_t> target;  // codes 0..4
   DpScoring scoring;
   uint32_t flag = 0;
-  int32_t w = -1;       // band width; < 0: no band
-  int32_t zdrop = -1;   // < 0: no Z-drop
+  int32_t w = -1;      // band width; < 0: no band
+  int32_t zdrop = -1;  // < 0: no Z-drop
   int32_t end_bonus = 0;
 };
 

@@ -23,7 +23,7 @@ struct DpArgs {
   std::string output = "-";
   DpBackendOptions backend;
   bool check = false, bench = false;
-  int show = 5;            // differing tasks printed by --check
+  int show = 5;  // differing tasks printed by --check
   size_t batch_tasks = 4096;
   size_t batch_bases = 64u << 20;
 };
@@ -49,8 +49,8 @@ bool read_batch(io::LineReader& in, const DpArgs& a, std::vector<io::TaskRecord>
 
 void report_mismatch(const io::TaskRecord& rec, const std::array<std::string, io::kTaskAnswerColumns>& got,
                      const std::string& path) {
-  static const char* kNames[] = {"score", "max", "max_q", "max_t", "mqe", "mqe_t",
-                                 "mte", "mte_q", "zdropped", "reach_end", "n_cigar", "cigar"};
+  static const char* kNames[] = {"score", "max",   "max_q",    "max_t",     "mqe",     "mqe_t",
+                                 "mte",   "mte_q", "zdropped", "reach_end", "n_cigar", "cigar"};
   std::fprintf(stderr, "[W::dp] '%s' line %zu task %s differs:", path.c_str(), rec.line, rec.id.c_str());
   for (int k = 0; k < io::kTaskAnswerColumns; ++k) {
     if (got[k] == rec.answer[k]) continue;

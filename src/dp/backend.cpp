@@ -28,10 +28,16 @@ std::string validate_scoring(const DpScoring& sc) {
 
 uint8_t encode_base(char c) {
   switch (c) {
-    case 'A': case 'a': return 0;
-    case 'C': case 'c': return 1;
-    case 'G': case 'g': return 2;
-    case 'T': case 't': case 'U': case 'u': return 3;
+    case 'A':
+    case 'a': return 0;
+    case 'C':
+    case 'c': return 1;
+    case 'G':
+    case 'g': return 2;
+    case 'T':
+    case 't':
+    case 'U':
+    case 'u': return 3;
     default: return 4;
   }
 }

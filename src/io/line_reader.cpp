@@ -2,9 +2,9 @@
 
 #include <agatha/error.hpp>
 
+#include <unistd.h>
 #include <cerrno>
 #include <cstring>
-#include <unistd.h>
 
 namespace agatha::io {
 

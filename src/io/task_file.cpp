@@ -8,9 +8,7 @@
 namespace agatha::io {
 namespace {
 
-std::string where(const std::string& path, size_t line_no) {
-  return "'" + path + "' line " + std::to_string(line_no);
-}
+std::string where(const std::string& path, size_t line_no) { return "'" + path + "' line " + std::to_string(line_no); }
 
 std::vector<std::string_view> split_tabs(std::string_view s) {
   std::vector<std::string_view> out;
@@ -96,10 +94,18 @@ std::string cigar_string(const std::vector<uint32_t>& cigar) {
 }
 
 std::array<std::string, kTaskAnswerColumns> format_answer(const DpResult& r) {
-  return {std::to_string(r.score),      std::to_string(r.max),         std::to_string(r.max_q),
-          std::to_string(r.max_t),      std::to_string(r.mqe),         std::to_string(r.mqe_t),
-          std::to_string(r.mte),        std::to_string(r.mte_q),       std::to_string(r.zdropped ? 1 : 0),
-          std::to_string(r.reach_end ? 1 : 0), std::to_string(r.cigar.size()), cigar_string(r.cigar)};
+  return {std::to_string(r.score),
+          std::to_string(r.max),
+          std::to_string(r.max_q),
+          std::to_string(r.max_t),
+          std::to_string(r.mqe),
+          std::to_string(r.mqe_t),
+          std::to_string(r.mte),
+          std::to_string(r.mte_q),
+          std::to_string(r.zdropped ? 1 : 0),
+          std::to_string(r.reach_end ? 1 : 0),
+          std::to_string(r.cigar.size()),
+          cigar_string(r.cigar)};
 }
 
 }  // namespace agatha::io

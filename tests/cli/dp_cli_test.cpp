@@ -69,8 +69,8 @@ TEST_F(DpCli, CheckReportsADifferenceAndFails) {
   const std::string path = write("a.tsv", kTask + wrong + "\n");
   const Outcome r = dp("--check --backend scalar " + path);
   EXPECT_EQ(r.code, 1);
-  EXPECT_EQ(r.out, "[W::dp] '" + path + "' line 1 task t1 differs: cigar expected 3M got 4M;\n" +
-                       "checked 1, mismatches 1\n");
+  EXPECT_EQ(r.out,
+            "[W::dp] '" + path + "' line 1 task t1 differs: cigar expected 3M got 4M;\n" + "checked 1, mismatches 1\n");
 }
 
 TEST_F(DpCli, CheckWithoutAnswersIsAnError) {

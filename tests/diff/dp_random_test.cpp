@@ -31,7 +31,7 @@ class TaskGen {
     if (kind == 0 && pick(2)) o.q.clear();
     if (pick(8) == 0) tandem(o.q, o.t);
     static constexpr uint32_t kFlags[] = {0, 1, 2, 3, 8, 10, 24, 64, 65, 66, 72, 128, 130, 194, 200, 66 | 128};
-    static constexpr DpScoring kSchemes[] = {{2, 4, 1, 4, 2, 24, 1},  {1, 4, 1, 6, 2, 26, 1}, {1, 19, 1, 39, 3, 81, 1},
+    static constexpr DpScoring kSchemes[] = {{2, 4, 1, 4, 2, 24, 1},  {1, 4, 1, 6, 2, 26, 1},  {1, 19, 1, 39, 3, 81, 1},
                                              {1, 9, 1, 16, 2, 41, 1}, {2, 8, 1, 12, 2, 32, 1}, {3, 5, 1, 5, 1, 20, 1},
                                              {2, 4, 0, 4, 2, 24, 1}};
     static constexpr int kBands[] = {-1, 0, 1, 2, 5, 15, 16, 17, 33, 100, 751};
@@ -147,12 +147,11 @@ TEST_P(DpDifferential, ThreadCountDoesNotChangeResults) {
   for (size_t i = 0; i < tasks.size(); ++i) expect_same(a[i], b[i], tasks[i], i, GetParam());
 }
 
-INSTANTIATE_TEST_SUITE_P(Backends, DpDifferential, ::testing::Values("cpu-sse41", "cpu-avx2"),
-                         [](const auto& info) {
-                           std::string n = info.param;
-                           for (char& c : n) c = c == '-' ? '_' : c;
-                           return n;
-                         });
+INSTANTIATE_TEST_SUITE_P(Backends, DpDifferential, ::testing::Values("cpu-sse41", "cpu-avx2"), [](const auto& info) {
+  std::string n = info.param;
+  for (char& c : n) c = c == '-' ? '_' : c;
+  return n;
+});
 
 }  // namespace
 }  // namespace agatha

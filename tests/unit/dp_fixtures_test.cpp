@@ -26,25 +26,43 @@ struct Fixture {
 const std::vector<Fixture>& fixtures() {
   static const std::vector<Fixture> f = {
       // Identity. H(1,0) = max(H(0,-1) + s(C,A), H(0,0) - cost(1)) = max(-6-4, 2-6) = -4.
-      {"identity", "ACGT", "ACGT", {2, 4, 1, 4, 2, 24, 1},
+      {"identity",
+       "ACGT",
+       "ACGT",
+       {2, 4, 1, 4, 2, 24, 1},
        {{2, -4, -6, -8}, {-4, 4, -2, -4}, {-6, -2, 6, 0}, {-8, -4, 0, 8}},
-       "4M", "4M"},
+       "4M",
+       "4M"},
       // One extra A in the target: score 4*2 - cost(1) = 2. The deletion can sit in any of
       // the four A positions; left alignment puts it first, right alignment last.
-      {"homopolymer-deletion", "AAAC", "AAAAC", {2, 4, 1, 4, 2, 24, 1},
+      {"homopolymer-deletion",
+       "AAAC",
+       "AAAAC",
+       {2, 4, 1, 4, 2, 24, 1},
        {{2, -4, -6, -8}, {-4, 4, -2, -4}, {-6, -2, 6, 0}, {-8, -4, 0, 2}, {-10, -6, -2, 2}},
-       "1D4M", "3M1D1M"},
+       "1D4M",
+       "3M1D1M"},
       // An N in the query costs ambi = 1 instead of a mismatch: 4*2 - 1 = 7.
-      {"ambiguous-base", "ACGNT", "ACGTT", {2, 4, 1, 4, 2, 24, 1},
+      {"ambiguous-base",
+       "ACGNT",
+       "ACGTT",
+       {2, 4, 1, 4, 2, 24, 1},
        {{2, -4, -6, -8, -10}, {-4, 4, -2, -4, -6}, {-6, -2, 6, 0, -2}, {-8, -4, 0, 5, 2}, {-10, -6, -2, -1, 7}},
-       "5M", "5M"},
+       "5M",
+       "5M"},
       // Long gaps are flat (e2 = 0): a 3-base insertion costs min(2+3, 6) = 5, so
       // G[ATT]ACA and GA[TTA]CA both score 4 - 5 = -1; left alignment takes the first,
       // right alignment the second. H(0,5) = max(-cost(6) + 1, 1 - cost(5)) = -5.
-      {"dual-affine-insertion", "GATTACA", "GACA", {1, 2, 1, 2, 1, 6, 0},
-       {{1, -2, -3, -4, -5, -5, -5}, {-2, 2, -1, -2, -3, -4, -4}, {-3, -1, 0, -3, -4, -2, -5},
+      {"dual-affine-insertion",
+       "GATTACA",
+       "GACA",
+       {1, 2, 1, 2, 1, 6, 0},
+       {{1, -2, -3, -4, -5, -5, -5},
+        {-2, 2, -1, -2, -3, -4, -4},
+        {-3, -1, 0, -3, -4, -2, -5},
         {-4, -2, -3, -2, -2, -5, -1}},
-       "1M3I3M", "2M3I2M"},
+       "1M3I3M",
+       "2M3I2M"},
   };
   return f;
 }
@@ -173,12 +191,11 @@ TEST_P(DpFixture, BandThatCannotReachTheEnd) {
   EXPECT_EQ(io::cigar_string(r.cigar), "8M");
 }
 
-INSTANTIATE_TEST_SUITE_P(Backends, DpFixture, ::testing::ValuesIn(test::all_backends()),
-                         [](const auto& info) {
-                           std::string n = info.param;
-                           for (char& c : n) c = c == '-' ? '_' : c;
-                           return n;
-                         });
+INSTANTIATE_TEST_SUITE_P(Backends, DpFixture, ::testing::ValuesIn(test::all_backends()), [](const auto& info) {
+  std::string n = info.param;
+  for (char& c : n) c = c == '-' ? '_' : c;
+  return n;
+});
 
 }  // namespace
 }  // namespace agatha

@@ -51,8 +51,7 @@ TEST(TaskFile, ErrorsNameFileLineAndField) {
             "'tasks.tsv' line 7: column 'flag' is not an integer: 'x'");
   EXPECT_EQ(error_of("t1\t0\t2\t4\t1\t4\t2\t24\t1\t7.5\t400\t-1\tA\tA"),
             "'tasks.tsv' line 7: column 'w' is not an integer: '7.5'");
-  EXPECT_EQ(error_of("t1\t4\t2\t4\t1\t4\t2\t24\t1\t7\t400\t-1\tA\tA"),
-            "'tasks.tsv' line 7: unknown flag bits in 4");
+  EXPECT_EQ(error_of("t1\t4\t2\t4\t1\t4\t2\t24\t1\t7\t400\t-1\tA\tA"), "'tasks.tsv' line 7: unknown flag bits in 4");
   EXPECT_EQ(error_of("t1\t0\t2\t4\t1\t40\t2\t90\t1\t7\t400\t-1\tA\tA"),
             "'tasks.tsv' line 7: scoring cannot be computed exactly: (q+e)+(q2+e2) must be at most 127");
   EXPECT_EQ(error_of("t1\t0\t2\t-4\t1\t4\t2\t24\t1\t7\t400\t-1\tA\tA"),
