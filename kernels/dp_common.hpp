@@ -18,6 +18,8 @@
 
 #include <agatha/dp.hpp>
 
+#include "traceback.hpp"
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -172,63 +174,33 @@ inline uint8_t* layout_sequences(const DpTask& task, const Setup& s, Workspace& 
 // ---------------------------------------------------------------------------------------
 // Traceback
 // ---------------------------------------------------------------------------------------
-// Direction byte of a cell: bits 0-2 the source of H (0 diagonal, 1 E, 2 F, 3 E2, 4 F2);
-// bits 3-6 "the state continues" for E, F, E2, F2.
-namespace dir_bit {
-inline constexpr uint8_t kSrcMask = 7;
-inline constexpr uint8_t kContE = 0x08, kContF = 0x10, kContE2 = 0x20, kContF2 = 0x40;
-}  // namespace dir_bit
-
-inline void push_cigar(std::vector<uint32_t>& c, uint32_t op, uint32_t len) {
-  if (c.empty() || (c.back() & 0xf) != op)
-    c.push_back(len << 4 | op);
-  else
-    c.back() += len << 4;
-}
-
-// Walks back from (i0, j0) = (target, query) through the direction rows. Outside a
-// row's rounded range the path is forced: left of it an insertion, right of it a
-// deletion. Leftover target then query is emitted as a leading D then I.
-inline void backtrack(const Workspace& ws, int i0, int j0, bool rev_cigar, std::vector<uint32_t>& cigar) {
-  int i = i0, j = j0, state = 0;
-  cigar.clear();
-  while (i >= 0 && j >= 0) {
-    const int r = i + j;
-    int force = -1;
-    if (i < ws.off[r]) force = 2;
-    if (i > ws.off_end[r]) force = 1;
-    const uint32_t d = force < 0 ? ws.dir[ws.row[r] + (i - ws.off[r])] : 0;
-    if (state == 0)
-      state = d & dir_bit::kSrcMask;
-    else if (!(d >> (state + 2) & 1))
-      state = 0;
-    if (state == 0) state = d & dir_bit::kSrcMask;
-    if (force >= 0) state = force;
-    if (state == 0)
-      push_cigar(cigar, cigar_op::kMatch, 1), --i, --j;
-    else if (state == 1 || state == 3)
-      push_cigar(cigar, cigar_op::kDel, 1), --i;
-    else
-      push_cigar(cigar, cigar_op::kIns, 1), --j;
-  }
-  if (i >= 0) push_cigar(cigar, cigar_op::kDel, i + 1);
-  if (j >= 0) push_cigar(cigar, cigar_op::kIns, j + 1);
-  if (!rev_cigar) std::reverse(cigar.begin(), cigar.end());
-}
-
-// Chooses where the traceback starts, as the reference does, and runs it.
-inline void finish_cigar(const DpTask& task, const Setup& s, const Workspace& ws, DpResult& res) {
-  if (!s.with_cigar) return;
-  const bool rev = (task.flag & dp_flag::kRevCigar) != 0;
+// Where the reference starts the traceback: the last cell for a global alignment, the
+// query end when an extension reaches it with the end bonus (sets reach_end), else the
+// best cell; false when there is no CIGAR. Shared by every backend.
+inline bool traceback_start(const DpTask& task, int tlen, int qlen, DpResult& res, int& i0, int& j0) {
   const bool extz = (task.flag & dp_flag::kExtzOnly) != 0;
   if (!res.zdropped && !extz) {
-    backtrack(ws, s.tlen - 1, s.qlen - 1, rev, res.cigar);
+    i0 = tlen - 1, j0 = qlen - 1;
   } else if (!res.zdropped && extz && res.mqe + task.end_bonus > res.max) {
     res.reach_end = true;
-    backtrack(ws, res.mqe_t, s.qlen - 1, rev, res.cigar);
+    i0 = res.mqe_t, j0 = qlen - 1;
   } else if (res.max_t >= 0 && res.max_q >= 0) {
-    backtrack(ws, res.max_t, res.max_q, rev, res.cigar);
+    i0 = res.max_t, j0 = res.max_q;
+  } else {
+    return false;
   }
+  return true;
+}
+
+// Runs the traceback through the workspace's direction rows.
+inline void finish_cigar(const DpTask& task, const Setup& s, const Workspace& ws, DpResult& res) {
+  int i0, j0;
+  if (!s.with_cigar || !traceback_start(task, s.tlen, s.qlen, res, i0, j0)) return;
+  res.cigar.resize(static_cast<size_t>(i0) + j0 + 2);
+  auto dir = [&ws](int i, int j) { return ws.dir[ws.row[i + j] + (i - ws.off[i + j])]; };
+  auto range = [&ws](int r, int32_t& st, int32_t& en) { st = ws.off[r], en = ws.off_end[r]; };
+  const int n = walk_back(i0, j0, (task.flag & dp_flag::kRevCigar) != 0, dir, range, res.cigar.data());
+  res.cigar.resize(static_cast<size_t>(n));
 }
 
 // The Z-drop rule, applied once per anti-diagonal r to its best cell (h at target

@@ -5,6 +5,7 @@
 
 #include "../../kernels/dp_common.hpp"
 #include "../../kernels/dp_kernels.hpp"
+#include "../../kernels/gpu/gpu_sim.hpp"
 
 #include <atomic>
 #include <exception>
@@ -97,6 +98,7 @@ class CpuBackend final : public DpBackend {
 
 std::unique_ptr<DpBackend> make_dp_backend(const DpBackendOptions& opt) {
   if (opt.threads < 1) throw OptionError("the number of threads must be at least 1");
+  if (opt.backend == "gpu-sim") return gpu::make_gpu_sim_backend(opt.threads);
   if (opt.backend == "scalar") return std::make_unique<CpuBackend>("scalar", kernels::extd2_scalar, opt.threads);
   if (opt.backend == "cpu") {
 #if !defined(AGATHA_HAVE_X86_SIMD)
@@ -116,7 +118,7 @@ std::unique_ptr<DpBackend> make_dp_backend(const DpBackendOptions& opt) {
     throw OptionError("unknown instruction set '" + opt.isa + "' (expected auto, sse41 or avx2)");
 #endif
   }
-  throw OptionError("unknown DP backend '" + opt.backend + "' (expected scalar or cpu)");
+  throw OptionError("unknown DP backend '" + opt.backend + "' (expected scalar, cpu or gpu-sim)");
 }
 
 }  // namespace agatha

@@ -1,0 +1,181 @@
+// kernels/gpu/gpu_sim.cpp — the gpu-sim backend: the CUDA kernel's schedule executed on
+// the host. Tasks are bucketed into warps; within a warp, subwarps of lanes sweep their
+// task's tiles slice by slice, finalize completed anti-diagonals through the rolling
+// window, and regroup when a task ends (subwarp rejoining). Every decision that shapes
+// a result is the shared __host__ __device__ code of tile_dp.hpp, tile_task.hpp and
+// tile_schedule.hpp, so CI exercises what the GPU computes.
+#include "gpu_sim.hpp"
+
+#include <agatha/error.hpp>
+
+#include "../traceback.hpp"
+#include "host_plan.hpp"
+
+#include <atomic>
+#include <exception>
+#include <mutex>
+#include <thread>
+
+namespace agatha::gpu {
+namespace {
+
+// One task's state on the host: the same buffers the kernel keeps in device memory.
+struct HostTask {
+  const DpTask* task = nullptr;
+  DpResult* out = nullptr;
+  TaskParams p{};
+  TileLayout l{};
+  std::vector<ColState> col;
+  std::vector<RowState> row;
+  std::vector<uint8_t> dir;
+  std::vector<int8_t> uv;
+  std::vector<int64_t> row_off;
+  std::vector<RStat> window;
+  TaskMem mem{};
+  Progress prog{};
+  int32_t next_d = 0, n_lanes = 0;
+};
+
+void start_task(HostTask& h, const Schedule& sch, int32_t lanes) {
+  h.p = make_params(*h.task);
+  h.n_lanes = lanes;
+  progress_init(h.prog);
+  if (!h.p.active) {
+    h.prog.done = true;
+    return;
+  }
+  h.l = make_layout(h.p);
+  h.row_off = tile_row_offsets(h.l);
+  const size_t tiles = static_cast<size_t>(h.row_off.back());
+  h.col.assign(static_cast<size_t>(h.p.tlen), ColState{});
+  h.row.assign(static_cast<size_t>(h.p.qlen), RowState{});
+  if (h.p.with_cigar) h.dir.assign(tiles * kTile * kTile, 0);
+  if (h.p.approx_max) h.uv.assign(tiles * kTile * kTile * 2, 0);
+  h.window.resize(static_cast<size_t>(sch.warp) * ring_size(sch.slice));
+  for (RStat& s : h.window) rstat_reset(s);
+  h.mem = TaskMem{h.col.data(), h.row.data(), h.dir.data(), h.uv.data(), h.row_off.data(), h.window.data()};
+}
+
+// Advances a task by one slice; returns true once it is finished.
+bool step_slice(HostTask& h, const Schedule& sch) {
+  if (h.prog.done) return true;
+  const int32_t ring = ring_size(sch.slice);
+  const int32_t nd = n_tile_diagonals(h.l);
+  const int32_t d_end = imin(h.next_d + sch.slice, nd);
+  const uint8_t* tseq = h.task->target.data();
+  const uint8_t* qseq = h.task->query.data();
+  for (int32_t D = h.next_d; D < d_end; ++D) {
+    for (int32_t lane = 0; lane < h.n_lanes; ++lane) {
+      RStat* lane_window = h.mem.window + static_cast<size_t>(lane) * ring;
+      for_lane_tiles(h.l, D, lane, h.n_lanes,
+                     [&](int32_t T, int32_t J) { compute_tile(h.p, h.l, tseq, qseq, h.mem, T, J, lane_window, ring); });
+    }
+  }
+  h.next_d = d_end;
+  finalize_through(h.p, h.l, h.mem, d_end - 1, d_end == nd, h.n_lanes, ring, h.prog);
+  return h.prog.done;
+}
+
+void finish_task(HostTask& h) {
+  DpResult& r = *h.out;
+  r = DpResult{};
+  const Progress& s = h.prog;
+  r.score = s.score, r.max = s.max, r.max_q = s.max_q, r.max_t = s.max_t;
+  r.mqe = s.mqe, r.mqe_t = s.mqe_t, r.mte = s.mte, r.mte_q = s.mte_q;
+  r.zdropped = s.zdropped;
+  r.cells = s.cells;
+  int i0, j0;
+  if (!h.p.active || !h.p.with_cigar || !kernels::traceback_start(*h.task, h.p.tlen, h.p.qlen, r, i0, j0)) return;
+  r.cigar.resize(static_cast<size_t>(i0) + j0 + 2);
+  auto dir = [&h](int32_t i, int32_t j) { return dir_at(h.l, h.mem, i, j); };
+  auto range = [&h](int32_t rr, int32_t& st, int32_t& en) {
+    const Range g = range_of(h.p, rr);
+    st = g.st, en = g.en;
+  };
+  r.cigar.resize(static_cast<size_t>(kernels::walk_back(i0, j0, h.p.rev_cigar, dir, range, r.cigar.data())));
+  // Release the large buffers now; the result is all that remains.
+  std::vector<uint8_t>().swap(h.dir);
+  std::vector<int8_t>().swap(h.uv);
+}
+
+// One warp: subwarps start on the first tasks of its queue; whenever tasks end, whole
+// freed subwarps start queued tasks and leftover lanes join the running task with the
+// most tile anti-diagonals left.
+void run_warp(const std::vector<uint32_t>& queue, std::span<const DpTask> tasks, std::span<DpResult> results,
+              const Schedule& sch) {
+  std::vector<HostTask> runs(queue.size());
+  std::vector<HostTask*> active;
+  size_t next = 0;
+  int32_t free_lanes = sch.warp;
+  auto launch = [&] {
+    while (free_lanes >= sch.subwarp && next < queue.size()) {
+      HostTask& h = runs[next];
+      h.task = &tasks[queue[next]], h.out = &results[queue[next]];
+      ++next;
+      start_task(h, sch, sch.subwarp);
+      free_lanes -= sch.subwarp;
+      active.push_back(&h);
+    }
+  };
+  launch();
+  while (!active.empty()) {
+    for (HostTask* h : active) step_slice(*h, sch);
+    for (size_t k = 0; k < active.size();) {
+      if (active[k]->prog.done) {
+        finish_task(*active[k]);
+        free_lanes += active[k]->n_lanes;
+        active.erase(active.begin() + static_cast<std::ptrdiff_t>(k));
+      } else {
+        ++k;
+      }
+    }
+    launch();
+    if (free_lanes > 0 && !active.empty()) {
+      HostTask* longest = active.front();
+      for (HostTask* h : active)
+        if (n_tile_diagonals(h->l) - h->next_d > n_tile_diagonals(longest->l) - longest->next_d) longest = h;
+      longest->n_lanes += free_lanes;
+      free_lanes = 0;
+    }
+  }
+}
+
+class GpuSimBackend final : public DpBackend {
+ public:
+  explicit GpuSimBackend(int threads) : threads_(std::max(1, threads)) {}
+  std::string name() const override { return "gpu-sim"; }
+
+  void run(std::span<const DpTask> tasks, std::span<DpResult> results) override {
+    if (results.size() != tasks.size()) throw Error("DpBackend::run: results and tasks differ in size");
+    std::vector<int64_t> work(tasks.size());
+    for (size_t i = 0; i < tasks.size(); ++i) work[i] = tile_cells(make_params(tasks[i]));
+    const auto warps = plan_warps(work, sch_.warp / sch_.subwarp);
+    std::atomic<size_t> next{0};
+    std::exception_ptr failure;
+    std::mutex mu;
+    auto worker = [&] {
+      try {
+        for (size_t w; (w = next.fetch_add(1)) < warps.size();) run_warp(warps[w], tasks, results, sch_);
+      } catch (...) {
+        std::lock_guard lock(mu);
+        if (!failure) failure = std::current_exception();
+        next.store(warps.size());
+      }
+    };
+    std::vector<std::jthread> pool;
+    for (int k = 1; k < threads_; ++k) pool.emplace_back(worker);
+    worker();
+    pool.clear();
+    if (failure) std::rethrow_exception(failure);
+  }
+
+ private:
+  int threads_;
+  Schedule sch_;
+};
+
+}  // namespace
+
+std::unique_ptr<DpBackend> make_gpu_sim_backend(int threads) { return std::make_unique<GpuSimBackend>(threads); }
+
+}  // namespace agatha::gpu

@@ -1,0 +1,69 @@
+// kernels/gpu/host_plan.hpp — host-side preparation shared by the CUDA launcher and
+// gpu-sim: task parameters from a DpTask, per-task memory sizes, and the bucketing of
+// tasks into warps.
+#pragma once
+
+#include <agatha/dp.hpp>
+
+#include "../dp_common.hpp"
+#include "tile_schedule.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <vector>
+
+namespace agatha::gpu {
+
+inline TaskParams make_params(const DpTask& task) {
+  TaskParams p{};
+  kernels::Setup s;
+  p.active = kernels::prepare(task, s);
+  p.qlen = static_cast<int32_t>(task.query.size());
+  p.tlen = static_cast<int32_t>(task.target.size());
+  p.flag = task.flag;
+  p.zdrop = task.zdrop, p.end_bonus = task.end_bonus;
+  if (!p.active) return p;
+  p.w = s.w;
+  p.long_thres = s.long_thres;
+  p.q = s.q, p.e = s.e, p.q2 = s.q2, p.e2 = s.e2, p.qe = s.qe, p.qe2 = s.qe2;
+  p.long_diff = s.long_diff;
+  p.sc_match = s.sc_match, p.sc_mismatch = s.sc_mismatch, p.sc_ambi = s.sc_ambi;
+  p.with_cigar = s.with_cigar, p.approx_max = s.approx_max;
+  p.approx_drop = (task.flag & dp_flag::kApproxDrop) != 0;
+  p.extz_only = (task.flag & dp_flag::kExtzOnly) != 0;
+  p.rev_cigar = (task.flag & dp_flag::kRevCigar) != 0;
+  return p;
+}
+
+// First stored tile of each tile row (n_j + 1 entries; the last is the total).
+inline std::vector<int64_t> tile_row_offsets(const TileLayout& l) {
+  std::vector<int64_t> off(static_cast<size_t>(l.n_j) + 1, 0);
+  for (int32_t J = 0; J < l.n_j; ++J)
+    off[J + 1] = off[J] + std::max(0, row_t_hi(l, J) - row_t_lo(l, J) + 1);
+  return off;
+}
+
+// Work estimate of a task: the cells of its tiles.
+inline int64_t tile_cells(const TaskParams& p) {
+  if (!p.active) return 0;
+  return tile_row_offsets(make_layout(p)).back() * kTile * kTile;
+}
+
+// Uneven bucketing: tasks sorted by work, longest first; warp k gets the k-th longest
+// task and then the shortest remaining ones until it holds `per_warp` tasks, so the
+// lanes freed by short tasks rejoin the long one. Returns task indices per warp.
+inline std::vector<std::vector<uint32_t>> plan_warps(const std::vector<int64_t>& work, int32_t per_warp) {
+  std::vector<uint32_t> order(work.size());
+  std::iota(order.begin(), order.end(), 0u);
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return work[a] > work[b]; });
+  std::vector<std::vector<uint32_t>> warps;
+  size_t lo = 0, hi = order.size();
+  while (lo < hi) {
+    std::vector<uint32_t> w{order[lo++]};
+    while (static_cast<int32_t>(w.size()) < per_warp && lo < hi) w.push_back(order[--hi]);
+    warps.push_back(std::move(w));
+  }
+  return warps;
+}
+
+}  // namespace agatha::gpu

@@ -1,0 +1,246 @@
+// kernels/gpu/tile_dp.hpp — the guided DP as the GPU computes it: 8x8-cell tiles in
+// any order that respects "left before right, top before bottom", with every rule of
+// the anti-diagonal reference (dp_scalar.cpp) restated as a function of the cell's
+// position. Written once, __host__ __device__: the CUDA kernel runs it on the device
+// and the gpu-sim backend runs the same code on the host.
+//
+// Why a cell-local formulation is exact. The reference sweeps anti-diagonals r = t + j
+// over a range [st, en] (the band [st0, en0] rounded outward to 16-cell blocks) and
+// keeps one value per target position t. Reading the arrays at r therefore sees, for
+// position p, the cell (p, r-1-p) if p lay in the range of r-1, and otherwise either
+// the initial constants (p was never computed: en never decreases) or the border
+// written at p = r. All of that depends on (r, t) only, so a cell can resolve its
+// inputs from its two neighbours — (t-1, j) on the left, (t, j-1) above — plus
+// geometry, whatever order the tiles run in. Cells outside the target, the query or
+// below j = 0 ("dead" cells) never feed a live cell and are skipped.
+//
+// Three quantities of the reference are history-dependent and get closed forms here:
+//   * the substitution score of a soft-band margin cell is the one computed at the
+//     last anti-diagonal whose 16-cell score refresh covered t (score_at);
+//   * the 32-bit H kept per position is rebuilt per band cell from the up or left
+//     neighbour, with the reference's stale read at the band's upper edge (band_h);
+//   * the best cell of an anti-diagonal, with the reference's four-lane tie rule, is
+//     an associative reduction (RStat), so tiles can contribute in any order and the
+//     Z-drop test still runs anti-diagonal by anti-diagonal (finalize_r).
+#pragma once
+
+#include "../hd.hpp"
+
+#include <cstdint>
+
+namespace agatha::gpu {
+
+inline constexpr int kTile = 8;    // tile side in cells (8 bases = one packed 32-bit word)
+inline constexpr int kBlock = 16;  // the reference's score-refresh and band-rounding block
+inline constexpr int32_t kNegInf = -0x40000000;
+inline constexpr int32_t kNone = -0x7fffffff - 1;  // "no candidate" in reductions
+
+// Everything a tile needs about its task; plain data, copied to the device as is.
+struct TaskParams {
+  int32_t qlen, tlen, w, zdrop, end_bonus;
+  uint32_t flag;
+  int32_t long_thres;
+  int8_t q, e, q2, e2, qe, qe2;  // gap pieces ordered so that q+e <= q2+e2
+  int8_t long_diff, sc_match, sc_mismatch, sc_ambi;
+  bool with_cigar, approx_max, approx_drop, extz_only, rev_cigar;
+  bool active;  // false: the reference returns its reset result without a DP
+};
+
+struct Range {
+  int32_t st0, en0, st, en;
+  bool ok;  // false: empty band, the run stops here
+};
+
+AGATHA_HD int32_t imin(int32_t a, int32_t b) { return a < b ? a : b; }
+AGATHA_HD int32_t imax(int32_t a, int32_t b) { return a > b ? a : b; }
+
+AGATHA_HD Range range_of(const TaskParams& p, int32_t r) {
+  Range g;
+  g.st0 = imax(imax(0, r - p.qlen + 1), (r - p.w + 1) >> 1);
+  g.en0 = imin(imin(p.tlen - 1, r), (r + p.w) >> 1);
+  g.ok = g.st0 <= g.en0;
+  g.st = g.st0 / kBlock * kBlock;
+  g.en = (g.en0 + kBlock) / kBlock * kBlock - 1;
+  return g;
+}
+
+AGATHA_HD int8_t boundary_diff(const TaskParams& p, int32_t r) {
+  if (r == 0) return static_cast<int8_t>(-p.qe);
+  if (r < p.long_thres) return static_cast<int8_t>(-p.e);
+  if (r == p.long_thres) return p.long_diff;
+  return static_cast<int8_t>(-p.e2);
+}
+
+AGATHA_HD int8_t pair_score(const TaskParams& p, uint8_t tb, uint8_t qb) {
+  if (tb == 4 || qb == 4) return p.sc_ambi;
+  return tb == qb ? p.sc_match : p.sc_mismatch;
+}
+
+// Score of the target base t against query base k as the reference's refresh at
+// anti-diagonal k + t read it: past the query start (k < 0) it reads zero padding.
+AGATHA_HD int8_t fresh_score(const TaskParams& p, const uint8_t* tseq, const uint8_t* qseq, int32_t t, int32_t k) {
+  return pair_score(p, tseq[t], k >= 0 ? qseq[k] : 0);
+}
+
+// The score the reference uses at live cell (t, r-t): fresh inside [st0, en0]; in the
+// left margin, that of the last anti-diagonal with st0 <= t (it ends at
+// min(t+qlen-1, 2t+w), and its refresh started at t); in the right margin, that of the
+// latest anti-diagonal whose refresh [st0, st0 + 16*(floor((en0-st0)/16)+1)) covered
+// t, found within the few anti-diagonals where t - en0 < 16; 0 if none ever did.
+AGATHA_HD int8_t score_at(const TaskParams& p, const uint8_t* tseq, const uint8_t* qseq, int32_t r, int32_t t,
+                          const Range& g) {
+  if (t >= g.st0 && t <= g.en0) return fresh_score(p, tseq, qseq, t, r - t);
+  if (t < g.st0) {
+    const int32_t last = imin(t + p.qlen - 1, 2 * t + p.w);
+    return fresh_score(p, tseq, qseq, t, last - t);
+  }
+  for (int32_t rr = r; rr >= 0; --rr) {
+    const Range h = range_of(p, rr);
+    if (t - h.en0 >= kBlock) break;
+    const int32_t refresh_end = h.st0 + kBlock * ((h.en0 - h.st0) / kBlock + 1);
+    if (t < refresh_end) return fresh_score(p, tseq, qseq, t, rr - t);
+  }
+  return 0;
+}
+
+// ---------------------------------------------------------------------------------------
+// Cell state
+// ---------------------------------------------------------------------------------------
+// Latest computed cell of a column (what the cell below reads) and of a row (what the
+// cell to the right reads); h is the reference's 32-bit H, meaningful on band cells.
+struct ColState {
+  int8_t u, y, y2;
+  int32_t h;
+};
+struct RowState {
+  int8_t x, v, x2;
+  int32_t h;
+};
+
+// Best-cell bookkeeping of one anti-diagonal: the cell at en0 (the reference's starting
+// candidate), the best of [st0, en1) with the four-lane tie rule (largest H, then lowest
+// lane (t-st0) mod 4, then lowest t), the best of the tail [en1, en0) (largest H, then
+// lowest t), and H at st0 for mqe. Merging two partial RStats is associative.
+struct RStat {
+  int32_t anchor_h;
+  int32_t vec_h, vec_lane, vec_t;
+  int32_t tail_h, tail_t;
+  int32_t h_st0;
+};
+
+AGATHA_HD void rstat_reset(RStat& s) {
+  s.anchor_h = kNone;
+  s.vec_h = kNone, s.vec_lane = 0, s.vec_t = 0;
+  s.tail_h = kNone, s.tail_t = 0;
+  s.h_st0 = kNone;
+}
+
+AGATHA_HD void rstat_merge(RStat& a, const RStat& b) {
+  if (b.anchor_h != kNone) a.anchor_h = b.anchor_h;
+  if (b.h_st0 != kNone) a.h_st0 = b.h_st0;
+  if (b.vec_h != kNone &&
+      (a.vec_h == kNone || b.vec_h > a.vec_h ||
+       (b.vec_h == a.vec_h && (b.vec_lane < a.vec_lane || (b.vec_lane == a.vec_lane && b.vec_t < a.vec_t)))))
+    a.vec_h = b.vec_h, a.vec_lane = b.vec_lane, a.vec_t = b.vec_t;
+  if (b.tail_h != kNone && (a.tail_h == kNone || b.tail_h > a.tail_h || (b.tail_h == a.tail_h && b.tail_t < a.tail_t)))
+    a.tail_h = b.tail_h, a.tail_t = b.tail_t;
+}
+
+// Adds band cell t of anti-diagonal r with H value h.
+AGATHA_HD void rstat_add(RStat& s, const Range& g, int32_t t, int32_t h) {
+  if (t == g.st0) s.h_st0 = h;
+  if (t == g.en0) {
+    s.anchor_h = h;
+    return;
+  }
+  const int32_t en1 = g.st0 + (g.en0 - g.st0) / 4 * 4;
+  RStat c;
+  rstat_reset(c);
+  if (t < en1)
+    c.vec_h = h, c.vec_lane = (t - g.st0) & 3, c.vec_t = t;
+  else
+    c.tail_h = h, c.tail_t = t;
+  rstat_merge(s, c);
+}
+
+// ---------------------------------------------------------------------------------------
+// One cell
+// ---------------------------------------------------------------------------------------
+struct CellOut {
+  uint8_t dir;
+  int8_t u, v;
+};
+
+// Computes live cell (t, j) of anti-diagonal r = t + j (which must lie in [st, en] of
+// r) from the latest states of its column and row, replacing them with its own.
+// Returns the direction byte and u, v (for APPROX_MAX's greedy path).
+AGATHA_HD CellOut compute_cell(const TaskParams& p, const uint8_t* tseq, const uint8_t* qseq, int32_t t, int32_t j,
+                               const Range& g, ColState& col, RowState& row, RStat& stat) {
+  const int32_t r = t + j;
+  const bool right = (p.flag & 0x02) != 0;
+  const Range prev = r > 0 ? range_of(p, r - 1) : Range{0, -1, 0, -1, false};
+  // Up input (position t on r-1): the border at t = r, the cell above if r-1 computed
+  // t, else the initial constants.
+  int8_t u_up, y_up, y2_up;
+  if (t == r)
+    u_up = boundary_diff(p, r), y_up = static_cast<int8_t>(-p.qe), y2_up = static_cast<int8_t>(-p.qe2);
+  else if (t <= prev.en)
+    u_up = col.u, y_up = col.y, y2_up = col.y2;
+  else
+    u_up = y_up = static_cast<int8_t>(-p.qe), y2_up = static_cast<int8_t>(-p.qe2);
+  // Left input (position t-1 on r-1): at the range start the reference's carry rule.
+  int8_t x_l = static_cast<int8_t>(-p.qe), v_l = static_cast<int8_t>(-p.qe), x2_l = static_cast<int8_t>(-p.qe2);
+  if (t == g.st) {
+    if (t == 0)
+      v_l = boundary_diff(p, r);
+    else if (t - 1 >= prev.st && t - 1 <= prev.en)
+      x_l = row.x, v_l = row.v, x2_l = row.x2;
+  } else if (t - 1 <= prev.en) {
+    x_l = row.x, v_l = row.v, x2_l = row.x2;
+  }
+  // The recurrence in difference form (see dp_scalar.cpp), 8-bit wrapping.
+  int8_t a = static_cast<int8_t>(x_l + v_l), b = static_cast<int8_t>(y_up + u_up);
+  int8_t a2 = static_cast<int8_t>(x2_l + v_l), b2 = static_cast<int8_t>(y2_up + u_up);
+  int8_t z = score_at(p, tseq, qseq, r, t, g);
+  uint8_t src = 0;
+  const int8_t cand[4] = {a, b, a2, b2};
+  for (int k = 0; k < 4; ++k) {
+    if (right ? cand[k] >= z : cand[k] > z) src = static_cast<uint8_t>(k + 1);
+    if (cand[k] > z) z = cand[k];
+  }
+  if (z > p.sc_match) z = p.sc_match;
+  const int8_t u = static_cast<int8_t>(z - v_l), v = static_cast<int8_t>(z - u_up);
+  a = static_cast<int8_t>(a - static_cast<int8_t>(z - p.q));
+  b = static_cast<int8_t>(b - static_cast<int8_t>(z - p.q));
+  a2 = static_cast<int8_t>(a2 - static_cast<int8_t>(z - p.q2));
+  b2 = static_cast<int8_t>(b2 - static_cast<int8_t>(z - p.q2));
+  uint8_t dir = src;
+  if (right ? a >= 0 : a > 0) dir |= 0x08;
+  if (right ? b >= 0 : b > 0) dir |= 0x10;
+  if (right ? a2 >= 0 : a2 > 0) dir |= 0x20;
+  if (right ? b2 >= 0 : b2 > 0) dir |= 0x40;
+  // 32-bit H of band cells, as the reference's per-position array holds it.
+  int32_t h = kNegInf;
+  const bool band = t >= g.st0 && t <= g.en0;
+  if (band && !p.approx_max) {
+    if (r == 0)
+      h = v - p.qe;
+    else if (t < g.en0 || t == 0)
+      h = col.h + v;
+    else if (j - t == p.w)  // (t-1, j) lies outside the band: the array still holds
+      h = col.h - col.u + u;  // H(t-1, j-1) = H(t, j-1) - u(t, j-1)
+    else
+      h = row.h + u;
+    rstat_add(stat, g, t, h);
+  }
+  // New gap states leaving the cell: max(gap - (H - q), 0) - (q + e), as differences.
+  col.u = u, col.h = h;
+  col.y = static_cast<int8_t>((b > 0 ? b : 0) - p.qe);
+  col.y2 = static_cast<int8_t>((b2 > 0 ? b2 : 0) - p.qe2);
+  row.v = v, row.h = h;
+  row.x = static_cast<int8_t>((a > 0 ? a : 0) - p.qe);
+  row.x2 = static_cast<int8_t>((a2 > 0 ? a2 : 0) - p.qe2);
+  return CellOut{dir, u, v};
+}
+
+}  // namespace agatha::gpu
