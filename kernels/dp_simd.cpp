@@ -12,6 +12,7 @@
 
 #include <immintrin.h>
 
+#include <array>
 #include <cstring>
 
 namespace agatha::kernels {
@@ -40,12 +41,6 @@ struct Vec {
   static T andnot(T a, T b) { return _mm256_andnot_si256(a, b); }  // ~a & b
   static T or_(T a, T b) { return _mm256_or_si256(a, b); }
   static T blend(T a, T b, T m) { return _mm256_blendv_epi8(a, b, m); }  // m ? b : a
-  // Lane k of the result is lane k-1 of cur; lane 0 is the last lane of prev. The
-  // permute brings prev's high half next to cur's low half so alignr can cross the
-  // 128-bit boundary.
-  static T shift_in(T cur, T prev) { return _mm256_alignr_epi8(cur, _mm256_permute2x128_si256(prev, cur, 0x21), 15); }
-  // A vector whose last lane is c (the value carried into lane 0 by shift_in).
-  static T carry(int8_t c) { return _mm256_insert_epi8(_mm256_setzero_si256(), c, 31); }
 };
 #elif defined(AGATHA_ISA_SSE41)
 struct Vec {
@@ -66,8 +61,6 @@ struct Vec {
   static T andnot(T a, T b) { return _mm_andnot_si128(a, b); }
   static T or_(T a, T b) { return _mm_or_si128(a, b); }
   static T blend(T a, T b, T m) { return _mm_blendv_epi8(a, b, m); }
-  static T shift_in(T cur, T prev) { return _mm_alignr_epi8(cur, prev, 15); }
-  static T carry(int8_t c) { return _mm_slli_si128(_mm_cvtsi32_si128(static_cast<uint8_t>(c)), 15); }
 };
 #else
 #error "dp_simd.cpp must be compiled with AGATHA_ISA_SSE41 or AGATHA_ISA_AVX2"
@@ -75,131 +68,183 @@ struct Vec {
 
 using V = Vec::T;
 
+// The difference arrays. u, y, y2 are read at t and updated in place. x, v, x2 are
+// read at t-1, so they alternate between two buffers by the parity of r: anti-diagonal
+// r reads r-1's values from one and writes its own into the other, and "the r-1 value
+// at t-1" is a plain load one byte before t. This reads what the in-place update
+// reads: both the rounded start and the rounded end grow with r, so a position in
+// [st, en-1] was either computed on r-1 (and sits in the read buffer) or never computed
+// (the initial constant, in both buffers); position st-1 is written into the read
+// buffer before the loop (the carry of dp_scalar.cpp). Every array is preceded by at
+// least one byte (kPad before the first, the previous array's padding otherwise) for
+// that write at st = 0.
 struct Arrays {
-  int8_t *u, *v, *x, *y, *x2, *y2, *s;
+  int8_t *u, *y, *y2, *s;
+  int8_t *x[2], *v[2], *x2[2];  // indexed by the parity of the anti-diagonal written
 };
 
 Arrays init_arrays(const Setup& st, Workspace& ws) {
   const size_t stride = static_cast<size_t>(st.tlen16) + kPad;
-  int8_t* base = ws.diff.reserve(stride * 7);
-  Arrays a{base,
-           base + stride,
-           base + 2 * stride,
-           base + 3 * stride,
-           base + 4 * stride,
-           base + 5 * stride,
-           base + 6 * stride};
-  std::memset(a.u, static_cast<uint8_t>(-st.qe), stride * 4);    // u v x y
-  std::memset(a.x2, static_cast<uint8_t>(-st.qe2), stride * 2);  // x2 y2
-  std::memset(a.s, 0, stride);
+  int8_t* base = ws.diff.reserve(stride * 10 + kPad) + kPad;
+  auto arr = [&](int k) { return base + k * stride; };
+  // Layout: u y v0 v1 x0 x1 (init -qe) | y2 x2_0 x2_1 (init -qe2) | s (0).
+  Arrays a{arr(0), arr(1), arr(6), arr(9), {arr(4), arr(5)}, {arr(2), arr(3)}, {arr(7), arr(8)}};
+  std::memset(arr(0), static_cast<uint8_t>(-st.qe), stride * 6);
+  std::memset(arr(6), static_cast<uint8_t>(-st.qe2), stride * 3);
+  std::memset(arr(9), 0, stride);
   return a;
 }
 
-// Substitution scores in 16-cell chunks starting at st0 while the chunk start <= en0
-// (two chunks per step when both qualify and the vector holds 32).
-void refresh_scores(const Setup& st, const uint8_t* sf, const uint8_t* qrr, const AntiDiagonal& d, int8_t* s) {
-  const V mch = Vec::set1(st.sc_match), mis = Vec::set1(st.sc_mismatch), amb = Vec::set1(st.sc_ambi);
-  const V n_code = Vec::set1(4);
-  for (int t = d.st0; t <= d.en0; t += Vec::W) {
-    const V tb = Vec::load(sf + t), qb = Vec::load(qrr + t);
-    const V is_n = Vec::or_(Vec::eq(tb, n_code), Vec::eq(qb, n_code));
-    V sc = Vec::blend(mis, mch, Vec::eq(tb, qb));  // match or mismatch
-    sc = Vec::blend(sc, amb, is_n);                // N anywhere overrides
-    if (Vec::W == kBlock || t + kBlock <= d.en0)
-      Vec::store(s + t, sc);
-    else
-      Vec::store_low(s + t, sc);  // the second chunk would start past en0
-  }
+// Broadcast constants of a task, built once.
+struct Params {
+  V zero, q, q2, qe, qe2, mch, mis, amb, one, two, three, four;
+  V cont_e, cont_f, cont_e2, cont_f2;  // the continuation bits of dir_bit
+  explicit Params(const Setup& st)
+      : zero(Vec::zero()),
+        q(Vec::set1(st.q)),
+        q2(Vec::set1(st.q2)),
+        qe(Vec::set1(st.qe)),
+        qe2(Vec::set1(st.qe2)),
+        mch(Vec::set1(st.sc_match)),
+        mis(Vec::set1(st.sc_mismatch)),
+        amb(Vec::set1(st.sc_ambi)),
+        one(Vec::set1(1)),
+        two(Vec::set1(2)),
+        three(Vec::set1(3)),
+        four(Vec::set1(4)),
+        cont_e(Vec::set1(dir_bit::kContE)),
+        cont_f(Vec::set1(dir_bit::kContF)),
+        cont_e2(Vec::set1(dir_bit::kContE2)),
+        cont_f2(Vec::set1(dir_bit::kContF2)) {}
+};
+
+// W zero bytes, W 0xff bytes, W zero bytes: load(kRamp + W - lo) sets the lanes >= lo,
+// load(kRamp + 2W - 1 - hi) the lanes <= hi (0 <= lo, hi < W).
+alignas(64) constexpr auto kRamp = [] {
+  std::array<int8_t, 3 * Vec::W> r{};
+  for (int i = Vec::W; i < 2 * Vec::W; ++i) r[i] = -1;
+  return r;
+}();
+
+// Substitution scores of the cells [t, t+W).
+inline V scores(const Params& k, const uint8_t* sf, const uint8_t* qrr, int t) {
+  const V tb = Vec::load(sf + t), qb = Vec::load(qrr + t);
+  const V is_n = Vec::or_(Vec::eq(tb, k.four), Vec::eq(qb, k.four));  // base code 4 is N
+  const V sc = Vec::blend(k.mis, k.mch, Vec::eq(tb, qb));             // match or mismatch
+  return Vec::blend(sc, k.amb, is_n);                                 // N anywhere overrides
 }
 
 enum class Mode { kScoreOnly, kLeft, kRight };
 
-// Continuation bits from four all-ones/zero lane masks, without constants (which
-// would be spilled): returns -(8*[ma] + 16*[mb] + 32*[ma2] + 64*[mb2]) per lane, built
-// by doubling (x + x) since a set mask is -1.
-inline V cont_bits(V ma, V mb, V ma2, V mb2) {
-  V c = Vec::add(mb2, mb2);  // -2[mb2]
-  c = Vec::add(c, ma2);      // -(2[mb2] + [ma2])
-  c = Vec::add(c, c);
-  c = Vec::add(c, mb);
-  c = Vec::add(c, c);
-  c = Vec::add(c, ma);  // -(8[mb2] + 4[ma2] + 2[mb] + [ma])
-  c = Vec::add(c, c);
-  c = Vec::add(c, c);
-  return Vec::add(c, c);  // times 8: bits 3..6
+// The arrays as one anti-diagonal sees them.
+struct Row {
+  const int8_t *x_in, *v_in, *x2_in;  // r-1 values, read at t-1
+  int8_t *x_out, *v_out, *x2_out;     // r values
+  int8_t *u, *y, *y2;                 // r-1 values read at t, replaced by r values
+  int8_t* s;                          // scores, refreshed on [st0, cend] only
+  const uint8_t *sf, *qrr;            // target and reversed query, aligned on t
+  int st0, cend;
+};
+
+// The reference refreshes the scores in 16-cell chunks starting at st0 while the chunk
+// start is <= en0, i.e. the cells [st0, cend]; the other cells keep the score last
+// stored for them. Returns the scores of [t, t+W) and stores them back.
+inline V score_vector(const Params& k, const Row& w, int t) {
+  V sc = scores(k, w.sf, w.qrr, t);
+  if (t < w.st0 || t + Vec::W - 1 > w.cend) {  // partly stale
+    const int lo = std::max(w.st0 - t, 0), hi = std::min(w.cend - t, Vec::W - 1);
+    const V fresh = Vec::and_(Vec::load(kRamp.data() + Vec::W - lo), Vec::load(kRamp.data() + 2 * Vec::W - 1 - hi));
+    sc = Vec::blend(Vec::load(w.s + t), sc, fresh);
+  }
+  Vec::store(w.s + t, sc);
+  return sc;
 }
 
-// The cells of one anti-diagonal, [st, en], in place. x_c, v_c, x2_c carry the r-1
-// values at st-1 into lane 0; dir receives one direction byte per cell.
+// The new values of one vector of cells, and their direction bytes.
+struct Cells {
+  V u, v, x, y, x2, y2, dir;
+};
+
 template <Mode M>
-void core_loop(const Setup& st, const Arrays& ar, const AntiDiagonal& d, int8_t x_c, int8_t v_c, int8_t x2_c,
-               uint8_t* dir) {
-  const V zero = Vec::zero(), q = Vec::set1(st.q), q2 = Vec::set1(st.q2);
-  const V qe = Vec::set1(st.qe), qe2 = Vec::set1(st.qe2), mch = Vec::set1(st.sc_match);
-  const V one = Vec::set1(1), two = Vec::set1(2), three = Vec::set1(3), four = Vec::set1(4);
-  V x_prev = Vec::carry(x_c), v_prev = Vec::carry(v_c), x2_prev = Vec::carry(x2_c);
-  for (int t = d.st; t <= d.en; t += Vec::W) {
-    const bool half = Vec::W > kBlock && t + kBlock > d.en;  // only 16 cells left
-    // Phase 1: gather r-1 values; lanes of xt1/vt1/x2t1 are "at t-1".
-    V z = Vec::load(ar.s + t);
-    const V xt = Vec::load(ar.x + t), vt = Vec::load(ar.v + t), x2t = Vec::load(ar.x2 + t);
-    const V xt1 = Vec::shift_in(xt, x_prev), vt1 = Vec::shift_in(vt, v_prev), x2t1 = Vec::shift_in(x2t, x2_prev);
-    x_prev = xt, v_prev = vt, x2_prev = x2t;
-    const V ut = Vec::load(ar.u + t);
-    V a = Vec::add(xt1, vt1);                 // E - H(t-1,j-1)
-    V b = Vec::add(Vec::load(ar.y + t), ut);  // F - H(t-1,j-1)
-    V a2 = Vec::add(x2t1, vt1);
-    V b2 = Vec::add(Vec::load(ar.y2 + t), ut);
-    // Phase 2: H - H(t-1,j-1) = max of the five sources, and which one won.
-    V dsrc = zero;
-    if constexpr (M == Mode::kLeft) {  // first maximal source
-      dsrc = Vec::and_(Vec::gt(a, z), one);
-      z = Vec::max(z, a);
-      dsrc = Vec::blend(dsrc, two, Vec::gt(b, z));
-      z = Vec::max(z, b);
-      dsrc = Vec::blend(dsrc, three, Vec::gt(a2, z));
-      z = Vec::max(z, a2);
-      dsrc = Vec::blend(dsrc, four, Vec::gt(b2, z));
-      z = Vec::max(z, b2);
-    } else if constexpr (M == Mode::kRight) {  // last maximal source
-      dsrc = Vec::andnot(Vec::gt(z, a), one);
-      z = Vec::max(z, a);
-      dsrc = Vec::blend(two, dsrc, Vec::gt(z, b));
-      z = Vec::max(z, b);
-      dsrc = Vec::blend(three, dsrc, Vec::gt(z, a2));
-      z = Vec::max(z, a2);
-      dsrc = Vec::blend(four, dsrc, Vec::gt(z, b2));
-      z = Vec::max(z, b2);
-    } else {
-      z = Vec::max(Vec::max(Vec::max(z, a), Vec::max(b, a2)), b2);
-    }
-    z = Vec::min(z, mch);
-    // Phase 3: new differences. u = H - H(t-1,j), v = H - H(t,j-1).
-    const V u_new = Vec::sub(z, vt1), v_new = Vec::sub(z, ut);
-    V tmp = Vec::sub(z, q);
-    a = Vec::sub(a, tmp), b = Vec::sub(b, tmp);  // gap state - (H - q): > 0 continues
-    tmp = Vec::sub(z, q2);
-    a2 = Vec::sub(a2, tmp), b2 = Vec::sub(b2, tmp);
-    V xn, yn, x2n, y2n;
-    if constexpr (M == Mode::kRight) {  // continuation when >= 0
-      const V ma = Vec::gt(zero, a), mb = Vec::gt(zero, b), ma2 = Vec::gt(zero, a2), mb2 = Vec::gt(zero, b2);
-      xn = Vec::sub(Vec::andnot(ma, a), qe), yn = Vec::sub(Vec::andnot(mb, b), qe);
-      x2n = Vec::sub(Vec::andnot(ma2, a2), qe2), y2n = Vec::sub(Vec::andnot(mb2, b2), qe2);
-      // Continuation where the "< 0" masks are clear: all four bits (0x78) minus the
-      // masked ones.
-      dsrc = Vec::add(dsrc, Vec::add(cont_bits(ma, mb, ma2, mb2), Vec::set1(0x78)));
-    } else {  // continuation when > 0
-      const V ma = Vec::gt(a, zero), mb = Vec::gt(b, zero), ma2 = Vec::gt(a2, zero), mb2 = Vec::gt(b2, zero);
-      xn = Vec::sub(Vec::and_(ma, a), qe), yn = Vec::sub(Vec::and_(mb, b), qe);
-      x2n = Vec::sub(Vec::and_(ma2, a2), qe2), y2n = Vec::sub(Vec::and_(mb2, b2), qe2);
-      if constexpr (M == Mode::kLeft) dsrc = Vec::sub(dsrc, cont_bits(ma, mb, ma2, mb2));
-    }
-    // Phase 4: store (16 lanes only when the rounded range ends mid-vector).
-    auto put = [half](int8_t* p, V val) { half ? Vec::store_low(p, val) : Vec::store(p, val); };
-    put(ar.u + t, u_new), put(ar.v + t, v_new);
-    put(ar.x + t, xn), put(ar.y + t, yn), put(ar.x2 + t, x2n), put(ar.y2 + t, y2n);
-    if constexpr (M != Mode::kScoreOnly) put(reinterpret_cast<int8_t*>(dir + (t - d.st)), dsrc);
+inline Cells compute_cells(const Params& k, const Row& w, int t) {
+  // Phase 1: r-1 values at t-1 (x, v, x2) and at t (u, y, y2).
+  const V vt1 = Vec::load(w.v_in + t - 1), ut = Vec::load(w.u + t);
+  V a = Vec::add(Vec::load(w.x_in + t - 1), vt1);  // E - H(t-1,j-1)
+  V b = Vec::add(Vec::load(w.y + t), ut);          // F - H(t-1,j-1)
+  V a2 = Vec::add(Vec::load(w.x2_in + t - 1), vt1);
+  V b2 = Vec::add(Vec::load(w.y2 + t), ut);
+  // Phase 2: z = H - H(t-1,j-1), the max of the five sources, and which one won.
+  V z = score_vector(k, w, t);
+  V dsrc = k.zero;
+  if constexpr (M == Mode::kLeft) {  // first maximal source
+    dsrc = Vec::and_(Vec::gt(a, z), k.one);
+    z = Vec::max(z, a);
+    dsrc = Vec::blend(dsrc, k.two, Vec::gt(b, z));
+    z = Vec::max(z, b);
+    dsrc = Vec::blend(dsrc, k.three, Vec::gt(a2, z));
+    z = Vec::max(z, a2);
+    dsrc = Vec::blend(dsrc, k.four, Vec::gt(b2, z));
+    z = Vec::max(z, b2);
+  } else if constexpr (M == Mode::kRight) {  // last maximal source
+    dsrc = Vec::andnot(Vec::gt(z, a), k.one);
+    z = Vec::max(z, a);
+    dsrc = Vec::blend(k.two, dsrc, Vec::gt(z, b));
+    z = Vec::max(z, b);
+    dsrc = Vec::blend(k.three, dsrc, Vec::gt(z, a2));
+    z = Vec::max(z, a2);
+    dsrc = Vec::blend(k.four, dsrc, Vec::gt(z, b2));
+    z = Vec::max(z, b2);
+  } else {
+    z = Vec::max(Vec::max(Vec::max(z, a), Vec::max(b, a2)), b2);
   }
+  z = Vec::min(z, k.mch);
+  // Phase 3: u = H - H(t-1,j), v = H - H(t,j-1); a, b, a2, b2 become "gap state - (H -
+  // gap open)", where > 0 (left) or >= 0 (right) means the state continues.
+  Cells c;
+  c.u = Vec::sub(z, vt1), c.v = Vec::sub(z, ut);
+  V tmp = Vec::sub(z, k.q);
+  a = Vec::sub(a, tmp), b = Vec::sub(b, tmp);
+  tmp = Vec::sub(z, k.q2);
+  a2 = Vec::sub(a2, tmp), b2 = Vec::sub(b2, tmp);
+  c.x = Vec::sub(Vec::max(a, k.zero), k.qe), c.y = Vec::sub(Vec::max(b, k.zero), k.qe);
+  c.x2 = Vec::sub(Vec::max(a2, k.zero), k.qe2), c.y2 = Vec::sub(Vec::max(b2, k.zero), k.qe2);
+  // Phase 4: continuation bits.
+  if constexpr (M == Mode::kLeft) {
+    dsrc = Vec::or_(dsrc, Vec::and_(Vec::gt(a, k.zero), k.cont_e));
+    dsrc = Vec::or_(dsrc, Vec::and_(Vec::gt(b, k.zero), k.cont_f));
+    dsrc = Vec::or_(dsrc, Vec::and_(Vec::gt(a2, k.zero), k.cont_e2));
+    dsrc = Vec::or_(dsrc, Vec::and_(Vec::gt(b2, k.zero), k.cont_f2));
+  } else if constexpr (M == Mode::kRight) {  // set unless < 0
+    dsrc = Vec::or_(dsrc, Vec::andnot(Vec::gt(k.zero, a), k.cont_e));
+    dsrc = Vec::or_(dsrc, Vec::andnot(Vec::gt(k.zero, b), k.cont_f));
+    dsrc = Vec::or_(dsrc, Vec::andnot(Vec::gt(k.zero, a2), k.cont_e2));
+    dsrc = Vec::or_(dsrc, Vec::andnot(Vec::gt(k.zero, b2), k.cont_f2));
+  }
+  c.dir = dsrc;
+  return c;
+}
+
+// Stores a vector of cells at t, all lanes or (kLow) lanes 0..15 only. The direction
+// bytes are always stored whole: the bytes past the row belong to the next row, which
+// overwrites them, or to the padding.
+template <Mode M, bool kLow>
+inline void store_cells(const Row& w, int t, const Cells& c, uint8_t* dir) {
+  auto put = [](int8_t* p, V val) { kLow ? Vec::store_low(p, val) : Vec::store(p, val); };
+  put(w.u + t, c.u), put(w.v_out + t, c.v), put(w.x_out + t, c.x);
+  put(w.y + t, c.y), put(w.x2_out + t, c.x2), put(w.y2 + t, c.y2);
+  if constexpr (M != Mode::kScoreOnly) Vec::store(dir, c.dir);
+}
+
+// The cells of one anti-diagonal, [st, en]; dir receives one direction byte per cell.
+template <Mode M>
+void core_loop(const Params& k, const Row& w, const AntiDiagonal& d, uint8_t* dir) {
+  int t = d.st;
+  for (; t + Vec::W - 1 <= d.en; t += Vec::W) store_cells<M, false>(w, t, compute_cells<M>(k, w, t), dir + (t - d.st));
+  if (Vec::W > kBlock && t <= d.en) {  // the rounded range ends mid-vector: 16 cells left
+    store_cells<M, true>(w, t, compute_cells<M>(k, w, t), dir + (t - d.st));
+    t += Vec::W;
+  }
+  if (t <= w.cend) score_vector(k, w, t);  // the last refreshed chunk ends past en
 }
 
 // ---------------------------------------------------------------------------------------
@@ -282,6 +327,7 @@ void extd2_sse41(const DpTask& task, DpResult& res, Workspace& ws)
   if (!prepare(task, st)) return;
   const Mode mode = !st.with_cigar ? Mode::kScoreOnly : (task.flag & dp_flag::kRight) ? Mode::kRight : Mode::kLeft;
   const Arrays ar = init_arrays(st, ws);
+  const Params k(st);
   const uint8_t* sf = layout_sequences(task, st, ws);
   const uint8_t* qr = sf + st.tlen16;
   int32_t* H = nullptr;
@@ -302,20 +348,27 @@ void extd2_sse41(const DpTask& task, DpResult& res, Workspace& ws)
       break;
     }
     res.cells += static_cast<uint64_t>(d.en0 - d.st0 + 1);
-    int8_t x_c, x2_c, v_c;  // r-1 values at st-1 (see dp_scalar.cpp)
-    if (d.st > 0) {
-      if (d.st - 1 >= last_st && d.st - 1 <= last_en)
-        x_c = ar.x[d.st - 1], x2_c = ar.x2[d.st - 1], v_c = ar.v[d.st - 1];
-      else
-        x_c = static_cast<int8_t>(-st.qe), x2_c = static_cast<int8_t>(-st.qe2), v_c = static_cast<int8_t>(-st.qe);
-    } else {
-      x_c = static_cast<int8_t>(-st.qe), x2_c = static_cast<int8_t>(-st.qe2), v_c = boundary_diff(st, r);
+    const int cur = r & 1;
+    const int cend = d.st0 + (d.en0 - d.st0) / kBlock * kBlock + kBlock - 1;
+    const Row w{ar.x[cur ^ 1], ar.v[cur ^ 1], ar.x2[cur ^ 1], ar.x[cur], ar.v[cur], ar.x2[cur],
+                ar.u,          ar.y,          ar.y2,          ar.s,      sf,        qr + (st.qlen - 1 - r),
+                d.st0,         cend};
+    // The r-1 values at st-1 (see dp_scalar.cpp): already in the read buffer when st-1
+    // was computed on r-1, the initial constants if not, the border at t = 0. Bytes
+    // that already hold the value are not rewritten (usually the case, as the buffer was
+    // patched two anti-diagonals ago), sparing the first loads a store-forwarding stall.
+    if (d.st == 0 || d.st - 1 < last_st || d.st - 1 > last_en) {
+      auto patch = [](int8_t& p, int8_t val) {
+        if (p != val) p = val;
+      };
+      patch(ar.x[cur ^ 1][d.st - 1], static_cast<int8_t>(-st.qe));
+      patch(ar.x2[cur ^ 1][d.st - 1], static_cast<int8_t>(-st.qe2));
+      patch(ar.v[cur ^ 1][d.st - 1], d.st == 0 ? boundary_diff(st, r) : static_cast<int8_t>(-st.qe));
     }
     if (d.en >= r) {
       ar.y[r] = static_cast<int8_t>(-st.qe), ar.y2[r] = static_cast<int8_t>(-st.qe2);
       ar.u[r] = boundary_diff(st, r);
     }
-    refresh_scores(st, sf, qr + (st.qlen - 1 - r), d, ar.s);
 
     uint8_t* dir = nullptr;
     if (st.with_cigar) {
@@ -324,24 +377,25 @@ void extd2_sse41(const DpTask& task, DpResult& res, Workspace& ws)
       dir_used += static_cast<size_t>(d.en - d.st + 1);
     }
     switch (mode) {
-      case Mode::kScoreOnly: core_loop<Mode::kScoreOnly>(st, ar, d, x_c, v_c, x2_c, dir); break;
-      case Mode::kLeft: core_loop<Mode::kLeft>(st, ar, d, x_c, v_c, x2_c, dir); break;
-      case Mode::kRight: core_loop<Mode::kRight>(st, ar, d, x_c, v_c, x2_c, dir); break;
+      case Mode::kScoreOnly: core_loop<Mode::kScoreOnly>(k, w, d, dir); break;
+      case Mode::kLeft: core_loop<Mode::kLeft>(k, w, d, dir); break;
+      case Mode::kRight: core_loop<Mode::kRight>(k, w, d, dir); break;
     }
+    const int8_t* v = ar.v[cur];
 
     if (!st.approx_max) {
       int32_t max_h;
       int max_t;
-      update_h(d, r, ar.u, ar.v, st.qe, H, max_h, max_t);
+      update_h(d, r, ar.u, v, st.qe, H, max_h, max_t);
       if (d.en0 == st.tlen - 1 && H[d.en0] > res.mte) res.mte = H[d.en0], res.mte_q = r - d.en;
       if (r - d.st0 == st.qlen - 1 && H[d.st0] > res.mqe) res.mqe = H[d.st0], res.mqe_t = d.st0;
       if (apply_zdrop(res, max_h, r, max_t, task.zdrop, st.e2)) break;
       if (r == st.qlen + st.tlen - 2 && d.en0 == st.tlen - 1) res.score = H[st.tlen - 1];
     } else {
       if (r > 0)
-        approx_step(ar.u, ar.v, d, h0, last_h0_t);
+        approx_step(ar.u, v, d, h0, last_h0_t);
       else
-        h0 = ar.v[0] - st.qe, last_h0_t = 0;
+        h0 = v[0] - st.qe, last_h0_t = 0;
       if ((task.flag & dp_flag::kApproxDrop) && apply_zdrop(res, h0, r, last_h0_t, task.zdrop, st.e2)) break;
       if (r == st.qlen + st.tlen - 2 && d.en0 == st.tlen - 1) res.score = h0;
     }

@@ -6,15 +6,15 @@
 namespace agatha::test {
 
 const std::vector<std::string>& all_backends() {
-  static const std::vector<std::string> names = {"scalar", "cpu-sse41", "cpu-avx2"};
+  static const std::vector<std::string> names = {"scalar", "cpu-sse41", "cpu-avx2", "gpu-sim"};
   return names;
 }
 
 std::unique_ptr<DpBackend> try_backend(const std::string& name, int threads) {
   DpBackendOptions opt;
   opt.threads = threads;
-  if (name == "scalar") {
-    opt.backend = "scalar";
+  if (name == "scalar" || name == "gpu-sim") {
+    opt.backend = name;
   } else {
     opt.backend = "cpu";
     opt.isa = name.substr(4);

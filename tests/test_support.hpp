@@ -9,7 +9,7 @@
 
 namespace agatha::test {
 
-// Backends every DP test runs on: "scalar", "cpu-sse41", "cpu-avx2".
+// Backends every DP test runs on: "scalar", "cpu-sse41", "cpu-avx2", "gpu-sim".
 const std::vector<std::string>& all_backends();
 
 // The backend, or nullptr when this processor cannot run it (the caller skips).

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -88,9 +89,11 @@ class DpBackend {
 };
 
 struct DpBackendOptions {
-  std::string backend = "cpu";  // scalar | cpu
+  std::string backend = "cpu";  // scalar | cpu | gpu | gpu-sim | auto (gpu when a device is usable, else cpu)
   std::string isa = "auto";     // for cpu: auto | sse41 | avx2
   int threads = 1;
+  // Receives notes such as auto's fall-back to the CPU; may be empty.
+  std::function<void(const std::string&)> log;
 };
 
 // Throws agatha::Error on an unknown backend or an ISA this processor lacks.

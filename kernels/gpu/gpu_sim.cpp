@@ -131,10 +131,12 @@ void run_warp(const std::vector<uint32_t>& queue, std::span<const DpTask> tasks,
     }
     launch();
     if (free_lanes > 0 && !active.empty()) {
-      HostTask* longest = active.front();
-      for (HostTask* h : active)
-        if (n_tile_diagonals(h->l) - h->next_d > n_tile_diagonals(longest->l) - longest->next_d) longest = h;
-      longest->n_lanes += free_lanes;
+      std::vector<int32_t> remaining;
+      std::vector<char> running;
+      for (HostTask* h : active) remaining.push_back(n_tile_diagonals(h->l) - h->next_d), running.push_back(1);
+      const int32_t k = rejoin_target(remaining.data(), reinterpret_cast<const bool*>(running.data()),
+                                      static_cast<int32_t>(active.size()));
+      active[k]->n_lanes += free_lanes;
       free_lanes = 0;
     }
   }
@@ -142,7 +144,7 @@ void run_warp(const std::vector<uint32_t>& queue, std::span<const DpTask> tasks,
 
 class GpuSimBackend final : public DpBackend {
  public:
-  explicit GpuSimBackend(int threads) : threads_(std::max(1, threads)) {}
+  GpuSimBackend(int threads, const Schedule& sch) : threads_(std::max(1, threads)), sch_(sch) {}
   std::string name() const override { return "gpu-sim"; }
 
   void run(std::span<const DpTask> tasks, std::span<DpResult> results) override {
@@ -176,6 +178,10 @@ class GpuSimBackend final : public DpBackend {
 
 }  // namespace
 
-std::unique_ptr<DpBackend> make_gpu_sim_backend(int threads) { return std::make_unique<GpuSimBackend>(threads); }
+std::unique_ptr<DpBackend> make_gpu_sim_backend(int threads, const Schedule& sch) {
+  if (sch.slice < 1 || sch.subwarp < 1 || sch.warp < sch.subwarp)
+    throw OptionError("gpu-sim: slice and lane counts must be positive, warp >= subwarp");
+  return std::make_unique<GpuSimBackend>(threads, sch);
+}
 
 }  // namespace agatha::gpu

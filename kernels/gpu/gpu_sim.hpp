@@ -4,10 +4,13 @@
 
 #include <agatha/dp.hpp>
 
+#include "tile_schedule.hpp"
+
 #include <memory>
 
 namespace agatha::gpu {
 
-std::unique_ptr<DpBackend> make_gpu_sim_backend(int threads);
+// `sch` sets the slice length and lane grouping; results never depend on it.
+std::unique_ptr<DpBackend> make_gpu_sim_backend(int threads, const Schedule& sch = Schedule{});
 
 }  // namespace agatha::gpu

@@ -174,11 +174,11 @@ struct CellOut {
 // Computes live cell (t, j) of anti-diagonal r = t + j (which must lie in [st, en] of
 // r) from the latest states of its column and row, replacing them with its own.
 // Returns the direction byte and u, v (for APPROX_MAX's greedy path).
+// g and prev are the ranges of r and r-1 (prev is empty for r = 0).
 AGATHA_HD CellOut compute_cell(const TaskParams& p, const uint8_t* tseq, const uint8_t* qseq, int32_t t, int32_t j,
-                               const Range& g, ColState& col, RowState& row, RStat& stat) {
+                               const Range& g, const Range& prev, ColState& col, RowState& row, RStat& stat) {
   const int32_t r = t + j;
   const bool right = (p.flag & 0x02) != 0;
-  const Range prev = r > 0 ? range_of(p, r - 1) : Range{0, -1, 0, -1, false};
   // Up input (position t on r-1): the border at t = r, the cell above if r-1 computed
   // t, else the initial constants.
   int8_t u_up, y_up, y2_up;
@@ -227,7 +227,7 @@ AGATHA_HD CellOut compute_cell(const TaskParams& p, const uint8_t* tseq, const u
       h = v - p.qe;
     else if (t < g.en0 || t == 0)
       h = col.h + v;
-    else if (j - t == p.w)  // (t-1, j) lies outside the band: the array still holds
+    else if (j - t == p.w)    // (t-1, j) lies outside the band: the array still holds
       h = col.h - col.u + u;  // H(t-1, j-1) = H(t, j-1) - u(t, j-1)
     else
       h = row.h + u;

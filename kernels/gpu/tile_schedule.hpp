@@ -16,9 +16,9 @@
 namespace agatha::gpu {
 
 struct Schedule {
-  int32_t slice = 3;          // tile anti-diagonals between termination checks
-  int32_t subwarp = 8;        // lanes that start on one task
-  int32_t warp = 32;          // lanes that can regroup among the warp's tasks
+  int32_t slice = 3;    // tile anti-diagonals between termination checks
+  int32_t subwarp = 8;  // lanes that start on one task
+  int32_t warp = 32;    // lanes that can regroup among the warp's tasks
 };
 
 // Tile anti-diagonals of a task.
@@ -56,6 +56,15 @@ AGATHA_HD void finalize_through(const TaskParams& p, const TileLayout& l, const 
     finalize_r(p, l, m, s.next_r, stat, s);
     ++s.next_r;
   }
+}
+
+// Subwarp rejoining: lanes freed by a finished task join the running task with the
+// most tile anti-diagonals left (the lowest slot on ties); -1 when none runs.
+AGATHA_HD int32_t rejoin_target(const int32_t* remaining, const bool* running, int32_t n_slots) {
+  int32_t best = -1;
+  for (int32_t k = 0; k < n_slots; ++k)
+    if (running[k] && (best < 0 || remaining[k] > remaining[best])) best = k;
+  return best;
 }
 
 }  // namespace agatha::gpu

@@ -16,8 +16,8 @@ namespace agatha::gpu {
 AGATHA_HD constexpr int32_t ring_size(int32_t slice) { return kTile * (slice + 1); }
 
 struct TileLayout {
-  int32_t n_t, n_j;   // tiles along the target and the query
-  int32_t dlo, dhi;   // tile (T, J) may hold computed cells iff dlo <= T - J <= dhi
+  int32_t n_t, n_j;  // tiles along the target and the query
+  int32_t dlo, dhi;  // tile (T, J) may hold computed cells iff dlo <= T - J <= dhi
 };
 
 // Cells computed by the reference satisfy |t - j| <= w + 30 (band rounded to 16-cell
@@ -42,12 +42,12 @@ AGATHA_HD int32_t diag_t_hi(const TileLayout& l, int32_t D) { return imin(imin(l
 
 // Where a task's state lives (device memory in the kernel, host memory in gpu-sim).
 struct TaskMem {
-  ColState* col;         // per target position
-  RowState* row;         // per query position
-  uint8_t* dir;          // 64 bytes per stored tile (with a CIGAR)
-  int8_t* uv;            // u, v per cell, 128 bytes per stored tile (APPROX_MAX only)
+  ColState* col;           // per target position
+  RowState* row;           // per query position
+  uint8_t* dir;            // 64 bytes per stored tile (with a CIGAR)
+  int8_t* uv;              // u, v per cell, 128 bytes per stored tile (APPROX_MAX only)
   const int64_t* row_off;  // first stored tile of each tile row; n_j + 1 entries
-  RStat* window;         // n_lanes x ring_size(slice)
+  RStat* window;           // n_lanes x ring_size(slice)
 };
 
 AGATHA_HD int64_t cell_index(const TileLayout& l, const TaskMem& m, int32_t t, int32_t j) {
@@ -60,14 +60,21 @@ AGATHA_HD void compute_tile(const TaskParams& p, const TileLayout& l, const uint
                             TaskMem& m, int32_t T, int32_t J, RStat* lane_window, int32_t ring) {
   const int32_t t0 = T * kTile, j0 = J * kTile;
   const int32_t t1 = imin(t0 + kTile, p.tlen), j1 = imin(j0 + kTile, p.qlen);
+  // The tile spans anti-diagonals t0+j0 .. t0+j0+14; ranges[k] is that of t0+j0-1+k.
+  Range ranges[2 * kTile];
+  for (int32_t k = 0; k < 2 * kTile; ++k) {
+    const int32_t r = t0 + j0 - 1 + k;
+    ranges[k] = r >= 0 ? range_of(p, r) : Range{0, -1, 0, -1, false};
+  }
+  const int64_t base = (m.row_off[J] + (T - row_t_lo(l, J))) * (kTile * kTile);
   for (int32_t j = j0; j < j1; ++j) {
     for (int32_t t = t0; t < t1; ++t) {
-      const int32_t r = t + j;
-      const Range g = range_of(p, r);
+      const int32_t k = t - t0 + j - j0 + 1;
+      const Range& g = ranges[k];
       if (!g.ok || t < g.st || t > g.en) continue;
-      RStat& stat = lane_window[r % ring];
-      const CellOut c = compute_cell(p, tseq, qseq, t, j, g, m.col[t], m.row[j], stat);
-      const int64_t at = cell_index(l, m, t, j);
+      RStat& stat = lane_window[(t + j) % ring];
+      const CellOut c = compute_cell(p, tseq, qseq, t, j, g, ranges[k - 1], m.col[t], m.row[j], stat);
+      const int64_t at = base + (j - j0) * kTile + (t - t0);
       if (p.with_cigar) m.dir[at] = c.dir;
       if (p.approx_max) m.uv[2 * at] = c.u, m.uv[2 * at + 1] = c.v;
     }

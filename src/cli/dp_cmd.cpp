@@ -88,7 +88,9 @@ void handle_batch(const DpArgs& a, const std::vector<io::TaskRecord>& batch, con
 }
 
 int run_dp(const DpArgs& a) {
-  std::unique_ptr<DpBackend> backend = make_dp_backend(a.backend);
+  DpBackendOptions bopt = a.backend;
+  bopt.log = [](const std::string& msg) { std::fprintf(stderr, "[M::dp] %s\n", msg.c_str()); };
+  std::unique_ptr<DpBackend> backend = make_dp_backend(bopt);
   io::LineReader in(a.input);
   std::unique_ptr<io::OutputFile> out;
   if (!a.check || a.output != "-") out = std::make_unique<io::OutputFile>(a.output);
@@ -128,8 +130,9 @@ Action add_dp_command(CLI::App& app) {
   CLI::App* sub = app.add_subcommand("dp", "Compute guided-DP task files (ksw_extd2 semantics)");
   sub->add_option("tasks", args->input, "Task file, TSV (gzip or plain), '-' for stdin")->required();
   sub->add_option("-o,--output", args->output, "Write answers here (default: stdout)");
-  sub->add_option("--backend", args->backend.backend, "DP backend: scalar, cpu or gpu-sim")
-      ->check(CLI::IsMember({"scalar", "cpu", "gpu-sim"}));
+  sub->add_option("--backend", args->backend.backend,
+                  "DP backend: scalar, cpu, gpu, gpu-sim or auto (gpu if usable, else cpu)")
+      ->check(CLI::IsMember({"scalar", "cpu", "gpu", "gpu-sim", "auto"}));
   sub->add_option("--isa", args->backend.isa, "Instruction set for --backend cpu: auto, sse41 or avx2")
       ->check(CLI::IsMember({"auto", "sse41", "avx2"}));
   sub->add_option("-t,--threads", args->backend.threads, "Worker threads")->check(CLI::Range(1, 1024));

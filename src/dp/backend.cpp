@@ -6,6 +6,9 @@
 #include "../../kernels/dp_common.hpp"
 #include "../../kernels/dp_kernels.hpp"
 #include "../../kernels/gpu/gpu_sim.hpp"
+#if defined(AGATHA_HAVE_CUDA)
+#include "../../kernels/gpu/cuda_backend.hpp"
+#endif
 
 #include <atomic>
 #include <exception>
@@ -99,6 +102,17 @@ class CpuBackend final : public DpBackend {
 std::unique_ptr<DpBackend> make_dp_backend(const DpBackendOptions& opt) {
   if (opt.threads < 1) throw OptionError("the number of threads must be at least 1");
   if (opt.backend == "gpu-sim") return gpu::make_gpu_sim_backend(opt.threads);
+  if (opt.backend == "gpu" || opt.backend == "auto") {
+    std::string why = "this build has no CUDA support";
+#if defined(AGATHA_HAVE_CUDA)
+    if (gpu::cuda_device_available(&why)) return gpu::make_cuda_backend();
+#endif
+    if (opt.backend == "gpu") throw OptionError("--backend gpu: " + why);
+    if (opt.log) opt.log("no GPU (" + why + "); using the cpu backend");
+    DpBackendOptions cpu = opt;
+    cpu.backend = "cpu";
+    return make_dp_backend(cpu);
+  }
   if (opt.backend == "scalar") return std::make_unique<CpuBackend>("scalar", kernels::extd2_scalar, opt.threads);
   if (opt.backend == "cpu") {
 #if !defined(AGATHA_HAVE_X86_SIMD)
@@ -118,7 +132,7 @@ std::unique_ptr<DpBackend> make_dp_backend(const DpBackendOptions& opt) {
     throw OptionError("unknown instruction set '" + opt.isa + "' (expected auto, sse41 or avx2)");
 #endif
   }
-  throw OptionError("unknown DP backend '" + opt.backend + "' (expected scalar, cpu or gpu-sim)");
+  throw OptionError("unknown DP backend '" + opt.backend + "' (expected scalar, cpu, gpu, gpu-sim or auto)");
 }
 
 }  // namespace agatha

@@ -1,0 +1,74 @@
+// src/io/seq_reader.hpp — streaming FASTA/FASTQ reader (plain, gzip or bgzip, a path or
+// "-" for standard input), read through htslib's BGZF layer.
+//
+// Records are parsed with the rules of the kseq parser minimap2 2.24 uses, so names,
+// comments and sequences come out byte for byte as minimap2 sees them:
+//   - the name runs from after '>'/'@' to the first whitespace byte; the comment is the
+//     rest of the header line;
+//   - sequence lines are concatenated verbatim (empty lines skipped) until a line that
+//     starts with '>', '@' or '+'; a FASTQ quality string is read line by line until it
+//     is at least as long as the sequence;
+//   - a '\r' ending a line is dropped, unless it would be the only byte read so far
+//     into that field (kseq's `l > 1` rule);
+//   - every 'U'/'u' of the sequence becomes 'T'/'t' (spec 1.1).
+// Where minimap2 only warns (a record it cannot parse), this reader throws InputError
+// naming the file, the record number and name, and the line.
+//
+// Threading: one reader per thread; not copyable.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+struct BGZF;
+
+namespace agatha::io {
+
+struct SeqRecord {
+  std::string name, comment, seq, qual;  // qual empty for FASTA
+};
+
+class SeqReader {
+ public:
+  // Throws InputError if the file cannot be opened.
+  explicit SeqReader(const std::string& path);
+  ~SeqReader();
+  SeqReader(const SeqReader&) = delete;
+  SeqReader& operator=(const SeqReader&) = delete;
+
+  // Reads the next record into rec; false at the end of the input. Throws InputError on
+  // input that is not FASTA/FASTQ, a quality string of the wrong length, a missing
+  // quality string, or a read error (e.g. a truncated gzip stream).
+  bool next(SeqRecord& rec);
+
+  // Reads records until their total sequence length reaches min_bases (the record
+  // crossing the threshold included; spec 11.1) or the input ends. Empty at the end.
+  std::vector<SeqRecord> next_batch(uint64_t min_bases);
+
+  const std::string& path() const { return path_; }
+  uint64_t records_read() const { return n_records_; }
+
+ private:
+  int getc();  // the next byte, or -1 at the end of the input
+  // Appends bytes up to the end of the line (the '\n' is consumed, not stored); applies
+  // the '\r' rule. Returns false if the input ended before any byte was read.
+  bool read_line_into(std::string& s);
+  bool read_header(SeqRecord& rec);
+  void read_quality(SeqRecord& rec);
+  [[noreturn]] void fail(const std::string& what, size_t line, const SeqRecord* rec) const;
+
+  std::string path_;
+  BGZF* fp_ = nullptr;
+  std::vector<char> buf_;
+  size_t pos_ = 0, len_ = 0;
+  bool eof_ = false;
+  int pending_ = 0;         // header byte ('>' or '@') already consumed, or 0
+  size_t line_ = 1;         // 1-based line of the next byte
+  size_t header_line_ = 0;  // line of the current record's header
+  size_t last_line_ = 1;    // line of the last byte read
+  uint64_t n_records_ = 0;
+};
+
+}  // namespace agatha::io

@@ -1,0 +1,342 @@
+// src/map/chain.cpp — DP and RMQ chaining with minimap2 2.24's exact scores, tie
+// breaking and backtracking.
+//
+//   fast_log2          mg_log2
+//   pair_score         comput_sc         (DP pass)
+//   pair_score_simple  comput_sc_simple  (RMQ pass)
+//   chain_dp           mg_lchain_dp
+//   chain_rmq          mg_lchain_rmq
+//   backtrack          mg_chain_backtrack + mg_chain_bk_end (X-drop)
+//   compact            compact_a
+//   chain_read         the chaining part of mm_map_frag
+#include "chain.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstdlib>
+
+#include "radix_sort.hpp"
+#include "rmq_tree.hpp"
+
+namespace agatha::map {
+namespace {
+
+constexpr uint64_t kSegMask = 0xffULL << anchor_bit::kSegShift;
+
+int32_t seg_of(const Anchor& a) { return static_cast<int32_t>((a.y & kSegMask) >> anchor_bit::kSegShift); }
+
+// f: best score of a chain ending at each anchor; p: its predecessor (-1: none);
+// t: scratch marks, shared by the skip heuristic and the backtracking.
+struct DpArrays {
+  std::vector<int32_t> f, t;
+  std::vector<int64_t> p;
+  explicit DpArrays(size_t n) : f(n), t(n, 0), p(n) {}
+};
+
+// Walks back from chain end `head` (mg_chain_bk_end): follows predecessors while they
+// are unused, tracking the point where f[head] - f[i] peaks, and stops once the score
+// falls more than max_drop below that peak. Returns the index where the chain stops
+// (exclusive), which is the peak point. t[] is left as it was found.
+int64_t chain_start(int32_t max_drop, int32_t head_score, int64_t head, const DpArrays& dp, std::vector<int32_t>& t) {
+  int64_t i = head, end_i = -1, max_i = i;
+  int32_t max_s = 0;
+  if (i < 0 || t[i] != 0) return i;
+  do {
+    t[i] = 2;
+    end_i = i = dp.p[i];
+    const int32_t s = i < 0 ? head_score : head_score - dp.f[i];
+    if (s > max_s)
+      max_s = s, max_i = i;
+    else if (max_s - s > max_drop)
+      break;
+  } while (i >= 0 && t[i] == 0);
+  for (i = head; i >= 0 && i != end_i; i = dp.p[i]) t[i] = 0;
+  return max_i;
+}
+
+// Chain extraction (mg_chain_backtrack): chain ends by decreasing f (radix order for
+// ties); each end not yet used yields the anchors back to its chain_start(). Anchors
+// are marked used even when the chain is then rejected. Returns u[] and fills v with
+// the anchor indices of the accepted chains, each chain from its end backwards.
+std::vector<uint64_t> backtrack(DpArrays& dp, int32_t min_cnt, int32_t min_score, int32_t max_drop,
+                                std::vector<int64_t>& v) {
+  const int64_t n = static_cast<int64_t>(dp.f.size());
+  std::vector<Anchor> ends;  // x = f (the sort key), y = anchor index
+  for (int64_t i = 0; i < n; ++i)
+    if (dp.f[i] >= min_score)
+      ends.push_back({static_cast<uint64_t>(static_cast<int64_t>(dp.f[i])), static_cast<uint64_t>(i)});
+  radix_sort_by_x(ends.data(), ends.data() + ends.size());
+
+  std::vector<uint64_t> u;
+  std::fill(dp.t.begin(), dp.t.end(), 0);
+  for (auto e = ends.rbegin(); e != ends.rend(); ++e) {
+    const int64_t head = static_cast<int64_t>(e->y);
+    const int32_t head_score = static_cast<int32_t>(e->x);
+    if (dp.t[head] != 0) continue;
+    const size_t v0 = v.size();
+    const int64_t stop = chain_start(max_drop, head_score, head, dp, dp.t);
+    int64_t i = head;
+    for (; i != stop; i = dp.p[i]) v.push_back(i), dp.t[i] = 1;
+    const int32_t score = i < 0 ? head_score : head_score - dp.f[i];
+    const size_t cnt = v.size() - v0;
+    if (score >= min_score && cnt > 0 && cnt >= static_cast<size_t>(min_cnt)) {
+      u.push_back(static_cast<uint64_t>(score) << 32 | cnt);
+    } else {
+      v.resize(v0);
+    }
+  }
+  return u;
+}
+
+// Chain anchors in increasing order, chains ordered by the x of their first anchor
+// (compact_a; radix order for chains starting at the same x).
+Chains compact(const std::vector<Anchor>& a, const std::vector<uint64_t>& u, const std::vector<int64_t>& v) {
+  std::vector<Anchor> b;
+  b.reserve(v.size());
+  size_t k = 0;
+  for (uint64_t ui : u) {
+    const size_t cnt = static_cast<uint32_t>(ui);
+    for (size_t j = 0; j < cnt; ++j) b.push_back(a[v[k + cnt - 1 - j]]);
+    k += cnt;
+  }
+  std::vector<Anchor> w(u.size());
+  k = 0;
+  for (size_t i = 0; i < u.size(); ++i) {
+    w[i] = {b[k].x, static_cast<uint64_t>(k) << 32 | i};
+    k += static_cast<uint32_t>(u[i]);
+  }
+  radix_sort_by_x(w.data(), w.data() + w.size());
+  Chains out;
+  out.anchors.reserve(b.size());
+  out.u.reserve(u.size());
+  for (const Anchor& wi : w) {
+    const uint64_t ui = u[static_cast<uint32_t>(wi.y)];
+    const size_t off = wi.y >> 32;
+    out.u.push_back(ui);
+    out.anchors.insert(out.anchors.end(), b.begin() + off, b.begin() + off + static_cast<uint32_t>(ui));
+  }
+  return out;
+}
+
+Chains finish(const std::vector<Anchor>& a, DpArrays& dp, int min_cnt, int min_score, int32_t max_drop) {
+  std::vector<int64_t> v;
+  const std::vector<uint64_t> u = backtrack(dp, min_cnt, min_score, max_drop, v);
+  if (u.empty()) return {};
+  return compact(a, u, v);
+}
+
+}  // namespace
+
+float fast_log2(float x) {
+  // x = 2^e * m with m in [1, 2): log2(x) ~ (e - 1) + a quadratic in m (mg_log2). The
+  // exponent is taken as (biased exponent - 128), one less than the true exponent.
+  uint32_t bits = std::bit_cast<uint32_t>(x);
+  float log2 = static_cast<float>(static_cast<int>((bits >> 23) & 255) - 128);
+  bits &= ~(255u << 23);
+  bits += 127u << 23;
+  const float m = std::bit_cast<float>(bits);
+  const float quad = (-0.34484843f * m + 2.02466578f) * m - 0.67487759f;
+  log2 += quad;
+  return log2;
+}
+
+GapPenalty gap_penalty(const ChainParams& p, int k) {
+  GapPenalty g;
+  g.gap = static_cast<float>(p.chain_gap_scale * 0.01 * k);
+  g.skip = static_cast<float>(p.chain_skip_scale * 0.01 * k);
+  return g;
+}
+
+int32_t pair_score(const Anchor& ai, const Anchor& aj, const PairLimits& lim, GapPenalty pen) {
+  const int32_t dq = static_cast<int32_t>(ai.y) - static_cast<int32_t>(aj.y);
+  if (dq <= 0 || dq > lim.max_dist_ref) return kNoPair;  // sic: the query gap against the reference limit
+  const int32_t dr = static_cast<int32_t>(ai.x - aj.x);
+  const int32_t sid_i = seg_of(ai), sid_j = seg_of(aj);
+  const bool same_seg = sid_i == sid_j;
+  if (same_seg && (dr == 0 || dq > lim.max_dist_qry)) return kNoPair;
+  const int32_t dd = dr > dq ? dr - dq : dq - dr;
+  if (same_seg && dd > lim.bw) return kNoPair;
+  if (lim.n_seg > 1 && !lim.splice && same_seg && dr > lim.max_dist_qry) return kNoPair;
+  const int32_t dg = std::min(dr, dq);
+  const int32_t q_span = anchor_span(aj);
+  int32_t sc = std::min(q_span, dg);
+  if (dd != 0 || dg > q_span) {
+    const float lin_pen = pen.gap * static_cast<float>(dd) + pen.skip * static_cast<float>(dg);
+    const float log_pen = dd >= 1 ? fast_log2(static_cast<float>(dd + 1)) : 0.0f;
+    if (lim.splice || !same_seg) {
+      if (!same_seg && dr == 0)
+        ++sc;  // overlapping paired ends: a small bonus
+      else if (dr > dq || !same_seg)
+        sc -= static_cast<int>(std::min(lin_pen, log_pen));
+      else
+        sc -= static_cast<int>(lin_pen + 0.5f * log_pen);
+    } else {
+      sc -= static_cast<int>(lin_pen + 0.5f * log_pen);
+    }
+  }
+  return sc;
+}
+
+int32_t pair_score_simple(const Anchor& ai, const Anchor& aj, GapPenalty pen, bool* exact, int32_t* width) {
+  const int32_t dq = static_cast<int32_t>(ai.y) - static_cast<int32_t>(aj.y);
+  const int32_t dr = static_cast<int32_t>(ai.x - aj.x);
+  const int32_t dd = dr > dq ? dr - dq : dq - dr;
+  *width = dd;
+  const int32_t dg = std::min(dr, dq);
+  const int32_t q_span = anchor_span(aj);
+  int32_t sc = std::min(q_span, dg);
+  if (exact) *exact = dd == 0 && dg <= q_span;
+  if (dd != 0 || dq > q_span) {  // sic: dq here where the DP pass tests dg
+    const float lin_pen = pen.gap * static_cast<float>(dd) + pen.skip * static_cast<float>(dg);
+    const float log_pen = dd >= 1 ? fast_log2(static_cast<float>(dd + 1)) : 0.0f;
+    sc -= static_cast<int>(lin_pen + 0.5f * log_pen);
+  }
+  return sc;
+}
+
+Chains chain_dp(const std::vector<Anchor>& a, int max_dist_ref, int max_dist_qry, int bw, int max_skip, int max_iter,
+                int min_cnt, int min_score, GapPenalty pen, bool splice, int n_seg) {
+  const int64_t n = static_cast<int64_t>(a.size());
+  if (n == 0) return {};
+  PairLimits lim{std::max(max_dist_ref, bw), max_dist_qry, bw, splice, n_seg};
+  if (lim.max_dist_qry < bw && !splice) lim.max_dist_qry = bw;
+  const int32_t max_drop = splice ? INT32_MAX : bw;
+  const uint64_t max_dist_x = static_cast<uint64_t>(static_cast<int64_t>(lim.max_dist_ref));
+  DpArrays dp(a.size());
+  int64_t st = 0, max_ii = -1;
+  for (int64_t i = 0; i < n; ++i) {
+    // Window: same strand and reference, within max_dist_ref, at most max_iter back.
+    while (st < i && (a[i].x >> 32 != a[st].x >> 32 || a[i].x > a[st].x + max_dist_x)) ++st;
+    if (i - st > max_iter) st = i - max_iter;
+    int64_t max_j = -1, j;
+    int32_t max_f = anchor_span(a[i]), n_skip = 0;
+    for (j = i - 1; j >= st; --j) {
+      int32_t sc = pair_score(a[i], a[j], lim, pen);
+      if (sc == kNoPair) continue;
+      sc += dp.f[j];
+      if (sc > max_f) {
+        max_f = sc, max_j = j;
+        if (n_skip > 0) --n_skip;
+      } else if (dp.t[j] == static_cast<int32_t>(i)) {
+        if (++n_skip > max_skip) break;
+      }
+      if (dp.p[j] >= 0) dp.t[dp.p[j]] = static_cast<int32_t>(i);
+    }
+    const int64_t end_j = j;
+    // Rescue: the best-scoring anchor in the window, when the scan above stopped early.
+    if (max_ii < 0 || a[i].x - a[max_ii].x > max_dist_x) {
+      int32_t max = INT32_MIN;
+      max_ii = -1;
+      for (j = i - 1; j >= st; --j)
+        if (max < dp.f[j]) max = dp.f[j], max_ii = j;
+    }
+    if (max_ii >= 0 && max_ii < end_j) {
+      const int32_t tmp = pair_score(a[i], a[max_ii], lim, pen);
+      if (tmp != kNoPair && max_f < tmp + dp.f[max_ii]) max_f = tmp + dp.f[max_ii], max_j = max_ii;
+    }
+    dp.f[i] = max_f, dp.p[i] = max_j;
+    if (max_ii < 0 || (a[i].x - a[max_ii].x <= max_dist_x && dp.f[max_ii] < dp.f[i])) max_ii = i;
+  }
+  return finish(a, dp, min_cnt, min_score, max_drop);
+}
+
+Chains chain_rmq(const std::vector<Anchor>& a, int max_dist, int max_dist_inner, int bw, int max_skip, int cap_size,
+                 int min_cnt, int min_score, GapPenalty pen) {
+  const int64_t n = static_cast<int64_t>(a.size());
+  if (n == 0) return {};
+  max_dist = std::max(max_dist, bw);
+  if (max_dist_inner <= 0 || max_dist_inner >= max_dist) max_dist_inner = 0;
+  const int32_t max_drop = bw;
+  const uint64_t max_dist_x = static_cast<uint64_t>(static_cast<int64_t>(max_dist));
+  const uint64_t max_inner_x = static_cast<uint64_t>(static_cast<int64_t>(max_dist_inner));
+  DpArrays dp(a.size());
+  RmqTree tree, inner;
+  int64_t st = 0, st_inner = 0, i0 = 0;
+  auto key_of = [&](int64_t j) { return RmqTree::Key{static_cast<int32_t>(a[j].y), j}; };
+  auto evict = [&](RmqTree& t, int64_t& front, uint64_t dist, int64_t i) {
+    while (front < i && (a[i].x >> 32 != a[front].x >> 32 || a[i].x > a[front].x + dist ||
+                         t.size() > static_cast<size_t>(cap_size))) {
+      const RmqTree::NodeId q = t.find(key_of(front));
+      if (q != RmqTree::kNull) t.erase(q);
+      ++front;
+    }
+  };
+  for (int64_t i = 0; i < n; ++i) {
+    const int32_t yi = static_cast<int32_t>(a[i].y);
+    int64_t max_j = -1;
+    int32_t max_f = anchor_span(a[i]);
+    // Anchors before i enter the trees once x has moved past them.
+    if (i0 < i && a[i0].x != a[i].x) {
+      for (int64_t j = i0; j < i; ++j) {
+        const double pri = -(dp.f[j] + 0.5 * pen.gap * (static_cast<int32_t>(a[j].x) + static_cast<int32_t>(a[j].y)));
+        tree.insert(key_of(j), pri);
+        if (max_dist_inner > 0) inner.insert(key_of(j), pri);
+      }
+      i0 = i;
+    }
+    evict(tree, st, max_dist_x, i);
+    if (max_dist_inner > 0) evict(inner, st_inner, max_inner_x, i);
+
+    const RmqTree::NodeId q = tree.range_min({yi - max_dist, INT32_MAX}, {yi, 0});
+    if (q != RmqTree::kNull) {
+      int64_t j = tree.key(q).i;
+      bool exact = false;
+      int32_t width = 0, n_skip = 0;
+      int32_t sc = dp.f[j] + pair_score_simple(a[i], a[j], pen, &exact, &width);
+      if (width <= bw && sc > max_f) max_f = sc, max_j = j;
+      // Near predecessors: walk the inner tree down from y_i - 1, as the DP pass would.
+      if (!exact && inner.size() > 0 && yi > 0) {
+        const RmqTree::NodeId lo = inner.floor({yi - 1, n});
+        if (lo != RmqTree::kNull) {
+          RmqTree::Cursor c = inner.seek(inner.key(lo));
+          for (RmqTree::NodeId r; (r = c.at()) != RmqTree::kNull;) {
+            if (inner.key(r).y < yi - max_dist_inner) break;
+            j = inner.key(r).i;
+            sc = dp.f[j] + pair_score_simple(a[i], a[j], pen, nullptr, &width);
+            if (width <= bw) {
+              if (sc > max_f) {
+                max_f = sc, max_j = j;
+                if (n_skip > 0) --n_skip;
+              } else if (dp.t[j] == static_cast<int32_t>(i)) {
+                if (++n_skip > max_skip) break;
+              }
+              if (dp.p[j] >= 0) dp.t[dp.p[j]] = static_cast<int32_t>(i);
+            }
+            if (!c.prev()) break;
+          }
+        }
+      }
+    }
+    dp.f[i] = max_f, dp.p[i] = max_j;
+  }
+  return finish(a, dp, min_cnt, min_score, max_drop);
+}
+
+Chains chain_read(const std::vector<Anchor>& sorted_anchors, int qlen, int n_seg, int k, const ChainParams& p) {
+  const int max_gap_qry = p.short_read ? std::max(qlen, p.max_gap) : p.max_gap;
+  int max_gap_ref = p.max_gap;
+  if (p.max_gap_ref > 0)
+    max_gap_ref = p.max_gap_ref;
+  else if (p.max_frag_len > 0)
+    max_gap_ref = std::max(p.max_frag_len - qlen, p.max_gap);
+  const GapPenalty pen = gap_penalty(p, k);
+
+  Chains chains = p.rmq ? chain_rmq(sorted_anchors, p.max_gap, p.rmq_inner_dist, p.bw, p.max_chain_skip, p.rmq_size_cap,
+                                    p.min_cnt, p.min_chain_score, pen)
+                        : chain_dp(sorted_anchors, max_gap_ref, max_gap_qry, p.bw, p.max_chain_skip, p.max_chain_iter,
+                                   p.min_cnt, p.min_chain_score, pen, p.splice, n_seg);
+
+  // Long join: rechain the chained anchors with the wide band, unless the first chain
+  // (in x order, not the best) already spans nearly all of a short read.
+  const bool may_join = p.bw_long > p.bw && p.long_join && !p.splice && !p.short_read && n_seg == 1;
+  if (!may_join || chains.size() < 2) return chains;
+  const int32_t st = static_cast<int32_t>(chains.anchors[0].y);
+  const int32_t en = static_cast<int32_t>(chains.anchors[Chains::count(chains.u[0]) - 1].y);
+  if (!(qlen - (en - st) > p.rmq_rescue_size || static_cast<float>(en - st) > qlen * p.rmq_rescue_ratio)) return chains;
+  std::vector<Anchor> a = std::move(chains.anchors);
+  radix_sort_by_x(a.data(), a.data() + a.size());
+  return chain_rmq(a, p.max_gap, p.rmq_inner_dist, p.bw_long, p.max_chain_skip, p.rmq_size_cap, p.min_cnt,
+                   p.min_chain_score, pen);
+}
+
+}  // namespace agatha::map

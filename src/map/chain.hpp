@@ -1,0 +1,94 @@
+// src/map/chain.hpp — chaining: anchors sorted by x -> colinear chains, exactly as
+// minimap2 2.24 (lchain.c: mg_lchain_dp, mg_lchain_rmq, mg_chain_backtrack, compact_a;
+// map.c: mm_map_frag's choice of passes and the long-join rechain).
+//
+// Numerics: the gap penalties are float expressions evaluated in minimap2's order with no
+// fused multiply-add. The library is built as ISO C++ (-std=c++20, where GCC defaults to
+// -ffp-contract=off) and meson.build passes -ffp-contract=off explicitly as well.
+#pragma once
+
+#include <climits>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "anchor.hpp"
+
+namespace agatha::map {
+
+// The chaining parameters of one read; the defaults are minimap2's map-ont/map-pb ones.
+struct ChainParams {
+  int max_gap = 5000;    // -g: max gap on the query, and on the reference unless below
+  int max_gap_ref = 0;   // -G when > 0 (splice); reference-gap limit of the DP pass
+  int max_frag_len = 0;  // --frag-len when > 0 (paired reads)
+  int bw = 500;          // -r first value
+  int bw_long = 20000;   // -r second value; long-join rechain when > bw
+  int max_chain_skip = 25;
+  int max_chain_iter = 5000;
+  int min_cnt = 3;           // -n
+  int min_chain_score = 40;  // -m
+  float chain_gap_scale = 0.8f;
+  float chain_skip_scale = 0.0f;
+  int rmq_inner_dist = 1000;
+  int rmq_size_cap = 100000;
+  int rmq_rescue_size = 1000;
+  float rmq_rescue_ratio = 0.1f;
+  bool rmq = false;         // --rmq (asm presets): the first pass is RMQ chaining
+  bool long_join = true;    // false with --no-long-join
+  bool splice = false;      // cDNA scoring of gaps, no long join
+  bool short_read = false;  // sr: the query gap limit grows to the read length, no long join
+};
+
+// Chains as minimap2 returns them: `anchors` holds each chain's anchors in increasing
+// order, chain after chain, chains ordered by the x of their first anchor; u[c] is
+// score << 32 | number of anchors of chain c.
+struct Chains {
+  std::vector<Anchor> anchors;
+  std::vector<uint64_t> u;
+
+  size_t size() const { return u.size(); }
+  static int32_t score(uint64_t u) { return static_cast<int32_t>(u >> 32); }
+  static int32_t count(uint64_t u) { return static_cast<int32_t>(u); }
+};
+
+// minimap2's mg_log2: a cheap float log2 for x >= 2 (bit-level, no libm).
+float fast_log2(float x);
+
+// The gap penalties of one read: chain_gap_scale * 0.01 * k (and the skip analogue),
+// computed in double and stored as float.
+struct GapPenalty {
+  float gap = 0, skip = 0;
+};
+GapPenalty gap_penalty(const ChainParams& p, int k);
+
+// Limits of the DP pass's pair score (lchain.c: comput_sc).
+struct PairLimits {
+  int32_t max_dist_ref = 0, max_dist_qry = 0, bw = 0;
+  bool splice = false;
+  int n_seg = 1;
+};
+inline constexpr int32_t kNoPair = INT32_MIN;
+
+// Score of appending anchor i after anchor j (j before i in sort order, same rid and
+// strand), or kNoPair when the pair is not allowed.
+int32_t pair_score(const Anchor& ai, const Anchor& aj, const PairLimits& lim, GapPenalty pen);
+
+// The RMQ pass's pair score (comput_sc_simple): no limits; `width` = |dr - dq| and
+// `exact` tells whether j and i lie on one diagonal within j's span.
+int32_t pair_score_simple(const Anchor& ai, const Anchor& aj, GapPenalty pen, bool* exact, int32_t* width);
+
+// The DP chaining pass (mg_lchain_dp) over anchors sorted by x.
+Chains chain_dp(const std::vector<Anchor>& a, int max_dist_ref, int max_dist_qry, int bw, int max_skip, int max_iter,
+                int min_cnt, int min_score, GapPenalty pen, bool splice, int n_seg);
+
+// The RMQ chaining pass (mg_lchain_rmq) over anchors sorted by x.
+Chains chain_rmq(const std::vector<Anchor>& a, int max_dist, int max_dist_inner, int bw, int max_skip, int cap_size,
+                 int min_cnt, int min_score, GapPenalty pen);
+
+// What mm_map_frag does between sorting the anchors and building regions: the first pass
+// (DP, or RMQ with --rmq) and the long-join RMQ rechain of the chained anchors when it
+// applies. `qlen` is the summed length of the read's segments, `k` the index's k-mer
+// size. (The sr preset's re-seeding with max_occ is the caller's.)
+Chains chain_read(const std::vector<Anchor>& sorted_anchors, int qlen, int n_seg, int k, const ChainParams& p);
+
+}  // namespace agatha::map

@@ -1,0 +1,197 @@
+#include "seed.hpp"
+
+#include <algorithm>
+#include <array>
+#include <functional>
+
+#include "radix_sort.hpp"
+
+namespace agatha::map {
+namespace {
+
+constexpr int kMaxHighOccPerStreak = 128;  // MAX_MAX_HIGH_OCC
+
+// Keeps the k seeds of [st, en) with the smallest (count, index) and filters the rest of
+// the streak; then filters any streak seed above max_max_occ.
+void select_in_streak(std::vector<Seed>& seeds, int32_t st, int32_t en, int32_t k, int32_t max_max_occ) {
+  std::vector<uint64_t> order;
+  order.reserve(static_cast<size_t>(en - st));
+  for (int32_t j = st; j < en; ++j)
+    order.push_back(static_cast<uint64_t>(seeds[j].n()) << 32 | static_cast<uint32_t>(j));
+  k = std::min<int32_t>(k, en - st);
+  std::partial_sort(order.begin(), order.begin() + k, order.end());
+  for (int32_t j = st; j < en; ++j) seeds[j].filtered = true;
+  for (int32_t i = 0; i < k; ++i) seeds[static_cast<uint32_t>(order[i])].filtered = false;
+  for (int32_t j = st; j < en; ++j)
+    if (seeds[j].n() > max_max_occ) seeds[j].filtered = true;
+}
+
+// minimap2's skip_seed: all-vs-all self/dual rules and --for-only/--rev-only.
+bool skip_hit(uint64_t r, const Seed& s, std::string_view qname, int32_t qlen, const index::MinimizerIndex& idx,
+              const AlignOptions& opt, bool& is_self) {
+  is_self = false;
+  const bool same_strand = (r & 1) == (s.q_pos & 1);
+  if (!qname.empty() && (opt.no_diag || opt.no_dual)) {
+    const index::RefSeq& ref = idx.reference().seq(static_cast<uint32_t>(r >> 32));
+    const int cmp = qname.compare(ref.name);
+    if (opt.no_diag && cmp == 0 && static_cast<int32_t>(ref.len) == qlen) {
+      if ((static_cast<uint32_t>(r) >> 1) == (s.q_pos >> 1)) return true;  // the diagonal itself
+      if (same_strand) is_self = true;
+    }
+    if (opt.no_dual && cmp > 0) return true;  // map each pair once
+  }
+  if (opt.for_only || opt.rev_only) return same_strand ? opt.rev_only : opt.for_only;
+  return false;
+}
+
+}  // namespace
+
+std::vector<index::Minimizer> query_minimizers(std::span<const std::string_view> segs,
+                                               const index::MinimizerIndex& idx) {
+  std::vector<index::Minimizer> mv;
+  uint64_t sum = 0;
+  for (size_t i = 0; i < segs.size(); ++i) {
+    const size_t n0 = mv.size();
+    index::sketch(segs[i], idx.w(), idx.k(), static_cast<uint32_t>(i), idx.hpc(), mv);
+    for (size_t j = n0; j < mv.size(); ++j) mv[j].y += sum << 1;
+    sum += segs[i].size();
+  }
+  return mv;
+}
+
+void filter_query_repeats(std::vector<index::Minimizer>& mv, int32_t mid_occ, float q_occ_frac) {
+  const size_t n = mv.size();
+  if (n <= static_cast<size_t>(std::max(mid_occ, 0)) || q_occ_frac <= 0.0f || mid_occ <= 0) return;
+  std::vector<Anchor> by_x(n);  // (x, original index)
+  for (size_t i = 0; i < n; ++i) by_x[i] = {mv[i].x, i};
+  radix_sort_by_x(by_x.data(), by_x.data() + n);
+  std::vector<bool> drop(n, false);
+  for (size_t st = 0, i = 1; i <= n; ++i) {
+    if (i < n && by_x[i].x == by_x[st].x) continue;
+    const auto cnt = static_cast<int32_t>(i - st);
+    // n * q_occ_frac is a float product, as in minimap2.
+    if (cnt > mid_occ && static_cast<float>(cnt) > static_cast<float>(n) * q_occ_frac)
+      for (size_t j = st; j < i; ++j) drop[by_x[j].y] = true;
+    st = i;
+  }
+  size_t k = 0;
+  for (size_t i = 0; i < n; ++i)
+    if (!drop[i]) mv[k++] = mv[i];
+  mv.resize(k);
+}
+
+std::vector<Seed> lookup_seeds(const std::vector<index::Minimizer>& mv, const index::MinimizerIndex& idx) {
+  std::vector<Seed> seeds;
+  seeds.reserve(mv.size());
+  for (size_t i = 0; i < mv.size(); ++i) {
+    const uint64_t hash = mv[i].x >> 8;
+    const auto hits = idx.lookup(hash);
+    if (hits.empty()) continue;
+    Seed s;
+    s.q_pos = static_cast<uint32_t>(mv[i].y);
+    s.q_span = static_cast<uint32_t>(mv[i].x & 0xff);
+    s.seg_id = static_cast<int32_t>(mv[i].y >> 32);
+    s.hits = hits;
+    s.is_tandem = (i > 0 && mv[i - 1].x >> 8 == hash) || (i + 1 < mv.size() && mv[i + 1].x >> 8 == hash);
+    seeds.push_back(s);
+  }
+  return seeds;
+}
+
+void select_seeds(std::vector<Seed>& seeds, int32_t qlen, int32_t max_occ, int32_t max_max_occ, int32_t occ_dist) {
+  if (occ_dist <= 0 || max_max_occ <= max_occ) {
+    for (Seed& s : seeds)
+      if (s.n() > max_occ) s.filtered = true;
+    return;
+  }
+  const auto n = static_cast<int32_t>(seeds.size());
+  if (n <= 1) return;  // mm_seed_select keeps a lone seed whatever its count
+  if (std::none_of(seeds.begin(), seeds.end(), [&](const Seed& s) { return s.n() > max_occ; })) return;
+  for (int32_t i = 0, last_low = -1; i <= n; ++i) {
+    if (i < n && seeds[i].n() > max_occ) continue;
+    if (i - last_low > 1) {  // a streak of high-occurrence seeds (last_low, i)
+      const int32_t ps = last_low < 0 ? 0 : static_cast<int32_t>(seeds[last_low].q_pos >> 1);
+      const int32_t pe = i == n ? qlen : static_cast<int32_t>(seeds[i].q_pos >> 1);
+      int32_t k = static_cast<int32_t>(static_cast<double>(pe - ps) / occ_dist + .499);
+      k = std::clamp(k, 0, kMaxHighOccPerStreak);
+      select_in_streak(seeds, last_low + 1, i, k, max_max_occ);
+    }
+    last_low = i;
+  }
+}
+
+int32_t drop_filtered_seeds(std::vector<Seed>& seeds, std::vector<uint64_t>& mini_pos) {
+  // Merge the intervals [pos+1-span, pos+1) of filtered seeds in query order: a new
+  // interval starts when it begins after the current end, otherwise the end moves.
+  int32_t rep_len = 0, rep_st = 0, rep_en = 0;
+  size_t k = 0;
+  mini_pos.clear();
+  for (const Seed& s : seeds) {
+    if (s.filtered) {
+      const int32_t en = static_cast<int32_t>(s.q_pos >> 1) + 1, st = en - static_cast<int32_t>(s.q_span);
+      if (st > rep_en) {
+        rep_len += rep_en - rep_st;
+        rep_st = st, rep_en = en;
+      } else {
+        rep_en = en;
+      }
+    } else {
+      mini_pos.push_back(static_cast<uint64_t>(s.q_span) << 32 | s.q_pos >> 1);
+      seeds[k++] = s;
+    }
+  }
+  seeds.resize(k);
+  return rep_len + (rep_en - rep_st);
+}
+
+std::vector<Anchor> make_anchors(const std::vector<Seed>& seeds, int32_t qlen, std::string_view qname,
+                                 const index::MinimizerIndex& idx, const AlignOptions& opt) {
+  size_t total = 0;
+  for (const Seed& s : seeds) total += s.hits.size();
+  std::vector<Anchor> a;
+  a.reserve(total);
+  for (const Seed& s : seeds) {
+    const uint64_t qpos = s.q_pos >> 1, span = s.q_span;
+    for (const uint64_t r : s.hits) {
+      bool is_self = false;
+      if (skip_hit(r, s, qname, qlen, idx, opt, is_self)) continue;
+      const uint64_t rid_rpos = (r & 0xffffffff00000000ULL) | (static_cast<uint32_t>(r) >> 1);
+      Anchor p;
+      if ((r & 1) == (s.q_pos & 1)) {
+        p.x = rid_rpos;
+        p.y = span << 32 | qpos;
+      } else if (!opt.qstrand) {
+        p.x = anchor_bit::kReverse | rid_rpos;
+        p.y = span << 32 | static_cast<uint32_t>(qlen - static_cast<int32_t>(qpos + 1 - span) - 1);
+      } else {  // --qstrand: reference coordinates flipped instead of the query's
+        const uint32_t len = idx.reference().seq(static_cast<uint32_t>(r >> 32)).len;
+        const uint32_t rpos = static_cast<uint32_t>(r) >> 1, qspan = s.q_span;
+        p.x = anchor_bit::kReverse | (r & 0xffffffff00000000ULL) | (len - (rpos + 1 - qspan) - 1);
+        p.y = span << 32 | qpos;
+      }
+      p.y |= static_cast<uint64_t>(s.seg_id) << anchor_bit::kSegShift;
+      if (s.is_tandem) p.y |= anchor_bit::kTandem;
+      if (is_self) p.y |= anchor_bit::kSelf;
+      a.push_back(p);
+    }
+  }
+  radix_sort_by_x(a.data(), a.data() + a.size());
+  return a;
+}
+
+SeedResult seed_read(std::string_view qname, std::span<const std::string_view> segs, const index::MinimizerIndex& idx,
+                     const AlignOptions& opt, int32_t mid_occ) {
+  SeedResult out;
+  int64_t qlen = 0;
+  for (const auto& s : segs) qlen += static_cast<int64_t>(s.size());
+  if (qlen == 0) return out;
+  std::vector<index::Minimizer> mv = query_minimizers(segs, idx);
+  if (opt.q_occ_frac > 0.0f) filter_query_repeats(mv, mid_occ, opt.q_occ_frac);
+  std::vector<Seed> seeds = lookup_seeds(mv, idx);
+  select_seeds(seeds, static_cast<int32_t>(qlen), mid_occ, opt.max_max_occ, opt.occ_dist);
+  out.rep_len = drop_filtered_seeds(seeds, out.mini_pos);
+  out.anchors = make_anchors(seeds, static_cast<int32_t>(qlen), qname, idx, opt);
+  return out;
+}
+
+}  // namespace agatha::map

@@ -1,0 +1,71 @@
+// src/map/seed.hpp — from a read to its anchors, as minimap2 2.24 does it before chaining
+// (map.c: mm_map_frag, collect_minimizers, collect_seed_hits; seed.c):
+//   query minimizers (spec 4.1) -> query-repeat filter (4.2) -> index lookup with the
+//   tandem flag (4.3) -> high-occurrence selection (4.4) -> rep_len and mini_pos (4.5)
+//   -> anchors, radix-sorted by x (4.6).
+//
+// Threading: all functions are reentrant; the index is only read.
+#pragma once
+
+#include <agatha/options.hpp>
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "../index/index.hpp"
+#include "../index/sketch.hpp"
+#include "anchor.hpp"
+
+namespace agatha::map {
+
+// One query minimizer with index hits (minimap2's mm_seed_t).
+struct Seed {
+  uint32_t q_pos = 0;   // pos << 1 | strand, pos offset by earlier segments
+  uint32_t q_span = 0;  // bases covered by the k-mer
+  int32_t seg_id = 0;
+  std::span<const uint64_t> hits;  // index occurrences, ascending
+  bool is_tandem = false;          // a neighbouring query minimizer has the same hash
+  bool filtered = false;           // dropped as high-occurrence
+  int32_t n() const { return static_cast<int32_t>(hits.size()); }
+};
+
+// Everything seeding hands to chaining and to later stages.
+struct SeedResult {
+  std::vector<Anchor> anchors;     // sorted by x with minimap2's radix sort
+  int32_t rep_len = 0;             // query bases covered by filtered (repetitive) seeds
+  std::vector<uint64_t> mini_pos;  // kept seeds: span << 32 | pos, in query order
+};
+
+// Minimizers of all segments with the index's k, w and HPC; seg i has rid field i and
+// positions offset by the lengths of segments 0..i-1 (spec 4.1).
+std::vector<index::Minimizer> query_minimizers(std::span<const std::string_view> segs,
+                                               const index::MinimizerIndex& idx);
+
+// Removes query minimizers whose full x occurs more than mid_occ times and more than
+// n * q_occ_frac times in the read; skipped when n <= mid_occ (spec 4.2, mm_seed_mz_flt).
+void filter_query_repeats(std::vector<index::Minimizer>& mv, int32_t mid_occ, float q_occ_frac);
+
+// Seeds for the minimizers with at least one index hit, in order (spec 4.3).
+std::vector<Seed> lookup_seeds(const std::vector<index::Minimizer>& mv, const index::MinimizerIndex& idx);
+
+// Marks high-occurrence seeds as filtered (spec 4.4, mm_seed_select, or the plain cutoff
+// when occ_dist <= 0 or max_max_occ <= max_occ).
+void select_seeds(std::vector<Seed>& seeds, int32_t qlen, int32_t max_occ, int32_t max_max_occ, int32_t occ_dist);
+
+// Drops the filtered seeds, returning rep_len and filling mini_pos (spec 4.5).
+int32_t drop_filtered_seeds(std::vector<Seed>& seeds, std::vector<uint64_t>& mini_pos);
+
+// Anchors of the kept seeds (spec 4.6), sorted by x. qname is used only by the
+// all-vs-all options (no_diag, no_dual).
+std::vector<Anchor> make_anchors(const std::vector<Seed>& seeds, int32_t qlen, std::string_view qname,
+                                 const index::MinimizerIndex& idx, const AlignOptions& opt);
+
+// The first seeding pass of a read with segments segs (mid_occ: resolve_mid_occ of the
+// index). An empty read gives an empty result.
+SeedResult seed_read(std::string_view qname, std::span<const std::string_view> segs, const index::MinimizerIndex& idx,
+                     const AlignOptions& opt, int32_t mid_occ);
+
+}  // namespace agatha::map

@@ -1,0 +1,90 @@
+// Presets and option checks of minimap2 2.24 (options.c: mm_set_opt, mm_check_opt).
+#include <agatha/error.hpp>
+#include <agatha/options.hpp>
+
+namespace agatha {
+namespace {
+
+void set_scoring(AlignOptions& o, int a, int b, int q, int q2, int e, int e2) {
+  o.a = a, o.b = b, o.q = q, o.q2 = q2, o.e = e, o.e2 = e2;
+}
+
+// Shared by asm5/asm10/asm20: RMQ chaining, wide bands, fewer repeats.
+void set_asm(AlignOptions& o) {
+  o.hpc = false, o.k = 19, o.w = 19;
+  o.bw = 1000, o.bw_long = 100000;
+  o.max_gap = 10000;
+  o.rmq = true;
+  o.min_mid_occ = 50, o.max_mid_occ = 500;
+  o.min_dp_max = 200;
+  o.best_n = 50;
+  o.zdrop = o.zdrop_inv = 200;
+}
+
+// Shared by ava-ont/ava-pb: all-vs-all overlaps.
+void set_ava(AlignOptions& o) {
+  o.all_chains = o.no_diag = o.no_dual = o.no_long_join = true;
+  o.min_chain_score = 100, o.pri_ratio = 0.0f, o.max_chain_skip = 25;
+  o.occ_dist = 0;
+}
+
+}  // namespace
+
+const std::vector<std::string>& preset_names() {
+  static const std::vector<std::string> names = {"map-ont", "lr",    "map-pb", "map10k",  "map-hifi", "map-ccs",
+                                                 "asm5",    "asm10", "asm20",  "ava-ont", "ava-pb"};
+  return names;
+}
+
+void AlignOptions::apply_preset(std::string_view name) {
+  if (name == "map-ont" || name == "lr") {
+    // the defaults
+  } else if (name == "map-pb" || name == "map10k") {
+    hpc = true, k = 19;
+  } else if (name == "map-hifi" || name == "map-ccs") {
+    hpc = false, k = 19, w = 19;
+    max_gap = 10000;
+    set_scoring(*this, 1, 4, 6, 26, 2, 1);
+    occ_dist = 500;
+    min_mid_occ = 50, max_mid_occ = 500;
+    min_dp_max = 200;
+  } else if (name == "asm5") {
+    set_asm(*this);
+    set_scoring(*this, 1, 19, 39, 81, 3, 1);
+  } else if (name == "asm10") {
+    set_asm(*this);
+    set_scoring(*this, 1, 9, 16, 41, 2, 1);
+  } else if (name == "asm20") {
+    set_asm(*this);
+    set_scoring(*this, 1, 4, 6, 26, 2, 1);
+    w = 10;
+  } else if (name == "ava-ont") {
+    hpc = false, k = 15, w = 5;
+    set_ava(*this);
+    bw = bw_long = 2000;
+  } else if (name == "ava-pb") {
+    hpc = true, k = 19, w = 5;
+    set_ava(*this);
+    bw_long = bw;
+  } else {
+    throw OptionError("unknown preset '" + std::string(name) + "'");
+  }
+}
+
+void AlignOptions::validate() const {
+  if (k <= 0 || w <= 0) throw OptionError("-k and -w must be positive");
+  if (k > 28) throw OptionError("-k must be at most 28");
+  if (w > 255) throw OptionError("-w must be less than 256");
+  if (best_n < 0) throw OptionError("-N must be no less than 0");
+  if (pri_ratio < 0.0f || pri_ratio > 1.0f) throw OptionError("-p must be within 0 and 1 (including 0 and 1)");
+  if (for_only && rev_only) throw OptionError("--for-only and --rev-only can't be applied at the same time");
+  if (e <= 0 || q <= 0) throw OptionError("-O and -E must be positive");
+  if ((q != q2 || e != e2) && !(e > e2 && q + e < q2 + e2))
+    throw OptionError("dual gap penalties violating E1>E2 and O1+E1<O2+E2");
+  if ((q + e) + (q2 + e2) > 127) throw OptionError("scoring system violating ({-O}+{-E})+({-O2}+{-E2}) <= 127");
+  if (zdrop < zdrop_inv) throw OptionError("Z-drop should not be less than inversion-Z-drop");
+  if (!print_secondary && all_chains) throw OptionError("-X/-P and --secondary=no can't be applied at the same time");
+  if (qstrand && (out_sam || hpc)) throw OptionError("--qstrand doesn't work with -a, -H, --frag or --splice");
+}
+
+}  // namespace agatha

@@ -1,0 +1,231 @@
+// Chaining and region selection against minimap2 2.24 itself. tests/data/chain holds,
+// per read, the sorted anchors minimap2 printed (--print-seeds: SD lines), the chains
+// it printed after mm_gen_regs (CN lines, region by region in score order) and its PAF
+// output without -c. Each test rebuilds the anchors, chains them with agatha, orders the
+// chains as regions and compares anchor by anchor; then it runs region selection, the
+// divergence estimate and MAPQ and compares the PAF lines. tests/data/chain/README.md
+// has the commands that made the files.
+#include "../../src/io/line_reader.hpp"
+#include "../../src/map/chain.hpp"
+#include "../../src/map/regions.hpp"
+#include "../test_support.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace agatha::map {
+namespace {
+
+std::vector<std::string> split_tabs(const std::string& line) {
+  std::vector<std::string> f;
+  std::string cur;
+  std::istringstream in(line);
+  while (std::getline(in, cur, '\t')) f.push_back(cur);
+  return f;
+}
+
+struct RefSet {
+  std::map<std::string, int32_t> rid;
+  std::vector<std::string> names;
+  std::vector<int32_t> lens;
+};
+
+RefSet load_refs(const std::string& path) {
+  RefSet r;
+  io::LineReader in(path);
+  for (std::string line; in.next(line);) {
+    const auto f = split_tabs(line);
+    r.rid[f[0]] = static_cast<int32_t>(r.names.size());
+    r.names.push_back(f[0]);
+    r.lens.push_back(std::stoi(f[1]));
+  }
+  return r;
+}
+
+// One read of a --print-seeds dump.
+struct SeedRead {
+  std::string name;
+  int qlen = 0, rep_len = 0;
+  std::vector<Anchor> anchors;              // SD lines: sorted anchors
+  std::vector<std::vector<Anchor>> chains;  // CN lines: chains in region order
+};
+
+// Anchor from the columns rname, rpos, strand, qpos, span. The printed columns carry
+// neither the TANDEM flag nor other y flags; only the hash of equal-score chains sees them.
+Anchor parse_anchor(const std::vector<std::string>& f, size_t at, const RefSet& refs) {
+  const uint64_t rid = static_cast<uint64_t>(refs.rid.at(f[at]));
+  const uint64_t rev = f[at + 2] == "-" ? 1 : 0;
+  Anchor a;
+  a.x = rev << 63 | rid << 32 | static_cast<uint32_t>(std::stol(f[at + 1]));
+  a.y = static_cast<uint64_t>(std::stoi(f[at + 4])) << 32 | static_cast<uint32_t>(std::stol(f[at + 3]));
+  return a;
+}
+
+std::vector<SeedRead> load_seeds(const std::string& path, const RefSet& refs) {
+  std::vector<SeedRead> reads;
+  io::LineReader in(path);
+  for (std::string line; in.next(line);) {
+    const auto f = split_tabs(line);
+    if (f[0] == "QR") {
+      reads.emplace_back();
+      reads.back().name = f[1];
+      reads.back().qlen = std::stoi(f[3]);
+    } else if (f[0] == "RS") {
+      reads.back().rep_len = std::stoi(f[1]);
+    } else if (f[0] == "SD") {
+      reads.back().anchors.push_back(parse_anchor(f, 1, refs));
+    } else if (f[0] == "CN") {
+      const size_t j = std::stoul(f[1]);
+      auto& chains = reads.back().chains;
+      if (chains.size() <= j) chains.resize(j + 1);
+      chains[j].push_back(parse_anchor(f, 2, refs));
+    }
+  }
+  return reads;
+}
+
+// span << 32 | forward position of every seed that produced anchors, by position: a seed
+// printed k times at one (x, y) stands for k query minimizers at that position.
+std::vector<uint64_t> seed_positions(const SeedRead& r) {
+  std::map<std::pair<uint64_t, uint64_t>, int> copies;
+  for (const Anchor& a : r.anchors) ++copies[{a.x, a.y}];
+  std::map<uint64_t, int> at;  // span << 32 | pos -> seeds there
+  for (const auto& [xy, n] : copies) {
+    const Anchor a{xy.first, xy.second};
+    int32_t pos = anchor_qpos(a);
+    if (anchor_reverse(a)) pos = r.qlen - 1 - (pos + 1 - anchor_span(a));
+    int& m = at[static_cast<uint64_t>(anchor_span(a)) << 32 | static_cast<uint32_t>(pos)];
+    m = std::max(m, n);
+  }
+  std::vector<uint64_t> mini_pos;
+  for (const auto& [v, n] : at) mini_pos.insert(mini_pos.end(), n, v);
+  std::stable_sort(mini_pos.begin(), mini_pos.end(),
+                   [](uint64_t a, uint64_t b) { return static_cast<uint32_t>(a) < static_cast<uint32_t>(b); });
+  return mini_pos;
+}
+
+struct Case {
+  std::string seeds, paf, refs;
+  std::string anchors_from;  // when the seeds file holds only CN lines: the file with the SD lines
+  int k;
+  ChainParams chain;
+  RegionParams region;
+};
+
+ChainParams map_pb_chain() { return ChainParams{}; }
+
+ChainParams asm20_chain() {
+  ChainParams p;
+  p.rmq = true, p.bw = 1000, p.bw_long = 100000, p.max_gap = 10000;
+  return p;
+}
+
+RegionParams asm20_region() {
+  RegionParams p;
+  p.best_n = 50, p.max_gap = 10000, p.a = 1, p.b = 4;
+  return p;
+}
+
+std::string anchor_text(const Anchor& a) {
+  return std::to_string(anchor_rid(a)) + ":" + std::to_string(anchor_rpos(a)) + (anchor_reverse(a) ? "-" : "+") +
+         std::to_string(anchor_qpos(a)) + "/" + std::to_string(anchor_span(a));
+}
+
+// Empty when agatha's regions carry the same anchors in the same order as minimap2's CN
+// lines; otherwise a description of the first difference.
+std::string compare_chains(const SeedRead& r, const Chains& chains, const std::vector<Region>& regs) {
+  if (regs.size() != r.chains.size())
+    return "regions: agatha " + std::to_string(regs.size()) + ", minimap2 " + std::to_string(r.chains.size());
+  for (size_t j = 0; j < regs.size(); ++j) {
+    const auto& want = r.chains[j];
+    if (static_cast<size_t>(regs[j].cnt) != want.size())
+      return "region " + std::to_string(j) + ": " + std::to_string(regs[j].cnt) + " anchors, minimap2 " +
+             std::to_string(want.size());
+    for (size_t i = 0; i < want.size(); ++i) {
+      const Anchor& got = chains.anchors[regs[j].as + i];
+      if (got.x != want[i].x || (got.y & 0xffffffffffULL) != want[i].y)
+        return "region " + std::to_string(j) + " anchor " + std::to_string(i) + ": " + anchor_text(got) +
+               " vs minimap2 " + anchor_text(want[i]);
+    }
+  }
+  return "";
+}
+
+std::map<std::string, std::string> load_paf(const std::string& path) {
+  std::map<std::string, std::string> by_read;
+  io::LineReader in(path);
+  for (std::string line; in.next(line);) by_read[line.substr(0, line.find('\t'))] += line + "\n";
+  return by_read;
+}
+
+class ChainGolden : public ::testing::TestWithParam<Case> {};
+
+TEST_P(ChainGolden, ChainsAndPafMatchMinimap2) {
+  const Case& c = GetParam();
+  const RefSet refs = load_refs(test::source_path("tests/data/chain/" + c.refs));
+  auto reads = load_seeds(test::source_path("tests/data/chain/" + c.seeds), refs);
+  if (!c.anchors_from.empty()) {  // the same reads and anchors, chained differently
+    const auto with_anchors = load_seeds(test::source_path("tests/data/chain/" + c.anchors_from), refs);
+    ASSERT_EQ(with_anchors.size(), reads.size());
+    for (size_t i = 0; i < reads.size(); ++i) reads[i].anchors = with_anchors[i].anchors;
+  }
+  const auto paf =
+      c.paf.empty() ? std::map<std::string, std::string>{} : load_paf(test::source_path("tests/data/chain/" + c.paf));
+  ASSERT_FALSE(reads.empty());
+  int chain_ok = 0, paf_ok = 0, shown = 0;
+  for (const SeedRead& r : reads) {
+    const Chains chains = chain_read(r.anchors, r.qlen, 1, c.k, c.chain);
+    const std::vector<Region> regs = gen_regions(read_hash(r.name, r.qlen), r.qlen, chains);
+    const std::string diff = compare_chains(r, chains, regs);
+    if (diff.empty()) {
+      ++chain_ok;
+    } else if (shown++ < 5) {
+      ADD_FAILURE() << r.name << ": " << diff;
+    }
+    if (c.paf.empty()) continue;
+    const auto sel = regions_unaligned(r.name, r.qlen, c.k, r.rep_len, chains, seed_positions(r), refs.lens, c.region);
+    std::string got;
+    for (const Region& g : sel) got += paf_line(r.name, r.qlen, refs.names[g.rid], refs.lens[g.rid], g, r.rep_len);
+    const auto it = paf.find(r.name);
+    const std::string want = it == paf.end() ? "" : it->second;
+    if (got == want) {
+      ++paf_ok;
+    } else if (shown++ < 5) {
+      ADD_FAILURE() << r.name << " PAF:\n agatha:\n" << got << " minimap2:\n" << want;
+    }
+  }
+  std::printf("[ chain    ] %s: chains identical for %d/%zu reads", c.seeds.c_str(), chain_ok, reads.size());
+  if (!c.paf.empty()) std::printf(", PAF identical for %d/%zu", paf_ok, reads.size());
+  std::printf("\n");
+  EXPECT_EQ(chain_ok, static_cast<int>(reads.size()));
+  if (!c.paf.empty()) {
+    EXPECT_EQ(paf_ok, static_cast<int>(reads.size()));
+  }
+}
+
+ChainParams no_long_join(ChainParams p) {
+  p.long_join = false;
+  return p;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Minimap2, ChainGolden,
+    ::testing::Values(
+        Case{"mt_pb.seeds.gz", "mt_pb.paf", "mt.refs.tsv", "", 19, map_pb_chain(), RegionParams{}},
+        Case{"rep_pb.seeds.gz", "rep_pb.paf", "rep.refs.tsv", "", 19, map_pb_chain(), RegionParams{}},
+        Case{"rep_pb_nolj.chains.gz", "", "rep.refs.tsv", "rep_pb.seeds.gz", 19, no_long_join(map_pb_chain()),
+             RegionParams{}},
+        Case{"rep_asm20.seeds.gz", "rep_asm20.paf", "rep.refs.tsv", "", 19, asm20_chain(), asm20_region()},
+        Case{"strand_pb.seeds.gz", "strand_pb.paf", "strand.refs.tsv", "", 19, map_pb_chain(), RegionParams{}}),
+    [](const auto& info) {
+      std::string n = info.param.seeds.substr(0, info.param.seeds.find('.'));
+      return n;
+    });
+
+}  // namespace
+}  // namespace agatha::map

@@ -1,0 +1,67 @@
+// The CUDA backend on a real device: every task of the committed golden subset, and
+// the same answers as the scalar oracle on random tasks. Skipped, visibly, on machines
+// without a usable GPU or builds without CUDA; the decisions the kernel takes are
+// covered on the CPU by gpu_schedule_test.cpp and the gpu-sim backend.
+#include "../test_support.hpp"
+
+#include <agatha/error.hpp>
+
+#include "../../src/io/line_reader.hpp"
+#include "../../src/io/task_file.hpp"
+
+#if defined(AGATHA_HAVE_CUDA)
+#include "../../kernels/gpu/cuda_backend.hpp"
+#endif
+
+#include <gtest/gtest.h>
+
+namespace agatha {
+namespace {
+
+std::unique_ptr<DpBackend> cuda_or_skip_reason(std::string& why) {
+#if defined(AGATHA_HAVE_CUDA)
+  if (gpu::cuda_device_available(&why)) return gpu::make_cuda_backend();
+  return nullptr;
+#else
+  why = "this build has no CUDA support";
+  return nullptr;
+#endif
+}
+
+TEST(Cuda, GoldenSubset) {
+  std::string why;
+  auto gpu = cuda_or_skip_reason(why);
+  if (!gpu) GTEST_SKIP() << "no GPU: " << why;
+  io::LineReader in(test::source_path("tests/data/golden_subset.tsv.gz"));
+  std::vector<io::TaskRecord> recs;
+  std::string line;
+  while (in.next(line)) recs.push_back(io::parse_task_line(line, in.path(), in.line_number()));
+  std::vector<DpTask> tasks;
+  for (const auto& r : recs) tasks.push_back(r.task());
+  std::vector<DpResult> res(tasks.size());
+  gpu->run(tasks, res);
+  size_t bad = 0;
+  for (size_t i = 0; i < recs.size(); ++i) {
+    if (io::format_answer(res[i]) == recs[i].answer) continue;
+    if (++bad <= 10) ADD_FAILURE() << "task " << recs[i].id << " differs";
+  }
+  EXPECT_EQ(bad, 0u);
+}
+
+TEST(Cuda, AutoFallsBackToCpuWithoutADevice) {
+  std::string why;
+  if (cuda_or_skip_reason(why)) GTEST_SKIP() << "a GPU is present; the fall-back is not taken";
+  std::vector<std::string> notes;
+  DpBackendOptions opt;
+  opt.backend = "auto";
+  opt.log = [&](const std::string& m) { notes.push_back(m); };
+  auto b = make_dp_backend(opt);
+  EXPECT_EQ(b->name().rfind("cpu", 0), 0u) << b->name();
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_NE(notes[0].find("using the cpu backend"), std::string::npos);
+  opt.backend = "gpu";
+  EXPECT_THROW(make_dp_backend(opt), Error);
+}
+
+}  // namespace
+}  // namespace agatha

@@ -1,0 +1,154 @@
+// The GPU engine's decision logic, on the CPU: the best-cell reduction against the
+// reference's sequential four-lane rule, the tile layout against the reference's
+// computed cells, warp bucketing, rejoining, and the independence of results from the
+// schedule (slice length, lane grouping).
+#include "../test_support.hpp"
+
+#include "../../kernels/gpu/gpu_sim.hpp"
+#include "../../kernels/gpu/host_plan.hpp"
+#include "../../src/io/task_file.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+
+namespace agatha::gpu {
+namespace {
+
+// The reference's rule, stated sequentially: start from (H[en0], en0); positions
+// st0.. in groups of four form lanes that keep their first strictly larger value; lanes
+// merge 0..3 with strict '>'; the tail [en1, en0) replaces only when strictly larger.
+std::pair<int32_t, int32_t> sequential_best(const std::vector<int32_t>& h, int32_t st0, int32_t en0) {
+  int32_t best = h[en0], best_t = en0;
+  const int32_t en1 = st0 + (en0 - st0) / 4 * 4;
+  int32_t lane_h[4] = {best, best, best, best}, lane_t[4] = {en0, en0, en0, en0};
+  for (int32_t t = st0; t < en1; ++t) {
+    const int k = (t - st0) % 4;
+    if (h[t] > lane_h[k]) lane_h[k] = h[t], lane_t[k] = t;
+  }
+  for (int k = 0; k < 4; ++k)
+    if (lane_h[k] > best) best = lane_h[k], best_t = lane_t[k];
+  for (int32_t t = en1; t < en0; ++t)
+    if (h[t] > best) best = h[t], best_t = t;
+  return {best, best_t};
+}
+
+TEST(GpuDecisions, BestCellReductionMatchesTheSequentialRuleInAnyOrder) {
+  std::mt19937 rng(7);
+  for (int iter = 0; iter < 20000; ++iter) {
+    const int32_t st0 = static_cast<int32_t>(rng() % 20), len = 1 + static_cast<int32_t>(rng() % 40);
+    const int32_t en0 = st0 + len - 1;
+    std::vector<int32_t> h(en0 + 1);
+    const int range = 1 + static_cast<int>(rng() % 6);  // few values: many ties
+    for (auto& x : h) x = static_cast<int32_t>(rng() % range);
+    Range g{st0, en0, st0 / 16 * 16, (en0 + 16) / 16 * 16 - 1, true};
+    // Cells contribute in a random order, split over random "lanes" merged at the end.
+    std::vector<int32_t> order(len);
+    for (int32_t k = 0; k < len; ++k) order[k] = st0 + k;
+    std::shuffle(order.begin(), order.end(), rng);
+    std::vector<RStat> lanes(1 + rng() % 5);
+    for (auto& s : lanes) rstat_reset(s);
+    for (int32_t t : order) rstat_add(lanes[rng() % lanes.size()], g, t, h[t]);
+    RStat all;
+    rstat_reset(all);
+    for (const auto& s : lanes) rstat_merge(all, s);
+    int32_t best = all.anchor_h, best_t = en0;
+    if (all.vec_h != kNone && all.vec_h > best) best = all.vec_h, best_t = all.vec_t;
+    if (all.tail_h != kNone && all.tail_h > best) best = all.tail_h, best_t = all.tail_t;
+    const auto want = sequential_best(h, st0, en0);
+    ASSERT_EQ(best, want.first) << "iteration " << iter;
+    ASSERT_EQ(best_t, want.second) << "iteration " << iter;
+    ASSERT_EQ(all.h_st0, h[st0]);
+  }
+}
+
+// Every cell the reference computes (its anti-diagonal's rounded range, inside the
+// matrix) lies in a stored tile, and stored tiles never overlap.
+TEST(GpuDecisions, TileLayoutCoversEveryComputedCell) {
+  for (int w : {0, 1, 5, 16, 17, 40, 100, 751}) {
+    for (auto [qlen, tlen] : {std::pair{37, 41}, {200, 90}, {8, 300}, {513, 511}}) {
+      TaskParams p{};
+      p.qlen = qlen, p.tlen = tlen, p.w = w, p.active = true;
+      const TileLayout l = make_layout(p);
+      const auto off = tile_row_offsets(l);
+      for (int32_t J = 0; J + 1 < static_cast<int32_t>(off.size()); ++J)
+        ASSERT_EQ(off[J + 1] - off[J], std::max(0, row_t_hi(l, J) - row_t_lo(l, J) + 1));
+      for (int32_t r = 0; r < qlen + tlen - 1; ++r) {
+        const Range g = range_of(p, r);
+        if (!g.ok) break;
+        for (int32_t t = std::max(g.st, r - qlen + 1); t <= std::min({g.en, tlen - 1, r}); ++t) {
+          const int32_t T = t / kTile, J = (r - t) / kTile;
+          ASSERT_GE(T, row_t_lo(l, J)) << "w " << w << " r " << r << " t " << t;
+          ASSERT_LE(T, row_t_hi(l, J)) << "w " << w << " r " << r << " t " << t;
+          ASSERT_GE(T, diag_t_lo(l, T + J));
+          ASSERT_LE(T, diag_t_hi(l, T + J));
+        }
+      }
+    }
+  }
+}
+
+TEST(GpuDecisions, BucketingGivesEachWarpOneLongTaskFirst) {
+  const std::vector<int64_t> work = {5, 100, 1, 50, 7, 3, 80, 2, 9};
+  const auto warps = plan_warps(work, 4);
+  std::vector<int> seen(work.size(), 0);
+  for (const auto& w : warps) {
+    ASSERT_LE(w.size(), 4u);
+    for (uint32_t t : w) ++seen[t];
+  }
+  for (int s : seen) EXPECT_EQ(s, 1);
+  ASSERT_EQ(warps.size(), 3u);
+  EXPECT_EQ(warps[0], (std::vector<uint32_t>{1, 2, 7, 5}));  // 100, then 1, 2, 3
+  EXPECT_EQ(warps[1], (std::vector<uint32_t>{6, 0, 4, 8}));  // 80, then 5, 7, 9
+  EXPECT_EQ(warps[2], (std::vector<uint32_t>{3}));
+}
+
+TEST(GpuDecisions, RejoinPicksTheTaskWithMostWorkLeft) {
+  const int32_t remaining[4] = {5, 9, 9, 30};
+  const bool running[4] = {true, true, true, false};
+  EXPECT_EQ(rejoin_target(remaining, running, 4), 1);
+  const bool none[4] = {false, false, false, false};
+  EXPECT_EQ(rejoin_target(remaining, none, 4), -1);
+}
+
+// Results never depend on the slice length or how lanes are grouped.
+TEST(GpuDecisions, ScheduleDoesNotChangeResults) {
+  std::mt19937_64 rng(11);
+  std::vector<std::vector<uint8_t>> seqs;
+  std::vector<DpTask> tasks;
+  for (int i = 0; i < 300; ++i) {
+    std::vector<uint8_t> t(1 + rng() % 300), q;
+    for (auto& c : t) c = static_cast<uint8_t>(rng() % 4);
+    for (uint8_t c : t)
+      if (rng() % 10) q.push_back(rng() % 20 ? c : static_cast<uint8_t>(rng() % 5));
+    seqs.push_back(std::move(q));
+    seqs.push_back(std::move(t));
+  }
+  static constexpr uint32_t kFlags[] = {0, 2, 8, 64, 194, 1};
+  for (size_t i = 0; i < seqs.size(); i += 2) {
+    DpTask task;
+    task.query = seqs[i], task.target = seqs[i + 1];
+    task.flag = kFlags[rng() % 6];
+    task.w = static_cast<int32_t>(rng() % 3 == 0 ? -1 : rng() % 60);
+    task.zdrop = static_cast<int32_t>(rng() % 2 ? 30 : -1);
+    tasks.push_back(task);
+  }
+  auto run = [&](Schedule s) {
+    std::vector<DpResult> r(tasks.size());
+    make_gpu_sim_backend(1, s)->run(tasks, r);
+    return r;
+  };
+  const auto base = run(Schedule{});
+  for (Schedule s : {Schedule{1, 8, 32}, Schedule{5, 4, 8}, Schedule{2, 1, 3}, Schedule{7, 32, 32}}) {
+    const auto other = run(s);
+    for (size_t i = 0; i < tasks.size(); ++i) {
+      ASSERT_EQ(io::format_answer(base[i]), io::format_answer(other[i]))
+          << "task " << i << " slice " << s.slice << " subwarp " << s.subwarp;
+      ASSERT_EQ(base[i].cells, other[i].cells);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace agatha::gpu

@@ -1,0 +1,136 @@
+// FASTA/FASTQ reading: kseq's parsing rules, batches, and the exact error messages.
+#include "../../src/io/seq_reader.hpp"
+
+#include <agatha/error.hpp>
+
+#include <gtest/gtest.h>
+#include <zlib.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace agatha::io {
+namespace {
+
+class SeqReaderTest : public ::testing::Test {
+ protected:
+  std::string write(const std::string& name, const std::string& text) {
+    const auto p =
+        (std::filesystem::temp_directory_path() / ("agatha_seq_" + std::to_string(::getpid()) + "_" + name)).string();
+    std::ofstream(p, std::ios::binary) << text;
+    files_.push_back(p);
+    return p;
+  }
+  std::string write_gz(const std::string& name, const std::string& text) {
+    const std::string p = write(name, "");
+    gzFile f = gzopen(p.c_str(), "wb");
+    gzwrite(f, text.data(), static_cast<unsigned>(text.size()));
+    gzclose(f);
+    return p;
+  }
+  void TearDown() override {
+    for (const auto& f : files_) std::filesystem::remove(f);
+  }
+  static std::vector<SeqRecord> read_all(const std::string& path) {
+    SeqReader r(path);
+    std::vector<SeqRecord> out;
+    SeqRecord rec;
+    while (r.next(rec)) out.push_back(rec);
+    return out;
+  }
+  static std::string error_of(const std::string& path) {
+    try {
+      read_all(path);
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    return "";
+  }
+  std::vector<std::string> files_;
+};
+
+TEST_F(SeqReaderTest, MultiLineFastaWithComments) {
+  const auto recs = read_all(write("a.fa", ">r1 first read\tx\nACGT\nacgu\n\nNN\n>r2\n>r3\nUUu\n"));
+  ASSERT_EQ(recs.size(), 3u);
+  EXPECT_EQ(recs[0].name, "r1");
+  EXPECT_EQ(recs[0].comment, "first read\tx");
+  EXPECT_EQ(recs[0].seq, "ACGTacgtNN");  // U/u to T/t, case kept, empty line skipped
+  EXPECT_TRUE(recs[0].qual.empty());
+  EXPECT_EQ(recs[1].name, "r2");
+  EXPECT_TRUE(recs[1].seq.empty());  // empty reads are allowed
+  EXPECT_EQ(recs[2].seq, "TTt");
+}
+
+TEST_F(SeqReaderTest, FastqIncludingEmptyAndMultiLineRecords) {
+  const auto recs = read_all(write("a.fq", "@q1 c\nACGT\n+q1\nIIII\n@q2\n\n+\n\n@q3\nAC\nGT\n+\n!!\n##\n"));
+  ASSERT_EQ(recs.size(), 3u);
+  EXPECT_EQ(recs[0].seq, "ACGT");
+  EXPECT_EQ(recs[0].qual, "IIII");
+  EXPECT_EQ(recs[0].comment, "c");
+  EXPECT_TRUE(recs[1].seq.empty());
+  EXPECT_TRUE(recs[1].qual.empty());
+  EXPECT_EQ(recs[2].seq, "ACGT");
+  EXPECT_EQ(recs[2].qual, "!!##");
+}
+
+TEST_F(SeqReaderTest, CrlfLineEndsAreDroppedLikeKseq) {
+  // minimap2 2.24 maps a CRLF FASTQ exactly like the LF one (checked with -a: same SEQ
+  // and QUAL lengths); kseq drops a line's '\r' unless it is the field's only byte.
+  const auto recs = read_all(write("crlf.fq", "@q1\r\nAC\r\nGT\r\n+\r\nII\r\nII\r\n@q2 x \r\nA\r\n+\r\n#\r\n"));
+  ASSERT_EQ(recs.size(), 2u);
+  EXPECT_EQ(recs[0].name, "q1");
+  EXPECT_EQ(recs[0].comment, "");
+  EXPECT_EQ(recs[0].seq, "ACGT");
+  EXPECT_EQ(recs[0].qual, "IIII");
+  EXPECT_EQ(recs[1].comment, "x ");
+  EXPECT_EQ(recs[1].seq, "A");
+  EXPECT_EQ(recs[1].qual, "#");
+}
+
+TEST_F(SeqReaderTest, GzipAndBatches) {
+  const auto path = write_gz("b.fa.gz", ">a\nAAAA\n>b\nCC\n>c\nGGGGG\n>d\nT\n");
+  SeqReader r(path);
+  auto b1 = r.next_batch(5);  // 4 < 5, then 6 >= 5: the crossing read is included
+  ASSERT_EQ(b1.size(), 2u);
+  EXPECT_EQ(b1[1].name, "b");
+  auto b2 = r.next_batch(0);  // at least one record
+  ASSERT_EQ(b2.size(), 1u);
+  EXPECT_EQ(b2[0].seq, "GGGGG");
+  EXPECT_EQ(r.next_batch(100).size(), 1u);
+  EXPECT_TRUE(r.next_batch(100).empty());
+  EXPECT_EQ(r.records_read(), 4u);
+}
+
+TEST_F(SeqReaderTest, EmptyFileHasNoRecords) { EXPECT_TRUE(read_all(write("empty.fa", "")).empty()); }
+
+TEST_F(SeqReaderTest, ErrorMessages) {
+  EXPECT_EQ(error_of("/nonexistent/x.fq"), "cannot open '/nonexistent/x.fq': No such file or directory");
+  const auto junk = write("junk.txt", "\nhello\n");
+  EXPECT_EQ(error_of(junk), "'" + junk + "' line 2: not FASTA or FASTQ: expected '>' or '@', found 'h'");
+  const auto qlen = write("qlen.fq", "@a\nAC\n+\nII\n@b\nACGT\n+\nIII\n@c\nA\n+\nI\n");
+  // kseq reads quality lines until it has at least the sequence's length: "III" then "@c".
+  EXPECT_EQ(error_of(qlen), "'" + qlen +
+                                "' line 9 (record 2 'b', starting at line 5): quality string length 5 differs "
+                                "from sequence length 4");
+  const auto noq = write("noq.fq", "@a\nAC\n+");
+  EXPECT_EQ(error_of(noq), "'" + noq + "' line 3 (record 1 'a', starting at line 1): missing quality string");
+  const auto shortq = write("shortq.fq", "@a\nACGT\n+\nII\n");
+  EXPECT_EQ(error_of(shortq), "'" + shortq +
+                                  "' line 4 (record 1 'a', starting at line 1): quality string length 2 differs "
+                                  "from sequence length 4");
+}
+
+TEST_F(SeqReaderTest, TruncatedGzipIsAnError) {
+  std::string text;
+  for (int i = 0; i < 2000; ++i) text += ">r" + std::to_string(i) + "\nACGTTGCAACGGTACCAGTAGCATGCA\n";
+  const auto full = write_gz("full.fa.gz", text);
+  std::ifstream in(full, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto cut = write("cut.fa.gz", bytes.substr(0, bytes.size() / 2));
+  const std::string msg = error_of(cut);
+  EXPECT_EQ(msg.rfind("'" + cut + "' line ", 0), 0u) << msg;
+  EXPECT_NE(msg.find("read error (truncated or corrupt compressed stream)"), std::string::npos) << msg;
+}
+
+}  // namespace
+}  // namespace agatha::io

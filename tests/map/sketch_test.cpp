@@ -1,0 +1,134 @@
+// mm_sketch on hand-checked small sequences, and against a brute-force window minimum
+// on random sequences where no window holds two equal hashes (the state machine then
+// has no quirk to show, so both definitions agree).
+#include "../../src/index/sketch.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <set>
+
+namespace agatha::index {
+namespace {
+
+std::vector<Minimizer> run(const std::string& s, int w, int k, bool hpc = false, uint32_t rid = 0) {
+  std::vector<Minimizer> out;
+  sketch(s, w, k, rid, hpc, out);
+  return out;
+}
+
+TEST(Hash64, HandComputedValues) {
+  // k=1, key 0: ~0&3 = 3, and every later step keeps 3.
+  EXPECT_EQ(hash64(0, 3), 3u);
+  // k=2, key 0: 15; (15+120+3840)&15 = 7; (7+28+112)&15 = 3; (3+3<<31)&15 = 3.
+  EXPECT_EQ(hash64(0, 15), 3u);
+  // Invertible on 2k bits: distinct inputs give distinct outputs.
+  std::set<uint64_t> seen;
+  for (uint64_t key = 0; key < 1024; ++key) seen.insert(hash64(key, 1023));
+  EXPECT_EQ(seen.size(), 1024u);
+}
+
+TEST(Sketch, ShortOrEmptySequencesGiveNothing) {
+  EXPECT_TRUE(run("", 5, 3).empty());
+  EXPECT_TRUE(run("AC", 5, 3).empty());
+  EXPECT_TRUE(run("NNNNNNNN", 2, 3).empty());
+}
+
+TEST(Sketch, WindowOfOneEmitsEveryKmer) {
+  // k=3 (odd: no palindromes). ACGTTG: ACG CGT GTT TTG ending at 2..5.
+  const auto m = run("ACGTTG", 1, 3);
+  ASSERT_EQ(m.size(), 4u);
+  // ACG = 0b000110 = 6, its reverse complement CGT = 27: forward, hash of 6.
+  EXPECT_EQ(m[0], (Minimizer{hash64(6, 63) << 8 | 3, 2 << 1 | 0}));
+  // CGT = 27 vs ACG = 6: reverse strand, the same canonical k-mer.
+  EXPECT_EQ(m[1], (Minimizer{hash64(6, 63) << 8 | 3, 3 << 1 | 1}));
+  // GTT = 0b101111 = 47 vs AAC = 1: reverse.
+  EXPECT_EQ(m[2], (Minimizer{hash64(1, 63) << 8 | 3, 4 << 1 | 1}));
+  // TTG = 0b111110 = 62 vs CAA = 16: reverse.
+  EXPECT_EQ(m[3], (Minimizer{hash64(16, 63) << 8 | 3, 5 << 1 | 1}));
+}
+
+TEST(Sketch, RidAndLowerCase) {
+  const auto upper = run("ACGTTG", 1, 3, false, 7);
+  const auto lower = run("acgutg", 1, 3, false, 7);  // u counts as T
+  ASSERT_EQ(upper.size(), lower.size());
+  for (size_t i = 0; i < upper.size(); ++i) {
+    EXPECT_EQ(upper[i], lower[i]);
+    EXPECT_EQ(upper[i].y >> 32, 7u);
+  }
+}
+
+TEST(Sketch, PalindromesAreSkippedForEvenK) {
+  // k=2: AA (pos 1) = 0 vs TT = 15; AT (pos 2) is its own reverse complement: skipped.
+  const auto m = run("AAT", 1, 2);
+  ASSERT_EQ(m.size(), 1u);
+  EXPECT_EQ(m[0], (Minimizer{hash64(0, 15) << 8 | 2, 1 << 1 | 0}));
+  // AATA: the palindrome does not reset the valid count, TA (pos 3) = 12 vs TA: also a
+  // palindrome; AATC: TC (pos 3) = 13 vs GA = 8: reverse.
+  EXPECT_EQ(run("AATA", 1, 2).size(), 1u);
+  const auto m2 = run("AATC", 1, 2);
+  ASSERT_EQ(m2.size(), 2u);
+  EXPECT_EQ(m2[1], (Minimizer{hash64(8, 15) << 8 | 2, 3 << 1 | 1}));
+}
+
+TEST(Sketch, AmbiguousBaseRestartsTheKmerAndDropsThePendingMinimizer) {
+  // k=3, w=1. ACG (pos 2) is the pending minimum when N (pos 3) arrives; the window
+  // state machine only emits it while l >= w+k-1, and l is 0 at the N: it is lost
+  // (minimap2's quirk, spec 2.5). GTT (pos 6, reverse: AAC smaller) is emitted at the end.
+  const auto m = run("ACGNGTT", 1, 3);
+  ASSERT_EQ(m.size(), 1u);
+  EXPECT_EQ(m[0], (Minimizer{hash64(1, 63) << 8 | 3, 6 << 1 | 1}));
+  EXPECT_TRUE(run("ACGNGT", 1, 3).empty());
+  // Followed by a base instead of N, ACG is emitted.
+  EXPECT_EQ(run("ACGT", 1, 3).size(), 2u);
+}
+
+TEST(Sketch, HomopolymerCompression) {
+  // Runs A3 C3 G1 T1: HPC k-mers ACG (ends at base 6, spans 3+3+1 = 7 bases) and CGT
+  // (ends at 7, spans 3+1+1 = 5); both canonical to ACG = 6.
+  const auto m = run("AAACCCGT", 1, 3, true);
+  ASSERT_EQ(m.size(), 2u);
+  EXPECT_EQ(m[0], (Minimizer{hash64(6, 63) << 8 | 7, 6 << 1 | 0}));
+  EXPECT_EQ(m[1], (Minimizer{hash64(6, 63) << 8 | 5, 7 << 1 | 1}));
+  // An N resets the runs (CGT, pending at the N, is lost as above); AGT after it spans
+  // only its own runs AA GG TT.
+  const auto n = run("AAACCCGTNAAGGTT", 1, 3, true);
+  ASSERT_EQ(n.size(), 2u);
+  EXPECT_EQ(n[0], m[0]);
+  EXPECT_EQ(n[1].x & 0xff, 6u);
+  EXPECT_EQ(n[1].y >> 1, 14u);
+}
+
+TEST(Sketch, MatchesBruteForceWithoutTies) {
+  std::mt19937_64 rng(11);
+  int checked = 0;
+  for (int iter = 0; iter < 300; ++iter) {
+    const int k = 5 + static_cast<int>(rng() % 20), w = 1 + static_cast<int>(rng() % 20);
+    std::string s(50 + rng() % 400, 'A');
+    for (char& c : s) c = "ACGT"[rng() % 4];
+    if (k % 2) {  // odd k: no palindromes, so every position holds a k-mer
+      std::vector<Minimizer> all;
+      for (int i = k - 1; i < static_cast<int>(s.size()); ++i) {
+        auto one = run(s.substr(i - k + 1, k), 1, k);
+        all.push_back({one[0].x, static_cast<uint64_t>(i) << 1 | (one[0].y & 1)});
+      }
+      std::vector<Minimizer> want;
+      bool ties = false;
+      for (size_t st = 0; st + w <= all.size(); ++st) {
+        auto lo = std::min_element(all.begin() + st, all.begin() + st + w,
+                                   [](const Minimizer& a, const Minimizer& b) { return a.x < b.x; });
+        ties |=
+            std::count_if(all.begin() + st, all.begin() + st + w, [&](const Minimizer& m) { return m.x == lo->x; }) > 1;
+        if (want.empty() || !(want.back() == *lo)) want.push_back(*lo);
+      }
+      if (ties || all.size() < static_cast<size_t>(w)) continue;
+      EXPECT_EQ(run(s, w, k), want) << "k=" << k << " w=" << w << " seq=" << s;
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 100);
+}
+
+}  // namespace
+}  // namespace agatha::index
