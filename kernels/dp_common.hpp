@@ -18,6 +18,7 @@
 
 #include <agatha/dp.hpp>
 
+#include "dp_rules.hpp"
 #include "traceback.hpp"
 
 #include <algorithm>
@@ -203,39 +204,31 @@ inline void finish_cigar(const DpTask& task, const Setup& s, const Workspace& ws
   res.cigar.resize(static_cast<size_t>(n));
 }
 
-// The Z-drop rule, applied once per anti-diagonal r to its best cell (h at target
-// index t). Returns true when the extension stops.
-inline bool apply_zdrop(DpResult& res, int32_t h, int r, int t, int zdrop, int e2) {
-  if (h > res.max) {
-    res.max = h, res.max_t = t, res.max_q = r - t;
-  } else if (t >= res.max_t && r - t >= res.max_q) {
-    const int tl = t - res.max_t, ql = (r - t) - res.max_q;
-    const int l = tl > ql ? tl - ql : ql - tl;
-    if (zdrop >= 0 && res.max - h > zdrop + l * e2) {
-      res.zdropped = true;
-      return true;
-    }
-  }
+// After exact-mode anti-diagonal r, whose best cell is (max_h, max_t) and whose H
+// values are in H: target-end and query-end maxima, the Z-drop test, the final score.
+// Returns true when the run stops.
+inline bool close_exact(const DpTask& task, const Setup& s, const AntiDiagonal& d, int r, const int32_t* H,
+                        int32_t max_h, int max_t, DpResult& res) {
+  if (d.en0 == s.tlen - 1 && H[d.en0] > res.mte) res.mte = H[d.en0], res.mte_q = r - d.en;
+  if (r - d.st0 == s.qlen - 1 && H[d.st0] > res.mqe) res.mqe = H[d.st0], res.mqe_t = d.st0;
+  if (zdrop_rule(res, max_h, r, max_t, task.zdrop, s.e2)) return res.zdropped = true;
+  if (r == s.qlen + s.tlen - 2 && d.en0 == s.tlen - 1) res.score = H[s.tlen - 1];
   return false;
 }
 
-// The greedy path of APPROX_MAX mode: from the previous path cell (last_t on r-1) step
-// to t (via v) or t+1 (via u), whichever raises H more, preferring t+1 on ties.
-inline void approx_step(const int8_t* u, const int8_t* v, const AntiDiagonal& d, int32_t& h0, int& last_t) {
-  const bool here = last_t >= d.st0 && last_t <= d.en0;
-  const bool next = last_t + 1 >= d.st0 && last_t + 1 <= d.en0;
-  if (here && next) {
-    const int32_t d0 = v[last_t], d1 = u[last_t + 1];
-    if (d0 > d1)
-      h0 += d0;
-    else
-      h0 += d1, ++last_t;
-  } else if (here) {
-    h0 += v[last_t];
-  } else {
-    ++last_t;
-    h0 += u[last_t];
-  }
+// After APPROX_MAX anti-diagonal r with differences u, v: one step of the greedy path
+// (h0 at last_t), the optional Z-drop on it, the final score. True when the run stops.
+inline bool close_approx(const DpTask& task, const Setup& s, const AntiDiagonal& d, int r, const int8_t* u,
+                         const int8_t* v, int32_t& h0, int32_t& last_t, DpResult& res) {
+  if (r > 0)
+    approx_rule(
+        d.st0, d.en0, [u](int32_t t) { return int32_t{u[t]}; }, [v](int32_t t) { return int32_t{v[t]}; }, h0, last_t);
+  else
+    h0 = v[0] - s.qe, last_t = 0;
+  if ((task.flag & dp_flag::kApproxDrop) && zdrop_rule(res, h0, r, last_t, task.zdrop, s.e2))
+    return res.zdropped = true;
+  if (r == s.qlen + s.tlen - 2 && d.en0 == s.tlen - 1) res.score = h0;
+  return false;
 }
 
 }  // namespace agatha::kernels

@@ -339,7 +339,8 @@ void extd2_sse41(const DpTask& task, DpResult& res, Workspace& ws)
   const int n_diag = st.qlen + st.tlen - 1;
   size_t dir_used = 0;
   int32_t h0 = 0;
-  int last_h0_t = 0, last_st = -1, last_en = -1;
+  int32_t last_h0_t = 0;
+  int last_st = -1, last_en = -1;
 
   for (int r = 0; r < n_diag; ++r) {
     AntiDiagonal d;
@@ -387,17 +388,9 @@ void extd2_sse41(const DpTask& task, DpResult& res, Workspace& ws)
       int32_t max_h;
       int max_t;
       update_h(d, r, ar.u, v, st.qe, H, max_h, max_t);
-      if (d.en0 == st.tlen - 1 && H[d.en0] > res.mte) res.mte = H[d.en0], res.mte_q = r - d.en;
-      if (r - d.st0 == st.qlen - 1 && H[d.st0] > res.mqe) res.mqe = H[d.st0], res.mqe_t = d.st0;
-      if (apply_zdrop(res, max_h, r, max_t, task.zdrop, st.e2)) break;
-      if (r == st.qlen + st.tlen - 2 && d.en0 == st.tlen - 1) res.score = H[st.tlen - 1];
-    } else {
-      if (r > 0)
-        approx_step(ar.u, v, d, h0, last_h0_t);
-      else
-        h0 = v[0] - st.qe, last_h0_t = 0;
-      if ((task.flag & dp_flag::kApproxDrop) && apply_zdrop(res, h0, r, last_h0_t, task.zdrop, st.e2)) break;
-      if (r == st.qlen + st.tlen - 2 && d.en0 == st.tlen - 1) res.score = h0;
+      if (close_exact(task, st, d, r, H, max_h, max_t, res)) break;
+    } else if (close_approx(task, st, d, r, ar.u, v, h0, last_h0_t, res)) {
+      break;
     }
     last_st = d.st, last_en = d.en;
   }

@@ -38,8 +38,7 @@ inline TaskParams make_params(const DpTask& task) {
 // First stored tile of each tile row (n_j + 1 entries; the last is the total).
 inline std::vector<int64_t> tile_row_offsets(const TileLayout& l) {
   std::vector<int64_t> off(static_cast<size_t>(l.n_j) + 1, 0);
-  for (int32_t J = 0; J < l.n_j; ++J)
-    off[J + 1] = off[J] + std::max(0, row_t_hi(l, J) - row_t_lo(l, J) + 1);
+  for (int32_t J = 0; J < l.n_j; ++J) off[J + 1] = off[J] + std::max(0, row_t_hi(l, J) - row_t_lo(l, J) + 1);
   return off;
 }
 

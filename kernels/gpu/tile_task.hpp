@@ -7,6 +7,7 @@
 // holding only the tiles the (rounded) band can reach, 64 direction bytes per tile.
 #pragma once
 
+#include "../dp_rules.hpp"
 #include "tile_dp.hpp"
 
 namespace agatha::gpu {
@@ -99,17 +100,6 @@ AGATHA_HD void progress_init(Progress& s) {
   s.zdropped = false, s.done = false;
 }
 
-AGATHA_HD bool zdrop_test(Progress& s, int32_t h, int32_t r, int32_t t, int32_t zdrop, int32_t e2) {
-  if (h > s.max) {
-    s.max = h, s.max_t = t, s.max_q = r - t;
-  } else if (t >= s.max_t && r - t >= s.max_q) {
-    const int32_t tl = t - s.max_t, ql = (r - t) - s.max_q;
-    const int32_t len = tl > ql ? tl - ql : ql - tl;
-    if (zdrop >= 0 && s.max - h > zdrop + len * e2) return true;
-  }
-  return false;
-}
-
 AGATHA_HD int32_t uv_at(const TileLayout& l, const TaskMem& m, int32_t t, int32_t j, int k) {
   return m.uv[2 * cell_index(l, m, t, j) + k];
 }
@@ -131,7 +121,7 @@ AGATHA_HD void finalize_r(const TaskParams& p, const TileLayout& l, const TaskMe
     if (stat.tail_h != kNone && stat.tail_h > max_h) max_h = stat.tail_h, max_t = stat.tail_t;
     if (g.en0 == p.tlen - 1 && stat.anchor_h > s.mte) s.mte = stat.anchor_h, s.mte_q = r - g.en;
     if (r - g.st0 == p.qlen - 1 && stat.h_st0 > s.mqe) s.mqe = stat.h_st0, s.mqe_t = g.st0;
-    if (zdrop_test(s, max_h, r, max_t, p.zdrop, p.e2)) {
+    if (kernels::zdrop_rule(s, max_h, r, max_t, p.zdrop, p.e2)) {
       s.zdropped = true, s.done = true;
       return;
     }
@@ -140,22 +130,11 @@ AGATHA_HD void finalize_r(const TaskParams& p, const TileLayout& l, const TaskMe
     if (r == 0) {
       s.h0 = uv_at(l, m, 0, 0, 1) - p.qe, s.last_h0_t = 0;
     } else {
-      const int32_t lt = s.last_h0_t;
-      const bool here = lt >= g.st0 && lt <= g.en0, next = lt + 1 >= g.st0 && lt + 1 <= g.en0;
-      if (here && next) {
-        const int32_t d0 = uv_at(l, m, lt, r - lt, 1), d1 = uv_at(l, m, lt + 1, r - lt - 1, 0);
-        if (d0 > d1)
-          s.h0 += d0;
-        else
-          s.h0 += d1, ++s.last_h0_t;
-      } else if (here) {
-        s.h0 += uv_at(l, m, lt, r - lt, 1);
-      } else {
-        ++s.last_h0_t;
-        s.h0 += uv_at(l, m, s.last_h0_t, r - s.last_h0_t, 0);
-      }
+      auto u_at = [&](int32_t t) { return uv_at(l, m, t, r - t, 0); };
+      auto v_at = [&](int32_t t) { return uv_at(l, m, t, r - t, 1); };
+      kernels::approx_rule(g.st0, g.en0, u_at, v_at, s.h0, s.last_h0_t);
     }
-    if (p.approx_drop && zdrop_test(s, s.h0, r, s.last_h0_t, p.zdrop, p.e2)) {
+    if (p.approx_drop && kernels::zdrop_rule(s, s.h0, r, s.last_h0_t, p.zdrop, p.e2)) {
       s.zdropped = true, s.done = true;
       return;
     }

@@ -1,0 +1,49 @@
+// kernels/dp_rules.hpp — the rules applied once per anti-diagonal after its cells are
+// computed, written once for every backend (host and device): the Z-drop test on the
+// anti-diagonal's best cell, and the greedy path that APPROX_MAX follows instead.
+#pragma once
+
+#include "hd.hpp"
+
+#include <cstdint>
+
+namespace agatha::kernels {
+
+// S has max, max_t, max_q. A better cell becomes the maximum; otherwise, for a cell
+// below-right of the maximum, stop (return true) when
+//   max - h > zdrop + e2 * |(t - max_t) - (j - max_q)|.
+template <class S>
+AGATHA_HD bool zdrop_rule(S& s, int32_t h, int32_t r, int32_t t, int32_t zdrop, int32_t e2) {
+  if (h > s.max) {
+    s.max = h, s.max_t = t, s.max_q = r - t;
+  } else if (t >= s.max_t && r - t >= s.max_q) {
+    const int32_t tl = t - s.max_t, ql = (r - t) - s.max_q;
+    const int32_t l = tl > ql ? tl - ql : ql - tl;
+    if (zdrop >= 0 && s.max - h > zdrop + l * e2) return true;
+  }
+  return false;
+}
+
+// One step of APPROX_MAX's greedy path on an anti-diagonal with band [st0, en0]: from
+// the previous path cell last_t, move to t (adding v) or t+1 (adding u), whichever
+// raises H more, preferring t+1 on ties. u_at(t), v_at(t) give this anti-diagonal's
+// differences at target position t.
+template <class UFn, class VFn>
+AGATHA_HD void approx_rule(int32_t st0, int32_t en0, UFn u_at, VFn v_at, int32_t& h0, int32_t& last_t) {
+  const bool here = last_t >= st0 && last_t <= en0;
+  const bool next = last_t + 1 >= st0 && last_t + 1 <= en0;
+  if (here && next) {
+    const int32_t d0 = v_at(last_t), d1 = u_at(last_t + 1);
+    if (d0 > d1)
+      h0 += d0;
+    else
+      h0 += d1, ++last_t;
+  } else if (here) {
+    h0 += v_at(last_t);
+  } else {
+    ++last_t;
+    h0 += u_at(last_t);
+  }
+}
+
+}  // namespace agatha::kernels
