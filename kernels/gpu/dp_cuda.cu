@@ -1,6 +1,7 @@
 // kernels/gpu/dp_cuda.cu — the CUDA backend: device kernel and host launcher.
 //
-// Device side (one warp per warp plan, see host_plan.hpp): the warp's tasks start on
+// Device side (one warp per warp plan, see host_plan.hpp). Sequences arrive packed 4
+// bits a base, so a tile side is one 32-bit word. The warp's tasks start on
 // subwarps of 8 lanes; every slice, each lane computes its tiles of the next `slice`
 // tile anti-diagonals of its task (tile_task.hpp), keeping the best-cell statistics of
 // the cells it computed in a per-lane rolling window; then, anti-diagonal by
@@ -43,8 +44,8 @@ void check(cudaError_t e, const char* what) {
 // Per-task device addresses, filled by the host.
 struct DeviceTask {
   TaskParams p;
-  const uint8_t* tseq;
-  const uint8_t* qseq;
+  const uint32_t* tpack;  // 4-bit packed target, 8 bases a word
+  const uint32_t* qpack;  // 4-bit packed query
   ColState* col;
   RowState* row;
   uint8_t* dir;
@@ -130,8 +131,9 @@ __global__ void __launch_bounds__(kWarp* kWarpsPerBlock)
     for (int step = 0; step < kSlice; ++step) {
       const int32_t D = ws.next_d[slot] + step;
       if (mine && D < nd)
-        for_lane_tiles(l, D, rank, n_lanes,
-                       [&](int32_t T, int32_t J) { compute_tile(dt.p, l, dt.tseq, dt.qseq, m, T, J, window, kRing); });
+        for_lane_tiles(l, D, rank, n_lanes, [&](int32_t T, int32_t J) {
+          compute_tile(dt.p, l, dt.tpack, dt.qpack, m, T, J, window, kRing);
+        });
       __syncwarp();
     }
     // Phase 2: finalize completed anti-diagonals in order, one per round for every task.
@@ -251,7 +253,8 @@ struct TaskSize {
 
 TaskSize task_size(const TaskParams& p) {
   TaskSize s;
-  s.seq = align8(static_cast<size_t>(p.qlen) + p.tlen);
+  auto words = [](int32_t n) { return sizeof(uint32_t) * (static_cast<size_t>(n) / kTile + 1); };
+  s.seq = align8(words(p.tlen) + words(p.qlen));
   if (p.active) {
     const TileLayout l = make_layout(p);
     const size_t tiles = static_cast<size_t>(tile_row_offsets(l).back());
@@ -346,9 +349,11 @@ class CudaBackend final : public DpBackend {
       const TaskSize& s = sizes[lo + k];
       DeviceTask& d = st.dt[k];
       d.p = p;
-      std::memcpy(st.h_in.get() + at_in, tasks[lo + k].target.data(), p.tlen);
-      std::memcpy(st.h_in.get() + at_in + p.tlen, tasks[lo + k].query.data(), p.qlen);
-      d.tseq = in + at_in, d.qseq = in + at_in + p.tlen;
+      const auto tw = pack_bases(tasks[lo + k].target), qw = pack_bases(tasks[lo + k].query);
+      std::memcpy(st.h_in.get() + at_in, tw.data(), tw.size() * sizeof(uint32_t));
+      std::memcpy(st.h_in.get() + at_in + tw.size() * sizeof(uint32_t), qw.data(), qw.size() * sizeof(uint32_t));
+      d.tpack = reinterpret_cast<const uint32_t*>(in + at_in);
+      d.qpack = reinterpret_cast<const uint32_t*>(in + at_in + tw.size() * sizeof(uint32_t));
       if (p.active) {
         const auto off = tile_row_offsets(make_layout(p));
         std::memcpy(st.h_in.get() + at_in + s.seq, off.data(), s.row_off);

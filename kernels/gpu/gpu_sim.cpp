@@ -30,6 +30,7 @@ struct HostTask {
   std::vector<uint8_t> dir;
   std::vector<int8_t> uv;
   std::vector<int64_t> row_off;
+  std::vector<uint32_t> tpack, qpack;
   std::vector<RStat> window;
   TaskMem mem{};
   Progress prog{};
@@ -46,6 +47,8 @@ void start_task(HostTask& h, const Schedule& sch, int32_t lanes) {
   }
   h.l = make_layout(h.p);
   h.row_off = tile_row_offsets(h.l);
+  h.tpack = pack_bases(h.task->target);
+  h.qpack = pack_bases(h.task->query);
   const size_t tiles = static_cast<size_t>(h.row_off.back());
   h.col.assign(static_cast<size_t>(h.p.tlen), ColState{});
   h.row.assign(static_cast<size_t>(h.p.qlen), RowState{});
@@ -62,13 +65,12 @@ bool step_slice(HostTask& h, const Schedule& sch) {
   const int32_t ring = ring_size(sch.slice);
   const int32_t nd = n_tile_diagonals(h.l);
   const int32_t d_end = imin(h.next_d + sch.slice, nd);
-  const uint8_t* tseq = h.task->target.data();
-  const uint8_t* qseq = h.task->query.data();
   for (int32_t D = h.next_d; D < d_end; ++D) {
     for (int32_t lane = 0; lane < h.n_lanes; ++lane) {
       RStat* lane_window = h.mem.window + static_cast<size_t>(lane) * ring;
-      for_lane_tiles(h.l, D, lane, h.n_lanes,
-                     [&](int32_t T, int32_t J) { compute_tile(h.p, h.l, tseq, qseq, h.mem, T, J, lane_window, ring); });
+      for_lane_tiles(h.l, D, lane, h.n_lanes, [&](int32_t T, int32_t J) {
+        compute_tile(h.p, h.l, h.tpack.data(), h.qpack.data(), h.mem, T, J, lane_window, ring);
+      });
     }
   }
   h.next_d = d_end;
@@ -96,6 +98,8 @@ void finish_task(HostTask& h) {
   // Release the large buffers now; the result is all that remains.
   std::vector<uint8_t>().swap(h.dir);
   std::vector<int8_t>().swap(h.uv);
+  std::vector<ColState>().swap(h.col);
+  std::vector<RowState>().swap(h.row);
 }
 
 // One warp: subwarps start on the first tasks of its queue; whenever tasks end, whole

@@ -35,6 +35,14 @@ inline TaskParams make_params(const DpTask& task) {
   return p;
 }
 
+// Packs codes 0..4 four bits a base, eight to a word (see base_at); the last word is
+// padded with zeros.
+inline std::vector<uint32_t> pack_bases(std::span<const uint8_t> seq) {
+  std::vector<uint32_t> w((seq.size() + kTile - 1) / kTile + 1, 0);
+  for (size_t i = 0; i < seq.size(); ++i) w[i / kTile] |= static_cast<uint32_t>(seq[i] & 0xf) << (4 * (i % kTile));
+  return w;
+}
+
 // First stored tile of each tile row (n_j + 1 entries; the last is the total).
 inline std::vector<int64_t> tile_row_offsets(const TileLayout& l) {
   std::vector<int64_t> off(static_cast<size_t>(l.n_j) + 1, 0);

@@ -76,29 +76,34 @@ AGATHA_HD int8_t pair_score(const TaskParams& p, uint8_t tb, uint8_t qb) {
   return tb == qb ? p.sc_match : p.sc_mismatch;
 }
 
-// Score of the target base t against query base k as the reference's refresh at
-// anti-diagonal k + t read it: past the query start (k < 0) it reads zero padding.
-AGATHA_HD int8_t fresh_score(const TaskParams& p, const uint8_t* tseq, const uint8_t* qseq, int32_t t, int32_t k) {
-  return pair_score(p, tseq[t], k >= 0 ? qseq[k] : 0);
+// Sequences are packed 4 bits a base, 8 bases to a 32-bit word (base i in bits
+// 4*(i%8)..4*(i%8)+3 of word i/8): one word is one tile side.
+AGATHA_HD uint8_t base_at(const uint32_t* packed, int32_t i) {
+  return static_cast<uint8_t>(packed[i >> 3] >> ((i & 7) * 4) & 0xf);
 }
 
-// The score the reference uses at live cell (t, r-t): fresh inside [st0, en0]; in the
-// left margin, that of the last anti-diagonal with st0 <= t (it ends at
-// min(t+qlen-1, 2t+w), and its refresh started at t); in the right margin, that of the
-// latest anti-diagonal whose refresh [st0, st0 + 16*(floor((en0-st0)/16)+1)) covered
-// t, found within the few anti-diagonals where t - en0 < 16; 0 if none ever did.
-AGATHA_HD int8_t score_at(const TaskParams& p, const uint8_t* tseq, const uint8_t* qseq, int32_t r, int32_t t,
+// The score the reference uses at live cell (t, j), r = t + j, with target base tb and
+// query base qb: fresh inside [st0, en0]; in the left margin, that of the last
+// anti-diagonal with st0 <= t (it ends at min(t+qlen-1, 2t+w), and its refresh started
+// at t); in the right margin, that of the latest anti-diagonal whose refresh
+// [st0, st0 + 16*(floor((en0-st0)/16)+1)) covered t, found within the few anti-diagonals
+// where t - en0 < 16; 0 if none ever did. An earlier anti-diagonal rr paired t with query
+// base rr - t, or with the zero padding past the query start when rr < t.
+AGATHA_HD int8_t score_at(const TaskParams& p, uint8_t tb, uint8_t qb, const uint32_t* qpack, int32_t t, int32_t j,
                           const Range& g) {
-  if (t >= g.st0 && t <= g.en0) return fresh_score(p, tseq, qseq, t, r - t);
+  if (t >= g.st0 && t <= g.en0) return pair_score(p, tb, qb);
   if (t < g.st0) {
     const int32_t last = imin(t + p.qlen - 1, 2 * t + p.w);
-    return fresh_score(p, tseq, qseq, t, last - t);
+    return pair_score(p, tb, base_at(qpack, last - t));
   }
-  for (int32_t rr = r; rr >= 0; --rr) {
+  for (int32_t rr = t + j; rr >= 0; --rr) {
     const Range h = range_of(p, rr);
     if (t - h.en0 >= kBlock) break;
     const int32_t refresh_end = h.st0 + kBlock * ((h.en0 - h.st0) / kBlock + 1);
-    if (t < refresh_end) return fresh_score(p, tseq, qseq, t, rr - t);
+    if (t < refresh_end) {
+      const int32_t k = rr - t;
+      return pair_score(p, tb, k == j ? qb : k >= 0 ? base_at(qpack, k) : 0);
+    }
   }
   return 0;
 }
@@ -173,9 +178,9 @@ struct CellOut {
 
 // Computes live cell (t, j) of anti-diagonal r = t + j (which must lie in [st, en] of
 // r) from the latest states of its column and row, replacing them with its own.
-// Returns the direction byte and u, v (for APPROX_MAX's greedy path).
-// g and prev are the ranges of r and r-1 (prev is empty for r = 0).
-AGATHA_HD CellOut compute_cell(const TaskParams& p, const uint8_t* tseq, const uint8_t* qseq, int32_t t, int32_t j,
+// Returns the direction byte and u, v (for APPROX_MAX's greedy path). g and prev are
+// the ranges of r and r-1 (prev is empty for r = 0); tb, qb the cell's bases.
+AGATHA_HD CellOut compute_cell(const TaskParams& p, uint8_t tb, uint8_t qb, const uint32_t* qpack, int32_t t, int32_t j,
                                const Range& g, const Range& prev, ColState& col, RowState& row, RStat& stat) {
   const int32_t r = t + j;
   const bool right = (p.flag & 0x02) != 0;
@@ -201,7 +206,7 @@ AGATHA_HD CellOut compute_cell(const TaskParams& p, const uint8_t* tseq, const u
   // The recurrence in difference form (see dp_scalar.cpp), 8-bit wrapping.
   int8_t a = static_cast<int8_t>(x_l + v_l), b = static_cast<int8_t>(y_up + u_up);
   int8_t a2 = static_cast<int8_t>(x2_l + v_l), b2 = static_cast<int8_t>(y2_up + u_up);
-  int8_t z = score_at(p, tseq, qseq, r, t, g);
+  int8_t z = score_at(p, tb, qb, qpack, t, j, g);
   uint8_t src = 0;
   const int8_t cand[4] = {a, b, a2, b2};
   for (int k = 0; k < 4; ++k) {

@@ -56,30 +56,42 @@ AGATHA_HD int64_t cell_index(const TileLayout& l, const TaskMem& m, int32_t t, i
   return (m.row_off[J] + (T - row_t_lo(l, J))) * (kTile * kTile) + (j % kTile) * kTile + t % kTile;
 }
 
-// Computes the live cells of tile (T, J); statistics go to this lane's window.
-AGATHA_HD void compute_tile(const TaskParams& p, const TileLayout& l, const uint8_t* tseq, const uint8_t* qseq,
+// Computes the live cells of tile (T, J); statistics go to this lane's window. The
+// tile's two packed words and the states of its 8 columns and 8 rows are loaded once
+// and kept in registers (no other tile of the same tile anti-diagonal shares a column or
+// a row), then written back.
+AGATHA_HD void compute_tile(const TaskParams& p, const TileLayout& l, const uint32_t* tpack, const uint32_t* qpack,
                             TaskMem& m, int32_t T, int32_t J, RStat* lane_window, int32_t ring) {
   const int32_t t0 = T * kTile, j0 = J * kTile;
-  const int32_t t1 = imin(t0 + kTile, p.tlen), j1 = imin(j0 + kTile, p.qlen);
+  const int32_t nt = imin(kTile, p.tlen - t0), nj = imin(kTile, p.qlen - j0);
+  const uint32_t tw = tpack[T], qw = qpack[J];
   // The tile spans anti-diagonals t0+j0 .. t0+j0+14; ranges[k] is that of t0+j0-1+k.
   Range ranges[2 * kTile];
   for (int32_t k = 0; k < 2 * kTile; ++k) {
     const int32_t r = t0 + j0 - 1 + k;
     ranges[k] = r >= 0 ? range_of(p, r) : Range{0, -1, 0, -1, false};
   }
+  ColState col[kTile];
+  RowState row[kTile];
+  for (int32_t a = 0; a < nt; ++a) col[a] = m.col[t0 + a];
+  for (int32_t b = 0; b < nj; ++b) row[b] = m.row[j0 + b];
   const int64_t base = (m.row_off[J] + (T - row_t_lo(l, J))) * (kTile * kTile);
-  for (int32_t j = j0; j < j1; ++j) {
-    for (int32_t t = t0; t < t1; ++t) {
-      const int32_t k = t - t0 + j - j0 + 1;
-      const Range& g = ranges[k];
+  for (int32_t b = 0; b < nj; ++b) {
+    const uint8_t qb = static_cast<uint8_t>(qw >> (4 * b) & 0xf);
+    for (int32_t a = 0; a < nt; ++a) {
+      const int32_t t = t0 + a, j = j0 + b;
+      const Range& g = ranges[a + b + 1];
       if (!g.ok || t < g.st || t > g.en) continue;
+      const uint8_t tb = static_cast<uint8_t>(tw >> (4 * a) & 0xf);
       RStat& stat = lane_window[(t + j) % ring];
-      const CellOut c = compute_cell(p, tseq, qseq, t, j, g, ranges[k - 1], m.col[t], m.row[j], stat);
-      const int64_t at = base + (j - j0) * kTile + (t - t0);
+      const CellOut c = compute_cell(p, tb, qb, qpack, t, j, g, ranges[a + b], col[a], row[b], stat);
+      const int64_t at = base + b * kTile + a;
       if (p.with_cigar) m.dir[at] = c.dir;
       if (p.approx_max) m.uv[2 * at] = c.u, m.uv[2 * at + 1] = c.v;
     }
   }
+  for (int32_t a = 0; a < nt; ++a) m.col[t0 + a] = col[a];
+  for (int32_t b = 0; b < nj; ++b) m.row[j0 + b] = row[b];
 }
 
 // What a task has produced so far; the final answer once `done`.

@@ -3,6 +3,8 @@
 #include <agatha/dp.hpp>
 #include <agatha/error.hpp>
 
+#include "fallback.hpp"
+
 #include "../../kernels/dp_common.hpp"
 #include "../../kernels/dp_kernels.hpp"
 #include "../../kernels/gpu/gpu_sim.hpp"
@@ -99,18 +101,52 @@ class CpuBackend final : public DpBackend {
 
 }  // namespace
 
+// --backend auto with a GPU: a failure of the GPU run (allocation, launch, a batch the
+// device cannot hold) is logged and the batch is recomputed on the CPU.
+class FallbackBackend final : public DpBackend {
+ public:
+  FallbackBackend(std::unique_ptr<DpBackend> first, DpBackendOptions cpu_opt)
+      : first_(std::move(first)), cpu_opt_(std::move(cpu_opt)) {}
+  std::string name() const override { return first_->name(); }
+  void run(std::span<const DpTask> tasks, std::span<DpResult> results) override {
+    if (!failed_) {
+      try {
+        first_->run(tasks, results);
+        return;
+      } catch (const Error& e) {
+        failed_ = true;
+        if (cpu_opt_.log) cpu_opt_.log(std::string("GPU failed (") + e.what() + "); continuing on the cpu backend");
+      }
+    }
+    if (!cpu_) cpu_ = make_dp_backend(cpu_opt_);
+    cpu_->run(tasks, results);
+  }
+
+ private:
+  std::unique_ptr<DpBackend> first_, cpu_;
+  DpBackendOptions cpu_opt_;
+  bool failed_ = false;
+};
+
+std::unique_ptr<DpBackend> make_fallback_backend(std::unique_ptr<DpBackend> first, const DpBackendOptions& cpu) {
+  return std::make_unique<FallbackBackend>(std::move(first), cpu);
+}
+
 std::unique_ptr<DpBackend> make_dp_backend(const DpBackendOptions& opt) {
   if (opt.threads < 1) throw OptionError("the number of threads must be at least 1");
   if (opt.backend == "gpu-sim") return gpu::make_gpu_sim_backend(opt.threads);
   if (opt.backend == "gpu" || opt.backend == "auto") {
     std::string why = "this build has no CUDA support";
+    DpBackendOptions cpu = opt;
+    cpu.backend = "cpu";
 #if defined(AGATHA_HAVE_CUDA)
-    if (gpu::cuda_device_available(&why)) return gpu::make_cuda_backend();
+    if (gpu::cuda_device_available(&why)) {
+      if (opt.backend == "gpu") return gpu::make_cuda_backend();
+      return make_fallback_backend(gpu::make_cuda_backend(), cpu);
+    }
 #endif
     if (opt.backend == "gpu") throw OptionError("--backend gpu: " + why);
     if (opt.log) opt.log("no GPU (" + why + "); using the cpu backend");
-    DpBackendOptions cpu = opt;
-    cpu.backend = "cpu";
     return make_dp_backend(cpu);
   }
   if (opt.backend == "scalar") return std::make_unique<CpuBackend>("scalar", kernels::extd2_scalar, opt.threads);

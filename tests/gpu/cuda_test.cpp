@@ -6,6 +6,7 @@
 
 #include <agatha/error.hpp>
 
+#include "../../src/dp/fallback.hpp"
 #include "../../src/io/line_reader.hpp"
 #include "../../src/io/task_file.hpp"
 
@@ -61,6 +62,37 @@ TEST(Cuda, AutoFallsBackToCpuWithoutADevice) {
   EXPECT_NE(notes[0].find("using the cpu backend"), std::string::npos);
   opt.backend = "gpu";
   EXPECT_THROW(make_dp_backend(opt), Error);
+}
+
+}  // namespace
+}  // namespace agatha
+
+namespace agatha {
+namespace {
+
+// A GPU failure under --backend auto: logged, and the batch computed on the CPU.
+class FailingBackend final : public DpBackend {
+ public:
+  std::string name() const override { return "failing"; }
+  void run(std::span<const DpTask>, std::span<DpResult>) override { throw Error("CUDA: cudaMalloc: out of memory"); }
+};
+
+TEST(Cuda, AutoRecomputesAFailedGpuBatchOnTheCpu) {
+  std::vector<std::string> notes;
+  DpBackendOptions cpu;
+  cpu.backend = "scalar";
+  cpu.log = [&](const std::string& m) { notes.push_back(m); };
+  auto b = make_fallback_backend(std::make_unique<FailingBackend>(), cpu);
+  const auto q = test::encode("ACGTACGT");
+  DpTask task;
+  task.query = q, task.target = q;
+  std::vector<DpResult> r(1);
+  b->run(std::span(&task, 1), r);
+  EXPECT_EQ(r[0].score, 16);
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_EQ(notes[0], "GPU failed (CUDA: cudaMalloc: out of memory); continuing on the cpu backend");
+  b->run(std::span(&task, 1), r);  // later batches go straight to the CPU
+  EXPECT_EQ(notes.size(), 1u);
 }
 
 }  // namespace
