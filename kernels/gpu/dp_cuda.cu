@@ -69,6 +69,14 @@ struct WarpState {
   RStat part[kWarp];  // partial statistics published for a merge
 };
 
+// Flags written by one lane and read by others after a __syncwarp: read through
+// volatile so the compiler cannot reuse an earlier load.
+__device__ bool read_flag(const bool& f) { return *static_cast<const volatile bool*>(&f); }
+template <class T>
+__device__ T read_shared(const T& v) {
+  return *static_cast<const volatile T*>(&v);
+}
+
 __device__ void device_traceback(const DeviceTask& dt, const TileLayout& l, const TaskMem& m, Progress& s,
                                  DeviceResult& out) {
   out.n_cigar = 0, out.reach_end = false;
@@ -118,18 +126,18 @@ __global__ void __launch_bounds__(kWarp* kWarpsPerBlock)
 
   for (;;) {
     bool any = false;
-    for (int k = 0; k < kSlots; ++k) any |= ws.running[k];
+    for (int k = 0; k < kSlots; ++k) any |= read_flag(ws.running[k]);
     if (!any) break;
-    const bool mine = ws.running[slot];
+    const bool mine = read_flag(ws.running[slot]);
     const DeviceTask& dt = tasks[ws.task[slot] < 0 ? 0 : ws.task[slot]];
     const TileLayout l = make_layout(dt.p);
     TaskMem m{dt.col, dt.row, dt.dir, dt.uv, dt.row_off, nullptr};
-    const uint32_t group = ws.lanes[slot];
+    const uint32_t group = read_shared(ws.lanes[slot]);
     const int32_t rank = __popc(group & ((1u << lane) - 1)), n_lanes = __popc(group);
     const int32_t nd = n_tile_diagonals(l);
     // Phase 1: a slice of tile anti-diagonals; all lanes take the same number of steps.
     for (int step = 0; step < kSlice; ++step) {
-      const int32_t D = ws.next_d[slot] + step;
+      const int32_t D = read_shared(ws.next_d[slot]) + step;
       if (mine && D < nd)
         for_lane_tiles(l, D, rank, n_lanes, [&](int32_t T, int32_t J) {
           compute_tile(dt.p, l, dt.tpack, dt.qpack, m, T, J, window, kRing);
@@ -137,17 +145,17 @@ __global__ void __launch_bounds__(kWarp* kWarpsPerBlock)
       __syncwarp();
     }
     // Phase 2: finalize completed anti-diagonals in order, one per round for every task.
-    const int32_t d_last = imin(ws.next_d[slot] + kSlice, nd) - 1;
+    const int32_t d_last = imin(read_shared(ws.next_d[slot]) + kSlice, nd) - 1;
     Progress& prog = results[ws.task[slot] < 0 ? 0 : ws.task[slot]].prog;
     const int32_t r_end = dt.p.qlen + dt.p.tlen - 2;
     const int32_t r_last = d_last == nd - 1 ? r_end : imin(kTile * d_last + kTile - 1, r_end);
-    int32_t rounds = mine ? imax(0, r_last - prog.next_r + 1) : 0;
+    int32_t rounds = mine ? imax(0, r_last - read_shared(prog.next_r) + 1) : 0;
     for (int off = 16; off > 0; off >>= 1) rounds = imax(rounds, __shfl_xor_sync(0xffffffffu, rounds, off));
-    const int32_t r0 = prog.next_r;
+    const int32_t r0 = read_shared(prog.next_r);
     __syncwarp();
     for (int32_t i = 0; i < rounds; ++i) {
       const int32_t r = r0 + i;
-      const bool live = mine && r <= r_last && !prog.done;
+      const bool live = mine && r <= r_last && !read_flag(prog.done);
       if (live) {
         ws.part[lane] = window[r % kRing];
         rstat_reset(window[r % kRing]);
@@ -172,14 +180,14 @@ __global__ void __launch_bounds__(kWarp* kWarpsPerBlock)
       }
     }
     __syncwarp();
-    const bool freed = !ws.running[slot];
+    const bool freed = !read_flag(ws.running[slot]);
     int32_t target = -1;
     if (freed) {
       for (int k = 0; k < kRing; ++k) rstat_reset(window[k]);  // drop run-ahead statistics
       int32_t remaining[kSlots];
       bool running[kSlots];
       for (int k = 0; k < kSlots; ++k) {
-        running[k] = ws.running[k];
+        running[k] = read_flag(ws.running[k]);
         remaining[k] = running[k] ? n_tile_diagonals(make_layout(tasks[ws.task[k]].p)) - ws.next_d[k] : 0;
       }
       target = rejoin_target(remaining, running, kSlots);
