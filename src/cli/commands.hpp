@@ -13,4 +13,16 @@ using Action = std::function<int()>;
 // agatha dp: run DP task files through a backend (dp_cmd.cpp).
 Action add_dp_command(CLI::App& app);
 
+// agatha index: build and save a minimizer index (index_cmd.cpp).
+Action add_index_command(CLI::App& app);
+
+// agatha align: map reads to a reference or index (align_cmd.cpp).
+Action add_align_command(CLI::App& app);
+
+// agatha eval: mapping accuracy against simulated origins (eval_cmd.cpp).
+Action add_eval_command(CLI::App& app);
+
+// agatha compare: read-by-read comparison of two alignment files (compare_cmd.cpp).
+Action add_compare_command(CLI::App& app);
+
 }  // namespace agatha::cli

@@ -17,6 +17,10 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string(agatha::kVersion));
   app.require_subcommand(1);
   agatha::cli::Action dp = agatha::cli::add_dp_command(app);
+  agatha::cli::Action index = agatha::cli::add_index_command(app);
+  agatha::cli::Action align = agatha::cli::add_align_command(app);
+  agatha::cli::Action eval = agatha::cli::add_eval_command(app);
+  agatha::cli::Action compare = agatha::cli::add_compare_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -25,6 +29,10 @@ int main(int argc, char** argv) {
   try {
     for (CLI::App* sub : app.get_subcommands()) {
       if (sub->get_name() == "dp") return dp();
+      if (sub->get_name() == "index") return index();
+      if (sub->get_name() == "align") return align();
+      if (sub->get_name() == "eval") return eval();
+      if (sub->get_name() == "compare") return compare();
     }
     return 1;
   } catch (const agatha::Error& e) {

@@ -2,6 +2,9 @@
 
 #include <agatha/error.hpp>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstring>
 
@@ -11,7 +14,11 @@ OutputFile::OutputFile(const std::string& path) : path_(path == "-" ? "standard 
   if (path == "-") {
     fp_ = stdout;
   } else {
-    fp_ = std::fopen(path.c_str(), "w");
+    // Devices and pipes (/dev/null, /dev/stdout, a FIFO) are written in place.
+    struct stat st;
+    const bool special = ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode);
+    if (!special) tmp_ = path + ".tmp." + std::to_string(::getpid());
+    fp_ = std::fopen(special ? path.c_str() : tmp_.c_str(), "w");
     if (!fp_) throw Error("cannot create '" + path + "': " + std::strerror(errno));
     owned_ = true;
   }
@@ -19,7 +26,10 @@ OutputFile::OutputFile(const std::string& path) : path_(path == "-" ? "standard 
 }
 
 OutputFile::~OutputFile() {
-  if (fp_ && owned_) std::fclose(fp_);
+  if (fp_ && owned_) {
+    std::fclose(fp_);
+    if (!tmp_.empty()) std::remove(tmp_.c_str());
+  }
 }
 
 void OutputFile::fail(int err) const {
@@ -36,10 +46,17 @@ void OutputFile::close() {
   if (!fp_) return;
   errno = 0;
   const bool bad = std::fflush(fp_) != 0 || std::ferror(fp_);
-  const int err = errno;
-  if (owned_ && std::fclose(fp_) != 0 && !bad) {
+  int err = errno;
+  if (owned_) {
+    const bool close_failed = std::fclose(fp_) != 0;
+    if (close_failed && !bad) err = errno;
     fp_ = nullptr;
-    fail(errno);
+    if (bad || close_failed || (!tmp_.empty() && std::rename(tmp_.c_str(), path_.c_str()) != 0)) {
+      if (!bad && !close_failed) err = errno;
+      if (!tmp_.empty()) std::remove(tmp_.c_str());
+      fail(err);
+    }
+    return;
   }
   fp_ = nullptr;
   if (bad) fail(err);

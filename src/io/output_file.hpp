@@ -1,5 +1,10 @@
 // src/io/output_file.hpp — buffered text output to a path or "-" (standard output).
 // Every write error (full disk, closed pipe) becomes an Error naming the destination.
+//
+// A path is written through a temporary file beside it ("PATH.tmp.PID") that close()
+// renames to PATH (a device or FIFO such as /dev/null is written directly); an OutputFile destroyed without a
+// successful close() (an error elsewhere stopped the run) removes the temporary file, so PATH is either complete or
+// untouched. Standard output cannot be taken back: what was written stays written.
 #pragma once
 
 #include <cstdio>
@@ -11,18 +16,20 @@ namespace agatha::io {
 class OutputFile {
  public:
   explicit OutputFile(const std::string& path);  // throws Error if it cannot be created
-  ~OutputFile();                                 // closes without throwing
+  ~OutputFile();                                 // closes without throwing; drops an unfinished file
   OutputFile(const OutputFile&) = delete;
   OutputFile& operator=(const OutputFile&) = delete;
 
   void write(std::string_view s);
-  // Flushes and closes; throws on a failure the buffer was hiding.
+  // Flushes and closes, then moves the file into place; throws on a failure the buffer
+  // was hiding.
   void close();
 
  private:
   [[noreturn]] void fail(int err) const;
 
-  std::string path_;
+  std::string path_;  // as given, or "standard output"
+  std::string tmp_;   // the temporary file, for a path
   FILE* fp_ = nullptr;
   bool owned_ = false;
 };

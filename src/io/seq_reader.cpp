@@ -59,11 +59,28 @@ int SeqReader::getc() {
 }
 
 bool SeqReader::read_line_into(std::string& s) {
+  // Whole runs of the buffer up to the next '\n' at a time (getc's bookkeeping, in bulk).
   bool got = false;
-  for (int c; (c = getc()) != -1;) {
+  for (;;) {
+    if (pos_ == len_) {
+      const int c = getc();  // refills the buffer, or reports the end
+      if (c == -1) break;
+      got = true;
+      if (c == '\n') break;
+      s.push_back(static_cast<char>(c));
+      continue;
+    }
     got = true;
-    if (c == '\n') break;
-    s.push_back(static_cast<char>(c));
+    const char* start = buf_.data() + pos_;
+    const auto* nl = static_cast<const char*>(std::memchr(start, '\n', len_ - pos_));
+    const size_t n = nl ? static_cast<size_t>(nl - start) : len_ - pos_;
+    s.append(start, n);
+    pos_ += n;
+    last_line_ = line_;
+    if (nl) {
+      ++pos_, ++line_;
+      break;
+    }
   }
   if (!got) return false;
   if (s.size() > 1 && s.back() == '\r') s.pop_back();
@@ -122,14 +139,19 @@ bool SeqReader::next(SeqRecord& rec) {
   return true;
 }
 
-std::vector<SeqRecord> SeqReader::next_batch(uint64_t min_bases) {
+std::vector<SeqRecord> SeqReader::next_batch(uint64_t min_bases, bool name_and_seq_only) {
   std::vector<SeqRecord> batch;
   uint64_t bases = 0;
+  // `rec` keeps its buffers from record to record; the batch gets exact-size copies, so
+  // a batch holds its bases once, not the doubling slack of growing strings.
   SeqRecord rec;
   do {  // at least one record, as minimap2 checks the size after adding each
     if (!next(rec)) break;
     bases += rec.seq.size();
-    batch.push_back(std::move(rec));
+    SeqRecord& out = batch.emplace_back();
+    out.name = rec.name;
+    out.seq = rec.seq;
+    if (!name_and_seq_only) out.comment = rec.comment, out.qual = rec.qual;
   } while (bases < min_bases);
   return batch;
 }

@@ -45,7 +45,9 @@ class SeqReader {
 
   // Reads records until their total sequence length reaches min_bases (the record
   // crossing the threshold included; spec 11.1) or the input ends. Empty at the end.
-  std::vector<SeqRecord> next_batch(uint64_t min_bases);
+  // name_and_seq_only leaves comment and qual empty (they are still read and checked),
+  // as minimap2 keeps them only for SAM output and -y.
+  std::vector<SeqRecord> next_batch(uint64_t min_bases, bool name_and_seq_only = false);
 
   const std::string& path() const { return path_; }
   uint64_t records_read() const { return n_records_; }

@@ -1,0 +1,185 @@
+#!/usr/bin/env bash
+# bench/mapping.sh - `agatha align --map-only` against minimap2 2.24 (mapping-only PAF,
+# no base-level alignment) on real and simulated E. coli long reads: agreement, wall
+# time and peak memory.
+#
+# Usage:
+#   bench/mapping.sh
+#
+# Environment (all optional):
+#   THREADS=2            -t for both programs
+#   AGATHA=build/agatha  agatha binary (relative paths are from the repo root)
+#   MINIMAP2=minimap2    minimap2 2.24 binary
+#   CACHE=bench/.cache   where the packages and the prepared data live (git-ignored)
+#   SETS="pb ont hifi"   data sets to run (see below)
+#   PB_READS=2000        reads taken from the head of pacbio_filtered.fastq
+#   HIFI_DEPTH=10        pbsim depth of the simulated HiFi reads
+#   HIFI_SEED=11         pbsim --seed (fixed: the reads are the same on every run)
+#   RESULTS=FILE         also write the table as TSV to FILE
+#
+# Data sets (Debian packages fetched with `apt-get download`, unpacked with dpkg-deb):
+#   pb    wtdbg2-examples: selfSampleData/reference.fasta (E. coli) and the first
+#         PB_READS reads of selfSampleData/pacbio_filtered.fastq, -x map-pb
+#   ont   python3-nanoget-examples: nanotest/reads.fastq.gz against the E. coli DH10B
+#         reference of nanook-examples (data/nanook_ecoli_500/references/
+#         ecoli_dh10b_cs.fasta), -x map-ont
+#   hifi  pbsim CCS reads (model_qc_ccs, mean length 10 kb, fixed seed) simulated from
+#         that DH10B reference, -x map-hifi
+#
+# For each set it runs `minimap2 -x P -t T ref reads` and
+# `agatha align --map-only -x P -t T ref reads`, both building the index from the
+# FASTA, under /usr/bin/time -v (python's resource module when that is missing), and
+# prints: reads, minimap2 PAF lines, lines agatha reproduced identically, reads whose
+# lines differ, wall seconds and peak RSS of both, and agatha/minimap2 ratios (time
+# ratio < 1: agatha faster; memory ratio: target <= 1.2). Differing reads are listed
+# in CACHE/out/SET.diff.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+THREADS=${THREADS:-2}
+AGATHA=${AGATHA:-build/agatha}
+MINIMAP2=${MINIMAP2:-minimap2}
+CACHE=${CACHE:-$ROOT/bench/.cache}
+SETS=${SETS:-pb ont hifi}
+PB_READS=${PB_READS:-2000}
+HIFI_DEPTH=${HIFI_DEPTH:-10}
+HIFI_SEED=${HIFI_SEED:-11}
+RESULTS=${RESULTS:-}
+[[ $AGATHA = /* ]] || AGATHA=$ROOT/$AGATHA
+[[ -x $AGATHA ]] || { echo "mapping.sh: no agatha binary at $AGATHA (meson setup build && ninja -C build)" >&2; exit 1; }
+command -v "$MINIMAP2" >/dev/null || { echo "mapping.sh: $MINIMAP2 not found" >&2; exit 1; }
+
+DEB=$CACHE/deb
+DATA=$CACHE/mapping
+OUT=$CACHE/out
+mkdir -p "$DEB" "$DATA" "$OUT"
+
+log() { echo "[mapping.sh] $*" >&2; }
+
+# Downloads (once) and unpacks a Debian package into $DEB/root.
+fetch_deb() {
+  local pkg=$1
+  if ! ls "$DEB"/"${pkg}"_*.deb >/dev/null 2>&1; then
+    log "apt-get download $pkg"
+    (cd "$DEB" && apt-get download "$pkg" >/dev/null)
+  fi
+  dpkg-deb -x "$DEB"/"${pkg}"_*.deb "$DEB/root"
+}
+
+prepare_pb() {
+  [[ -s $DATA/pb.reads.fq && -s $DATA/pb.ref.fa ]] && return
+  fetch_deb wtdbg2-examples
+  local tgz=$DEB/root/usr/share/doc/wtdbg2-examples/selfSampleData.tar.gz
+  tar -xzf "$tgz" -C "$DATA" selfSampleData/reference.fasta selfSampleData/pacbio_filtered.fastq
+  mv "$DATA/selfSampleData/reference.fasta" "$DATA/pb.ref.fa"
+  # 4-line FASTQ records (checked: no wrapped lines in this file).
+  head -n $((PB_READS * 4)) "$DATA/selfSampleData/pacbio_filtered.fastq" > "$DATA/pb.reads.fq"
+  rm -rf "$DATA/selfSampleData"
+}
+
+prepare_dh10b() {
+  [[ -s $DATA/dh10b.fa ]] && return
+  fetch_deb nanook-examples
+  tar -xzf "$DEB/root/usr/share/doc/nanook/examples/data.tar.gz" -O \
+    data/nanook_ecoli_500/references/ecoli_dh10b_cs.fasta > "$DATA/dh10b.fa"
+}
+
+prepare_ont() {
+  prepare_dh10b
+  [[ -s $DATA/ont.reads.fq.gz ]] && return
+  fetch_deb python3-nanoget-examples
+  cp "$DEB/root/usr/share/doc/python3-nanoget/examples/nanotest/reads.fastq.gz" "$DATA/ont.reads.fq.gz"
+}
+
+prepare_hifi() {
+  prepare_dh10b
+  [[ -s $DATA/hifi.reads.fq ]] && return
+  command -v pbsim >/dev/null || { log "pbsim not installed (apt-get install pbsim)"; exit 1; }
+  local model=/usr/share/pbsim/models/model_qc_ccs tmp=$DATA/pbsim
+  rm -rf "$tmp" && mkdir -p "$tmp"
+  log "pbsim CCS, depth $HIFI_DEPTH, seed $HIFI_SEED"
+  (cd "$tmp" && pbsim --data-type CCS --model_qc "$model" --depth "$HIFI_DEPTH" --length-mean 10000 \
+    --length-sd 2000 --length-min 2000 --length-max 20000 --seed "$HIFI_SEED" --prefix hifi "$DATA/dh10b.fa" \
+    >/dev/null 2>&1)
+  cat "$tmp"/hifi_*.fastq > "$DATA/hifi.reads.fq"
+  rm -rf "$tmp"
+}
+
+# Runs a command with stdout to $1 and its wall seconds and peak RSS (KiB) to $2.
+measure() {
+  local out=$1 stats=$2
+  shift 2
+  if [[ -x /usr/bin/time ]]; then
+    /usr/bin/time -v -o "$stats.raw" "$@" > "$out" 2> "$stats.log"
+    awk -F': ' '/Elapsed \(wall clock\)/{n=split($2,t,":"); s=0; for(i=1;i<=n;i++) s=s*60+t[i]; w=s}
+                /Maximum resident set size/{m=$2} END{print w, m}' "$stats.raw" > "$stats"
+  else
+    python3 - "$out" "$stats" "$@" <<'EOF'
+import resource, subprocess, sys, time
+out, stats, cmd = sys.argv[1], sys.argv[2], sys.argv[3:]
+t0 = time.monotonic()
+with open(out, "wb") as f, open(stats + ".log", "wb") as e:
+    rc = subprocess.call(cmd, stdout=f, stderr=e)
+wall = time.monotonic() - t0
+peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+open(stats, "w").write(f"{wall} {peak}\n")
+sys.exit(rc)
+EOF
+  fi
+}
+
+# Agreement of two PAF files, read by read: "reads mm_lines same_lines diff_reads".
+compare() {
+  python3 - "$1" "$2" "$3" <<'EOF'
+import collections, sys
+def load(path):
+    by = collections.OrderedDict()
+    for line in open(path):
+        by.setdefault(line.split("\t", 1)[0], []).append(line)
+    return by
+mm, ag = load(sys.argv[1]), load(sys.argv[2])
+same = sum(sum((collections.Counter(v) & collections.Counter(ag.get(k, []))).values()) for k, v in mm.items())
+diff = [k for k in list(mm) + [k for k in ag if k not in mm] if mm.get(k) != ag.get(k)]
+with open(sys.argv[3], "w") as f:
+    for k in diff:
+        f.write(f"## {k}\n< " + "< ".join(mm.get(k, [])) + "> " + "> ".join(ag.get(k, [])))
+print(len(set(mm) | set(ag)), sum(map(len, mm.values())), same, len(diff))
+EOF
+}
+
+count_reads() {
+  local f=$1
+  case $f in *.gz) zcat "$f" ;; *) cat "$f" ;; esac | awk 'NR%4==1' | wc -l
+}
+
+header="set\tpreset\treads\tmapped_reads\tmm2_lines\tidentical\tdiff_reads\tmm2_s\tagatha_s\ttime_ratio\tmm2_MiB\tagatha_MiB\tmem_ratio"
+rows=()
+for set in $SETS; do
+  case $set in
+    pb) prepare_pb; ref=$DATA/pb.ref.fa reads=$DATA/pb.reads.fq preset=map-pb ;;
+    ont) prepare_ont; ref=$DATA/dh10b.fa reads=$DATA/ont.reads.fq.gz preset=map-ont ;;
+    hifi) prepare_hifi; ref=$DATA/dh10b.fa reads=$DATA/hifi.reads.fq preset=map-hifi ;;
+    *) log "unknown set '$set'"; exit 1 ;;
+  esac
+  log "$set: minimap2 -x $preset -t $THREADS"
+  measure "$OUT/$set.mm2.paf" "$OUT/$set.mm2.stats" "$MINIMAP2" -x "$preset" -t "$THREADS" "$ref" "$reads"
+  log "$set: agatha align --map-only -x $preset -t $THREADS"
+  measure "$OUT/$set.agatha.paf" "$OUT/$set.agatha.stats" "$AGATHA" align --map-only -x "$preset" -t "$THREADS" \
+    "$ref" "$reads"
+  read -r n_reads_paf mm_lines same diff_reads < <(compare "$OUT/$set.mm2.paf" "$OUT/$set.agatha.paf" "$OUT/$set.diff")
+  read -r mm_s mm_kb < "$OUT/$set.mm2.stats"
+  read -r ag_s ag_kb < "$OUT/$set.agatha.stats"
+  n_reads=$(count_reads "$reads")
+  rows+=("$(awk -v s="$set" -v p="$preset" -v n="$n_reads" -v np="$n_reads_paf" -v ml="$mm_lines" -v sa="$same" \
+    -v d="$diff_reads" -v ms="$mm_s" -v as="$ag_s" -v mk="$mm_kb" -v ak="$ag_kb" 'BEGIN{
+      printf "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%.2f\t%.2f\t%.2f\t%.1f\t%.1f\t%.2f",
+        s, p, n, np, ml, sa, d, ms, as, (ms > 0 ? as / ms : 0), mk / 1024, ak / 1024, (mk > 0 ? ak / mk : 0)}')")
+done
+
+{
+  printf '%b\n' "$header"
+  printf '%s\n' "${rows[@]}"
+} | column -t -s $'\t'
+if [[ -n $RESULTS ]]; then
+  { printf '%b\n' "$header"; printf '%s\n' "${rows[@]}"; } > "$RESULTS"
+fi

@@ -1,0 +1,187 @@
+// src/eval/alignment_file.cpp — format detection, the htslib SAM/BAM reader and the
+// PAF line parser behind AlignmentReader.
+#include "alignment_file.hpp"
+
+#include "../io/line_reader.hpp"
+#include "fields.hpp"
+
+#include <agatha/error.hpp>
+
+#include <htslib/kstring.h>
+#include <htslib/sam.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+namespace agatha::eval {
+
+const char* format_name(AlnFormat f) {
+  switch (f) {
+    case AlnFormat::kSam: return "SAM";
+    case AlnFormat::kBam: return "BAM";
+    case AlnFormat::kPaf: return "PAF";
+  }
+  return "?";
+}
+
+namespace {
+
+// ---- format detection: BAM magic, '@' header, else the column layout of line 1 ----
+AlnFormat detect(const std::string& path) {
+  io::LineReader in(path);
+  std::string line;
+  if (!in.next(line)) return AlnFormat::kPaf;
+  if (line.compare(0, 4, std::string("BAM\1", 4)) == 0) return AlnFormat::kBam;
+  if (!line.empty() && line[0] == '@') return AlnFormat::kSam;
+  const std::vector<std::string_view> f = split_tabs(line);
+  if (f.size() >= 12 && (f[4] == "+" || f[4] == "-")) return AlnFormat::kPaf;
+  if (f.size() >= 11) return AlnFormat::kSam;
+  throw InputError("'" + path + "' is not SAM, BAM or PAF: line 1 has " + std::to_string(f.size()) +
+                   " tab-separated columns");
+}
+
+struct HtsFileCloser {
+  void operator()(samFile* f) const { hts_close(f); }
+};
+struct HdrDeleter {
+  void operator()(sam_hdr_t* h) const { sam_hdr_destroy(h); }
+};
+struct BamDeleter {
+  void operator()(bam1_t* b) const { bam_destroy1(b); }
+};
+
+std::vector<std::string> sorted_tags(const std::vector<std::string_view>& f, size_t first, bool drop_cg) {
+  std::vector<std::string> tags;
+  for (size_t i = first; i < f.size(); ++i)
+    if (!(drop_cg && f[i].substr(0, 5) == "cg:Z:")) tags.emplace_back(f[i]);
+  std::sort(tags.begin(), tags.end());
+  return tags;
+}
+
+}  // namespace
+
+// ---- SAM and BAM through htslib ----
+struct AlignmentReader::Sam {
+  std::unique_ptr<samFile, HtsFileCloser> fp;
+  std::unique_ptr<sam_hdr_t, HdrDeleter> hdr;
+  std::unique_ptr<bam1_t, BamDeleter> b{bam_init1()};
+  kstring_t ks = KS_INITIALIZE;
+  ~Sam() { ks_free(&ks); }
+};
+
+// ---- PAF, line by line ----
+struct AlignmentReader::Paf {
+  explicit Paf(const std::string& path) : in(path) {}
+  io::LineReader in;
+  std::string line, last_primary;  // qname of the latest tp:A:P line
+};
+
+AlignmentReader::AlignmentReader(const std::string& path) : path_(path), format_(detect(path)) {
+  if (format_ == AlnFormat::kPaf) {
+    paf_ = std::make_unique<Paf>(path);
+    return;
+  }
+  sam_ = std::make_unique<Sam>();
+  if (!sam_->b) throw Error("out of memory reading '" + path + "'");
+  errno = 0;
+  sam_->fp.reset(sam_open(path.c_str(), "r"));
+  if (!sam_->fp) throw InputError("cannot open '" + path + "': " + std::strerror(errno ? errno : EINVAL));
+  sam_->hdr.reset(sam_hdr_read(sam_->fp.get()));
+  if (!sam_->hdr) throw InputError("'" + path + "': cannot read the " + format_name(format_) + " header");
+}
+
+AlignmentReader::~AlignmentReader() = default;
+
+namespace {
+
+AlnRecord sam_record(const sam_hdr_t* hdr, bam1_t* b, kstring_t* ks, const std::string& path, size_t no) {
+  ks->l = 0;
+  if (sam_format1(hdr, b, ks) < 0)
+    throw InputError("'" + path + "' record " + std::to_string(no) + ": cannot format the record");
+  AlnRecord r;
+  r.text.assign(ks->s, ks->l);
+  r.record_no = no;
+  const std::vector<std::string_view> f = split_tabs(r.text);
+  const uint16_t flag = b->core.flag;
+  r.qname = bam_get_qname(b);
+  r.secondary = flag & BAM_FSECONDARY;
+  r.supplementary = flag & BAM_FSUPPLEMENTARY;
+  r.mapped = !(flag & BAM_FUNMAP) && b->core.tid >= 0;
+  if (r.mapped) {
+    r.contig = sam_hdr_tid2name(hdr, b->core.tid);
+    r.start = b->core.pos;
+    r.end = bam_endpos(b);
+    r.strand = bam_is_rev(b) ? '-' : '+';
+  }
+  r.mapq = b->core.qual;
+  r.cigar = std::string(f.size() > 5 ? f[5] : "*");
+  r.tags = sorted_tags(f, 11, false);
+  return r;
+}
+
+int64_t paf_int(const std::vector<std::string_view>& f, size_t col, const char* what, const std::string& path,
+                size_t line) {
+  int64_t v = 0;
+  if (!parse_nonneg(f[col], v))
+    throw InputError("'" + path + "' line " + std::to_string(line) + ": column " + std::to_string(col + 1) + " (" +
+                     what + ") is not a non-negative integer: '" + std::string(f[col]) + "'");
+  return v;
+}
+
+}  // namespace
+
+bool AlignmentReader::next(AlnRecord& rec) {
+  if (sam_) {
+    const int ret = sam_read1(sam_->fp.get(), sam_->hdr.get(), sam_->b.get());
+    if (ret == -1) return false;
+    const size_t no = ++n_records_;
+    if (ret < -1)
+      throw InputError("'" + path_ + "': malformed or truncated " + format_name(format_) + " record " +
+                       std::to_string(no));
+    rec = sam_record(sam_->hdr.get(), sam_->b.get(), &sam_->ks, path_, no);
+    return true;
+  }
+  Paf& p = *paf_;
+  do {
+    if (!p.in.next(p.line)) return false;
+  } while (p.line.empty());
+  const size_t ln = p.in.line_number();
+  const std::vector<std::string_view> f = split_tabs(p.line);
+  if (f.size() < 12)
+    throw InputError("'" + path_ + "' line " + std::to_string(ln) +
+                     ": expected at least 12 tab-separated PAF columns, found " + std::to_string(f.size()));
+  if (f[4] != "+" && f[4] != "-")
+    throw InputError("'" + path_ + "' line " + std::to_string(ln) + ": column 5 (strand) is '" + std::string(f[4]) +
+                     "', expected '+' or '-'");
+  AlnRecord r;
+  r.record_no = ++n_records_;
+  r.qname = std::string(f[0]);
+  r.contig = std::string(f[5]);
+  r.strand = f[4][0];
+  paf_int(f, 6, "target length", path_, ln);
+  r.start = paf_int(f, 7, "target start", path_, ln);
+  r.end = paf_int(f, 8, "target end", path_, ln);
+  r.mapq = static_cast<int>(std::min<int64_t>(paf_int(f, 11, "mapping quality", path_, ln), 255));
+  r.mapped = true;
+  bool has_tp = false, s1 = false, s2 = false;
+  for (size_t i = 12; i < f.size(); ++i) {
+    const std::string_view t = f[i];
+    if (t.substr(0, 5) == "tp:A:") has_tp = true, r.secondary = t.substr(5) == "S";
+    if (t.substr(0, 5) == "cg:Z:") r.cigar = std::string(t.substr(5));
+    if (t.substr(0, 5) == "s1:i:") s1 = true;
+    if (t.substr(0, 5) == "s2:i:") s2 = true;
+  }
+  if (!has_tp) r.secondary = s1 && !s2;
+  if (!r.secondary) {
+    r.supplementary = p.last_primary == r.qname;
+    p.last_primary = r.qname;
+  }
+  r.tags = sorted_tags(f, 12, true);
+  r.text = p.line;
+  rec = std::move(r);
+  return true;
+}
+
+}  // namespace agatha::eval

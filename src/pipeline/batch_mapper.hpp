@@ -1,0 +1,29 @@
+// src/pipeline/batch_mapper.hpp — the read pipeline of `agatha align --map-only`
+// (minimap2 2.24 map.c: mm_map_file_frag, worker_pipeline): reads arrive in batches of
+// at least `batch_bases` bases (-K; the read crossing the threshold is included), each
+// batch is mapped on `threads` threads, and the output is written in input order. The
+// next batch is read while the current one is mapped, so at most two batches are in
+// memory. The output does not depend on threads or batch_bases.
+//
+// Threading: map_reads starts and joins its own threads; the mapper is shared read-only.
+#pragma once
+
+#include <cstdint>
+
+#include "../io/output_file.hpp"
+#include "../io/seq_reader.hpp"
+#include "read_mapper.hpp"
+
+namespace agatha::pipeline {
+
+struct PipelineStats {
+  uint64_t reads = 0, bases = 0, batches = 0;
+};
+
+// Maps every read of `reads` and writes the PAF lines to `out` (not closed). The first
+// error (bad input, write failure) stops the pipeline and is rethrown; batches before
+// it were already written.
+PipelineStats map_reads(const ReadMapper& mapper, io::SeqReader& reads, io::OutputFile& out, int threads,
+                        uint64_t batch_bases);
+
+}  // namespace agatha::pipeline

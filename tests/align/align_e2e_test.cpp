@@ -1,0 +1,248 @@
+// `agatha align --map-only` end to end against minimap2 2.24's mapping-only PAF
+// (tests/data/align, commands in tests/data/README.md): byte-identical output per
+// preset and option set, the same output for any -t and -K, through an .agi index, and
+// the exact messages and exit codes of bad input.
+#include "../test_support.hpp"
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace agatha {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Outcome {
+  int code;
+  std::string out, err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+class AlignCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("agatha-align-" + std::to_string(::getpid()) + "-" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  // Runs `agatha ARGS`; stdout and stderr go to files in the test's folder.
+  Outcome run(const std::string& args) const {
+    const fs::path out = dir_ / "stdout", err = dir_ / "stderr";
+    const std::string cmd =
+        std::string(AGATHA_BINARY) + " " + args + " > '" + out.string() + "' 2> '" + err.string() + "'";
+    const int st = std::system(cmd.c_str());
+    return {WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st), slurp(out), slurp(err)};
+  }
+  std::string write(const std::string& name, const std::string& text) const {
+    const fs::path p = dir_ / name;
+    std::ofstream(p, std::ios::binary) << text;
+    return p.string();
+  }
+  // The last line of stderr (htslib may log before agatha's own message).
+  static std::string last_line(const std::string& s) {
+    std::string t = s;
+    if (!t.empty() && t.back() == '\n') t.pop_back();
+    return t.substr(t.rfind('\n') == std::string::npos ? 0 : t.rfind('\n') + 1);
+  }
+  fs::path dir_;
+};
+
+std::string src(const std::string& rel) { return "'" + test::source_path(rel) + "'"; }
+
+const std::string kMtRef = src("data/ref.fa"), kMtReads = src("data/reads.fq");
+const std::string kRepRef = src("tests/data/seeds/rep.fa.gz"), kRepReads = src("tests/data/seeds/rep.fq");
+
+struct PafCase {
+  std::string name, args, ref, reads, expected;
+};
+
+class AlignPaf : public AlignCli, public ::testing::WithParamInterface<PafCase> {};
+
+TEST_P(AlignPaf, EqualsMinimap2) {
+  const PafCase& c = GetParam();
+  const Outcome r = run("align --map-only " + c.args + " " + c.ref + " " + c.reads);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string want = slurp(test::source_path("tests/data/align/" + c.expected));
+  ASSERT_FALSE(want.empty());
+  EXPECT_EQ(r.out, want);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Minimap2, AlignPaf,
+    ::testing::Values(PafCase{"mt_map_pb", "-x map-pb", kMtRef, kMtReads, "mt.map-pb.paf"},
+                      PafCase{"mt_map_ont", "-x map-ont", kMtRef, kMtReads, "mt.map-ont.paf"},
+                      PafCase{"mt_map_hifi", "-x map-hifi", kMtRef, kMtReads, "mt.map-hifi.paf"},
+                      PafCase{"rep_map_pb", "-x map-pb", kRepRef, kRepReads, "rep.map-pb.paf"},
+                      PafCase{"rep_map_ont", "-x map-ont", kRepRef, kRepReads, "rep.map-ont.paf"},
+                      PafCase{"rep_map_hifi", "-x map-hifi", kRepRef, kRepReads, "rep.map-hifi.paf"},
+                      PafCase{"rep_asm20", "-x asm20", kRepRef, kRepReads, "rep.asm20.paf"},
+                      PafCase{"rep_map_pb_f20", "-x map-pb -f 20", kRepRef, kRepReads, "rep.map-pb.f20.paf"},
+                      PafCase{"rep_map_ont_opts",
+                              "-x map-ont -r 300,5000 -g 2k -n 4 -m 60 -N 2 -p 0.6 --mask-level 0.4 -U 5,2000", kRepRef,
+                              kRepReads, "rep.map-ont.opts.paf"},
+                      PafCase{"rep_map_pb_nosec", "-x map-pb --secondary=no -k 17 -w 8 -H", kRepRef, kRepReads,
+                              "rep.map-pb.nosec.paf"}),
+    [](const auto& info) { return info.param.name; });
+
+// -t and -K change only how the work is cut, never the output.
+TEST_F(AlignCli, SameOutputForAnyThreadsAndBatchSize) {
+  const std::string want = slurp(test::source_path("tests/data/align/mt.map-pb.paf"));
+  for (const char* opts : {"-t 1 -K 1", "-t 1 -K 20k", "-t 2 -K 1", "-t 2 -K 50k", "-t 3", "-t 8 -K 7k"}) {
+    const Outcome r = run(std::string("align --map-only -x map-pb ") + opts + " " + kMtRef + " " + kMtReads);
+    ASSERT_EQ(r.code, 0) << opts << ": " << r.err;
+    EXPECT_EQ(r.out, want) << opts;
+  }
+}
+
+TEST_F(AlignCli, ReadsFromStandardInput) {
+  const Outcome r = run("align --map-only -x map-ont -t 2 " + kMtRef + " - < " + kMtReads);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out, slurp(test::source_path("tests/data/align/mt.map-ont.paf")));
+}
+
+TEST_F(AlignCli, IndexRoundTripGivesTheSamePaf) {
+  const std::string agi = (dir_ / "rep.agi").string();
+  const Outcome built = run("index -x map-hifi " + kRepRef + " -o '" + agi + "'");
+  ASSERT_EQ(built.code, 0) << built.err;
+  ASSERT_TRUE(fs::exists(agi));
+  const std::string paf = (dir_ / "out.paf").string();
+  const Outcome r = run("align --map-only -x map-hifi -t 2 '" + agi + "' " + kRepReads + " -o '" + paf + "'");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(slurp(paf), slurp(test::source_path("tests/data/align/rep.map-hifi.paf")));
+  // -k/-H in the index command shape the index; align takes them from the .agi.
+  ASSERT_EQ(run("index -x map-pb -k 17 -w 8 -H " + kRepRef + " -o '" + agi + "'").code, 0);
+  const Outcome r2 = run("align --map-only -x map-pb --secondary=no '" + agi + "' " + kRepReads);
+  ASSERT_EQ(r2.code, 0) << r2.err;
+  EXPECT_EQ(r2.out, slurp(test::source_path("tests/data/align/rep.map-pb.nosec.paf")));
+  for (const auto& e : fs::directory_iterator(dir_))
+    EXPECT_EQ(e.path().filename().string().find(".tmp."), std::string::npos) << e.path();
+}
+
+TEST_F(AlignCli, UnmappedReadsAndEmptyInputPrintNothing) {
+  const std::string reads = write("r.fa", ">nohit\nACGTACGTACGTACGTACGTACGTACGTACGTACGTACGT\n>empty\n\n");
+  const Outcome r = run("align --map-only " + kMtRef + " '" + reads + "'");
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out, "");
+  const Outcome r2 = run("align --map-only " + kMtRef + " '" + write("none.fq", "") + "'");
+  EXPECT_EQ(r2.code, 0) << r2.err;
+  EXPECT_EQ(r2.out, "");
+}
+
+// ---- errors: exact message (last stderr line) and exit code 1 ----
+
+struct ErrorCase {
+  std::string args;  // {dir} is replaced by the test's folder
+  std::string message;
+};
+
+void expect_error(const Outcome& r, const std::string& message) {
+  EXPECT_EQ(r.code, 1);
+  std::string err = r.err;
+  if (!err.empty() && err.back() == '\n') err.pop_back();
+  const size_t nl = err.rfind('\n');
+  EXPECT_EQ(err.substr(nl == std::string::npos ? 0 : nl + 1), message);
+  EXPECT_EQ(r.out, "");
+}
+
+TEST_F(AlignCli, OptionErrorsAreWordedAsMinimap2) {
+  const std::vector<ErrorCase> cases = {
+      {"-x foo", "[E::align] unknown preset 'foo'"},
+      {"-k 30", "[E::align] -k must be at most 28"},
+      {"-w 0", "[E::align] -k and -w must be positive"},
+      {"-w 300", "[E::align] -w must be less than 256"},
+      {"-N -1", "[E::align] -N must be no less than 0"},
+      {"-p 2", "[E::align] -p must be within 0 and 1 (including 0 and 1)"},
+      {"--secondary=maybe", "[E::align] --secondary only takes 'yes' or 'no'"},
+      {"-g 5x", "[E::align] invalid value '5x' for -g"},
+      {"-r 500x2", "[E::align] invalid value '500x2' for -r"},
+  };
+  for (const ErrorCase& c : cases) {
+    SCOPED_TRACE(c.args);
+    expect_error(run("align --map-only " + c.args + " " + kMtRef + " " + kMtReads), c.message);
+  }
+}
+
+TEST_F(AlignCli, WithoutMapOnlyRefusesClearly) {
+  expect_error(run("align -x map-pb " + kMtRef + " " + kMtReads),
+               "[E::align] base-level alignment (SAM output) is not implemented yet; use --map-only for "
+               "minimap2's mapping-only PAF");
+}
+
+TEST_F(AlignCli, BadInputNamesFileAndRecord) {
+  const std::string d = dir_.string();
+  write("dup.fa", ">a\nACGT\n>b\nACGT\n>a\nACGT\n");
+  write("empty.fa", "");
+  write("text.txt", "hello\n");
+  write("badq.fq", "@r1\nACGTACGT\n+\nIIIIIIII\n@r2\nACGTACGT\n+\nIII\n");
+  const std::vector<ErrorCase> cases = {
+      {kMtRef + " " + d + "/nosuch.fq", "[E::align] cannot open '" + d + "/nosuch.fq': No such file or directory"},
+      {d + "/nosuch.fa " + kMtReads, "[E::align] cannot open '" + d + "/nosuch.fa': No such file or directory"},
+      {d + "/empty.fa " + kMtReads, "[E::align] '" + d + "/empty.fa': no sequences"},
+      {d + "/dup.fa " + kMtReads, "[E::align] '" + d + "/dup.fa' record 3: duplicate sequence name 'a'"},
+      {d + "/text.txt " + kMtReads,
+       "[E::align] '" + d + "/text.txt' line 1: not FASTA or FASTQ: expected '>' or '@', found 'h'"},
+      {kMtRef + " " + d + "/text.txt",
+       "[E::align] '" + d + "/text.txt' line 1: not FASTA or FASTQ: expected '>' or '@', found 'h'"},
+      {kMtRef + " " + d + "/badq.fq", "[E::align] '" + d +
+                                          "/badq.fq' line 8 (record 2 'r2', starting at line 5): quality string "
+                                          "length 3 differs from sequence length 8"},
+  };
+  for (const ErrorCase& c : cases) {
+    SCOPED_TRACE(c.args);
+    expect_error(run("align --map-only " + c.args), c.message);
+  }
+}
+
+// A truncated gzip stream fails after earlier reads were mapped; -o must not be left
+// holding a partial file that looks complete.
+TEST_F(AlignCli, TruncatedGzipLeavesNoOutputFile) {
+  const std::string fq = slurp(test::source_path("data/reads.fq"));
+  const std::string gz_path = (dir_ / "reads.fq.gz").string();
+  gzFile gz = gzopen(gz_path.c_str(), "wb");
+  ASSERT_NE(gz, nullptr);
+  ASSERT_EQ(gzwrite(gz, fq.data(), static_cast<unsigned>(fq.size())), static_cast<int>(fq.size()));
+  ASSERT_EQ(gzclose(gz), Z_OK);
+  const std::string whole = slurp(gz_path);
+  const std::string cut = write("cut.fq.gz", whole.substr(0, whole.size() * 3 / 4));
+  const std::string out = (dir_ / "out.paf").string();
+  const Outcome r = run("align --map-only -x map-pb -K 10k -t 2 " + kMtRef + " '" + cut + "' -o '" + out + "'");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(last_line(r.err).find("[E::align] '" + cut + "' line "), std::string::npos) << r.err;
+  EXPECT_NE(last_line(r.err).find(": read error (truncated or corrupt compressed stream)"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(out));
+  for (const auto& e : fs::directory_iterator(dir_))
+    EXPECT_EQ(e.path().filename().string().find("out.paf"), std::string::npos) << e.path();
+}
+
+TEST_F(AlignCli, IndexErrors) {
+  expect_error(run("index " + kMtRef + " -o " + dir_.string() + "/no/such/dir.agi"),
+               "[E::index] cannot create '" + dir_.string() + "/no/such/dir.agi': No such file or directory");
+  const std::string dup = write("dup.fa", ">a\nACGT\n>a\nACGT\n");
+  const std::string agi = (dir_ / "dup.agi").string();
+  expect_error(run("index '" + dup + "' -o '" + agi + "'"),
+               "[E::index] '" + dup + "' record 2: duplicate sequence name 'a'");
+  EXPECT_FALSE(fs::exists(agi));
+  const std::string bad = write("bad.agi", "AGATHAIX\x01");
+  expect_error(run("align --map-only '" + bad + "' " + kMtReads),
+               "[E::align] '" + bad + "' is not a valid agatha index (.agi): file is truncated");
+}
+
+}  // namespace
+}  // namespace agatha
