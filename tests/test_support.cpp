@@ -1,5 +1,8 @@
 #include "test_support.hpp"
 
+#include <sys/wait.h>
+
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 
@@ -39,5 +42,21 @@ std::string shared_golden_dir() {
 }
 
 std::string source_path(const std::string& rel) { return std::string(AGATHA_SOURCE_DIR) + "/" + rel; }
+
+}  // namespace agatha::test
+
+namespace agatha::test {
+
+CommandResult run_agatha(const std::string& args) {
+  const std::string cmd = std::string(AGATHA_BINARY) + " " + args;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return {-1, "popen failed"};
+  std::string out;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  const int st = pclose(p);
+  return {WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st), out};
+}
 
 }  // namespace agatha::test

@@ -22,4 +22,13 @@ std::string shared_golden_dir();
 
 std::string source_path(const std::string& rel);
 
+struct CommandResult {
+  int code;         // exit status, 128 + signal when killed
+  std::string out;  // what the command wrote to stdout
+};
+
+// Runs the built agatha binary through the shell: `agatha ARGS`, where ARGS may carry
+// redirections (e.g. "dp x.tsv 2>&1" to capture stderr too).
+CommandResult run_agatha(const std::string& args);
+
 }  // namespace agatha::test

@@ -15,22 +15,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Outcome {
-  int code;
-  std::string out;  // stdout and stderr together
-};
+using Outcome = test::CommandResult;
 
-Outcome dp(const std::string& args) {
-  const std::string cmd = std::string(AGATHA_BINARY) + " dp " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return {-1, "popen failed"};
-  std::string out;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  const int st = pclose(p);
-  return {WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st), out};
-}
+// `agatha dp ARGS`, stdout and stderr together.
+Outcome dp(const std::string& args) { return test::run_agatha("dp " + args + " 2>&1"); }
 
 class DpCli : public ::testing::Test {
  protected:

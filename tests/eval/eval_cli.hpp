@@ -2,7 +2,8 @@
 // eval suite.
 #pragma once
 
-#include <sys/wait.h>
+#include "../test_support.hpp"
+
 #include <unistd.h>
 
 #include <cstdio>
@@ -13,21 +14,11 @@
 
 namespace agatha::test {
 
-struct Outcome {
-  int code;
-  std::string out;  // stdout and stderr together (stderr alone with err_only)
-};
+using Outcome = CommandResult;
 
+// `agatha ARGS REDIRECT`: by default stdout and stderr together.
 inline Outcome agatha(const std::string& args, const char* redirect = "2>&1") {
-  const std::string cmd = std::string(AGATHA_BINARY) + " " + args + " " + redirect;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return {-1, "popen failed"};
-  std::string out;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  const int st = pclose(p);
-  return {WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st), out};
+  return run_agatha(args + " " + redirect);
 }
 
 inline std::string eval_data(const std::string& name) {
