@@ -156,3 +156,38 @@ INSTANTIATE_TEST_SUITE_P(Backends, DpDifferential, ::testing::Values("cpu-sse41"
 
 }  // namespace
 }  // namespace agatha
+
+namespace agatha {
+namespace {
+
+// A 120 kb extension: coordinates past 65,535 on every backend, identical answers.
+TEST(DpLongTask, ExtensionOf120KbAgreesOnAllBackends) {
+  std::mt19937_64 rng(0x5eed0003);
+  std::vector<uint8_t> t(120000), q;
+  for (auto& c : t) c = static_cast<uint8_t>(rng() % 4);
+  for (uint8_t c : t) {  // 1% deletions, 1% insertions, 2% substitutions: no net drift
+    const uint64_t x = rng() % 100;
+    if (x == 0) continue;
+    q.push_back(x < 3 ? static_cast<uint8_t>((c + 1) & 3) : c);
+    if (x == 3) q.push_back(static_cast<uint8_t>(rng() % 4));
+  }
+  DpTask task;
+  task.query = q, task.target = t;
+  task.flag = dp_flag::kExtzOnly;
+  task.w = 751, task.zdrop = 400, task.end_bonus = -1;
+  std::vector<DpResult> want(1);
+  test::try_backend("scalar")->run(std::span(&task, 1), want);
+  EXPECT_GT(want[0].max_t, 100000);
+  EXPECT_GT(want[0].max_q, 100000);
+  EXPECT_FALSE(want[0].cigar.empty());
+  for (const std::string& name : test::all_backends()) {
+    auto b = test::try_backend(name);
+    if (!b) continue;
+    std::vector<DpResult> got(1);
+    b->run(std::span(&task, 1), got);
+    EXPECT_EQ(io::format_answer(got[0]), io::format_answer(want[0])) << name;
+  }
+}
+
+}  // namespace
+}  // namespace agatha
