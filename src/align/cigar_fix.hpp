@@ -1,0 +1,78 @@
+// src/align/cigar_fix.hpp — the clean-up of a base-level alignment's CIGAR and the
+// statistics minimap2 2.24 derives from it (align.c: mm_fix_cigar, mm_update_extra;
+// format.c: mm_event_identity), spec 7.7 and 9.4.
+//
+// CIGARs use BAM's encoding: len << 4 | op, op in kCigarOps order ("MIDNSHP=X").
+// Sequences are nucleotide codes 0..4 (A, C, G, T, other); 4 is "N" on either side.
+// All functions are pure and thread-safe; they keep no references to their arguments.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace agatha::align {
+
+inline constexpr uint32_t kCigarMatch = 0, kCigarIns = 1, kCigarDel = 2, kCigarNSkip = 3;
+inline constexpr uint32_t kCigarSoftClip = 4, kCigarHardClip = 5;
+inline constexpr char kCigarOps[] = "MIDNSHP=X";
+
+constexpr uint32_t cigar_op(uint32_t c) { return c & 0xfu; }
+constexpr uint32_t cigar_len(uint32_t c) { return c >> 4; }
+constexpr uint32_t cigar_make(uint32_t len, uint32_t op) { return len << 4 | op; }
+
+// What the region's coordinates lose when fix_cigar drops a leading I (query) or D
+// (target): the aligned query/target now start that many bases later.
+struct CigarShift {
+  int32_t qshift = 0, tshift = 0;
+};
+
+// Steps 1-3 of spec 7.7, in place: left-shift I/D flanked by M, rewrite I/D runs of >= 3
+// ops that start with an adjacent I,D or D,I pair as one I and one D, squeeze out
+// zero-length ops and merge neighbours (only when something changed, as minimap2 does),
+// drop a leading I or D. `query` is the aligned part of the read on the alignment strand,
+// `target` the aligned part of the forward reference. Throws agatha::Error when the
+// CIGAR does not span exactly `query` and `target`. A CIGAR of 0 or 1 ops is unchanged.
+CigarShift fix_cigar(std::vector<uint32_t>& cigar, std::span<const uint8_t> query, std::span<const uint8_t> target);
+
+// The scoring dp_max is computed with: match a, mismatch -b, -sc_ambi for any pair with
+// a code 4; each gap costs q + e * mg_log2(1 + len) (log_gap, the long-read presets) or
+// q + e (sr).
+struct StatsScoring {
+  int a = 2, b = 4, sc_ambi = 1;
+  int q = 4, e = 2;
+  bool log_gap = true;
+};
+
+// Statistics of a fixed CIGAR (spec 7.7 step 4-5): mlen = M columns that match, blen =
+// columns without an N, n_ambi = N bases in M columns and gaps, n_diff = mismatching M
+// columns, n_gap / n_gapo = I+D bases / I and D ops, dp_max = best local score.
+struct AlignmentStats {
+  int32_t mlen = 0, blen = 0, n_ambi = 0, n_diff = 0, n_gap = 0, n_gapo = 0;
+  int32_t dp_max = 0;
+};
+
+// Stats of `cigar` over `query` and `target` (step 4-5 only; no fixing). Throws
+// agatha::Error when the CIGAR does not span them exactly.
+AlignmentStats alignment_stats(std::span<const uint32_t> cigar, std::span<const uint8_t> query,
+                               std::span<const uint8_t> target, const StatsScoring& sc);
+
+// A region's aligned coordinates: query [qs, qe) on the read's forward strand, target
+// [rs, re); rev when the read aligns reverse-complemented.
+struct AlignedSpan {
+  int32_t qs = 0, qe = 0, rs = 0, re = 0;
+  bool rev = false;
+};
+
+// mm_update_extra: fix_cigar, the coordinate adjustment of a dropped leading I (qs += L,
+// or qe -= L when rev) or D (rs += L), then the statistics of the fixed CIGAR.
+AlignmentStats update_extra(AlignedSpan& span, std::vector<uint32_t>& cigar, std::span<const uint8_t> query,
+                            std::span<const uint8_t> target, const StatsScoring& sc);
+
+// de:f (spec 9.4): 1 - mlen / (blen + n_ambi - n_gap + n_gapo), gap-compressed divergence.
+double divergence(const AlignmentStats& s);
+
+// NM:i (spec 9.4): mismatches, N positions and indel bases, blen - mlen + n_ambi.
+inline int32_t edit_distance(const AlignmentStats& s) { return s.blen - s.mlen + s.n_ambi; }
+
+}  // namespace agatha::align

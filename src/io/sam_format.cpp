@@ -1,0 +1,238 @@
+// src/io/sam_format.cpp — SAM header and records as minimap2 2.24 writes them.
+//
+//   expand_escapes        mm_escape
+//   parse_read_group      sam_write_rg_line (validation and ID)
+//   append_sam_header     mm_write_sam_hdr
+//   append_cigar          write_sam_cigar (in the CIGAR field and as CG:B:I)
+//   append_seq_qual       the SEQ/QUAL part of mm_write_sam3
+//   append_tags           write_tags plus the SA, CG and rl tags of mm_write_sam3
+//   append_sam_record     mm_write_sam3 for an aligned region
+//   append_sam_unmapped   mm_write_sam3 for a read without regions
+#include "sam_format.hpp"
+
+#include <agatha/error.hpp>
+#include <agatha/version.hpp>
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <concepts>
+#include <cstdio>
+
+#include "../align/cigar_fix.hpp"
+
+namespace agatha::io {
+namespace {
+
+constexpr int kFlagRev = 0x10, kFlagSecondary = 0x100, kFlagSupplementary = 0x800, kFlagUnmapped = 0x4;
+constexpr size_t kMaxReadGroupId = 255;
+
+// bseq.c's seq_comp_table: A<->T, C<->G, R<->Y, K<->M, B<->V, D<->H, U->A, case kept;
+// every other byte maps to itself.
+constexpr std::array<char, 256> make_comp_table() {
+  std::array<char, 256> t{};
+  for (int i = 0; i < 256; ++i) t[i] = static_cast<char>(i);
+  constexpr std::string_view from = "ACGTURYKMBVDH", to = "TGCAAYRMKVBHD";
+  for (size_t i = 0; i < from.size(); ++i) {
+    t[static_cast<unsigned char>(from[i])] = to[i];
+    t[static_cast<unsigned char>(from[i] + 32)] = static_cast<char>(to[i] + 32);
+  }
+  return t;
+}
+constexpr std::array<char, 256> kComp = make_comp_table();
+
+// Appends each argument: text, a character, or an integer in decimal.
+void put_one(std::string& out, std::string_view s) { out += s; }
+void put_one(std::string& out, char c) { out += c; }
+void put_one(std::string& out, std::integral auto v) {
+  char buf[24];
+  out.append(buf, std::to_chars(buf, buf + sizeof buf, v).ptr);
+}
+template <typename... Args>
+void put(std::string& out, const Args&... args) {
+  (put_one(out, args), ...);
+}
+
+std::string expand_escapes(std::string_view s) {
+  std::string out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] != '\\') {
+      out += s[i];
+    } else if (++i < s.size()) {
+      if (s[i] == 't')
+        out += '\t';
+      else if (s[i] == '\\')
+        out += '\\';
+    }
+  }
+  return out;
+}
+
+int sam_flag(const SamRecord& r) {
+  int flag = r.rev ? kFlagRev : 0;
+  if (r.secondary)
+    flag |= kFlagSecondary;
+  else if (r.supplementary)
+    flag |= kFlagSupplementary;
+  return flag;
+}
+
+// Clip lengths at the CIGAR's left and right ends (the read's 5' end is on the right
+// when it aligns reverse-complemented).
+std::pair<int32_t, int32_t> clips(const SamRecord& r) {
+  const auto qlen = static_cast<int32_t>(r.seq.size());
+  return r.rev ? std::pair{qlen - r.qe, r.qs} : std::pair{r.qs, qlen - r.qe};
+}
+
+void append_cigar_field(std::string& out, const SamRecord& r, bool hard) {
+  const auto [left, right] = clips(r);
+  const char clip = hard ? 'H' : 'S';
+  if (left) put(out, left, clip);
+  for (uint32_t c : r.cigar) put(out, align::cigar_len(c), align::kCigarOps[align::cigar_op(c)]);
+  if (right) put(out, right, clip);
+}
+
+void append_cigar_tag(std::string& out, const SamRecord& r, bool hard) {
+  const auto [left, right] = clips(r);
+  const uint32_t clip = hard ? align::kCigarHardClip : align::kCigarSoftClip;
+  out += "\tCG:B:I";
+  if (left) put(out, ',', align::cigar_make(static_cast<uint32_t>(left), clip));
+  for (uint32_t c : r.cigar) put(out, ',', c);
+  if (right) put(out, ',', align::cigar_make(static_cast<uint32_t>(right), clip));
+}
+
+// With -L and a long CIGAR the field holds a placeholder: the bases SEQ shows as S and
+// the reference span as N.
+void append_cigar_placeholder(std::string& out, const SamRecord& r, const SamOptions& opt) {
+  int64_t ref_span = 0;
+  for (uint32_t c : r.cigar) {
+    const uint32_t op = align::cigar_op(c);
+    if (op == align::kCigarMatch || op == align::kCigarDel || op == align::kCigarNSkip) ref_span += align::cigar_len(c);
+  }
+  const int flag = sam_flag(r);
+  int32_t slen = r.qe - r.qs;
+  if ((flag & (kFlagSecondary | kFlagSupplementary)) == 0 || opt.soft_clip)
+    slen = static_cast<int32_t>(r.seq.size());
+  else if (flag & kFlagSecondary)
+    slen = 0;
+  put(out, slen, 'S', ref_span, 'N');
+}
+
+void append_oriented(std::string& out, std::string_view s, bool rev, bool complement) {
+  if (!rev) {
+    out += s;
+    return;
+  }
+  for (size_t i = s.size(); i-- > 0;) out += complement ? kComp[static_cast<unsigned char>(s[i])] : s[i];
+}
+
+void append_seq_qual(std::string& out, const SamRecord& r, const SamOptions& opt) {
+  out += '\t';
+  const int flag = sam_flag(r);
+  std::string_view seq = r.seq, qual = r.qual;
+  if ((flag & (kFlagSecondary | kFlagSupplementary)) != 0 && !opt.soft_clip) {
+    if (flag & kFlagSecondary) {
+      out += "*\t*";
+      return;
+    }
+    const auto len = static_cast<size_t>(r.qe - r.qs);
+    seq = seq.substr(static_cast<size_t>(r.qs), len);
+    if (!qual.empty()) qual = qual.substr(static_cast<size_t>(r.qs), len);
+  }
+  append_oriented(out, seq, r.rev, true);
+  out += '\t';
+  if (qual.empty())
+    out += '*';
+  else
+    append_oriented(out, qual, r.rev, false);
+}
+
+void append_tags(std::string& out, const SamRecord& r, const SamOptions& opt, bool cigar_in_tag, bool hard) {
+  if (!opt.rg_id.empty()) put(out, "\tRG:Z:", std::string_view(opt.rg_id));
+  put(out, "\tNM:i:", r.nm, "\tms:i:", r.ms, "\tAS:i:", r.as, "\tnn:i:", r.nn, "\ttp:A:", r.tp, "\tcm:i:", r.cm,
+      "\ts1:i:", r.s1);
+  if (r.s2) put(out, "\ts2:i:", *r.s2);
+  if (r.de == 0.0) {
+    out += "\tde:f:0";
+  } else {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.4f", r.de);
+    put(out, "\tde:f:", std::string_view(buf));
+  }
+  if (r.zd) put(out, "\tzd:i:", r.zd);
+  if (!r.sa.empty()) put(out, "\tSA:Z:", r.sa);
+  if (cigar_in_tag) append_cigar_tag(out, r, hard);
+  put(out, "\trl:i:", r.rl);
+}
+
+}  // namespace
+
+ReadGroup parse_read_group(std::string_view arg) {
+  if (!arg.starts_with("@RG")) throw OptionError("the read group line is not started with @RG");
+  if (arg.find('\t') != std::string_view::npos)
+    throw OptionError("the read group line contained literal <tab>. Use '\\t' instead!");
+  ReadGroup rg{expand_escapes(arg), {}};
+  const size_t p = rg.line.find("\tID:");
+  if (p == std::string::npos) throw OptionError("no ID within the read group line");
+  const size_t start = p + 4, end = rg.line.find_first_of("\t\n", start);
+  rg.id = rg.line.substr(start, end == std::string::npos ? std::string::npos : end - start);
+  if (rg.id.size() > kMaxReadGroupId) throw OptionError("@RG:ID is longer than 255 characters");
+  return rg;
+}
+
+void append_sam_header(std::string& out, std::span<const SamReference> refs, const ReadGroup* read_group,
+                       std::span<const std::string> argv) {
+  for (const SamReference& ref : refs) put(out, "@SQ\tSN:", ref.name, "\tLN:", ref.length, '\n');
+  if (read_group) out += read_group->line + '\n';
+  put(out, "@PG\tID:agatha\tPN:agatha\tVN:", kVersion, "\tCL:agatha");
+  for (size_t i = 1; i < argv.size(); ++i) out += ' ' + argv[i];
+  out += '\n';
+}
+
+void append_sam_record(std::string& out, const SamRecord& r, const SamOptions& opt) {
+  const int flag = sam_flag(r);
+  const bool hard = (flag & kFlagSupplementary) != 0 && !opt.soft_clip;
+  const bool cigar_in_tag = opt.long_cigar && r.cigar.size() > kMaxSamCigarOps;
+  put(out, r.qname, '\t', flag, '\t', r.rname, '\t', r.rs + 1, '\t', r.mapq, '\t');
+  if (cigar_in_tag)
+    append_cigar_placeholder(out, r, opt);
+  else
+    append_cigar_field(out, r, hard);
+  out += "\t*\t0\t0";
+  append_seq_qual(out, r, opt);
+  append_tags(out, r, opt, cigar_in_tag, hard);
+  out += '\n';
+}
+
+void append_sam_unmapped(std::string& out, std::string_view qname, std::string_view seq, std::string_view qual,
+                         int32_t rl, const SamOptions& opt) {
+  put(out, qname, '\t', kFlagUnmapped, "\t*\t0\t0\t*\t*\t0\t0\t", seq, '\t',
+      qual.empty() ? std::string_view("*") : qual);
+  if (!opt.rg_id.empty()) put(out, "\tRG:Z:", std::string_view(opt.rg_id));
+  put(out, "\trl:i:", rl, '\n');
+}
+
+std::string format_sa(std::span<const SaPart> parts, int32_t qlen) {
+  std::string out;
+  for (const SaPart& q : parts) {
+    const int32_t qspan = q.qe - q.qs, rspan = q.re - q.rs;
+    const int32_t m = std::min(qspan, rspan);
+    const int32_t clip5 = q.rev ? qlen - q.qe : q.qs, clip3 = q.rev ? q.qs : qlen - q.qe;
+    put(out, q.rname, ',', q.rs + 1, ',', q.rev ? '-' : '+', ',');
+    if (clip5) put(out, clip5, 'S');
+    if (m) put(out, m, 'M');
+    if (qspan > m) put(out, qspan - m, 'I');
+    if (rspan > m) put(out, rspan - m, 'D');
+    if (clip3) put(out, clip3, 'S');
+    put(out, ',', q.mapq, ',', q.nm, ';');
+  }
+  return out;
+}
+
+std::string reverse_complement(std::string_view seq) {
+  std::string out;
+  out.reserve(seq.size());
+  append_oriented(out, seq, true, true);
+  return out;
+}
+
+}  // namespace agatha::io

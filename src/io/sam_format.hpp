@@ -1,0 +1,99 @@
+// src/io/sam_format.hpp — SAM text exactly as minimap2 2.24 writes it (format.c:
+// mm_write_sam_hdr, sam_write_rg_line, mm_write_sam3, write_sam_cigar, write_tags),
+// spec 9.1-9.4, for single-end reads. The caller decides which regions become records
+// (--secondary=no, --sam-hit-only) and supplies every value; this file only formats.
+//
+// Functions append to a caller-owned string; they keep no state and are thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace agatha::io {
+
+// The output switches that change a record's text.
+struct SamOptions {
+  bool soft_clip = false;   // -Y: S for supplementaries too, and SEQ/QUAL on every record
+  bool long_cigar = false;  // -L: a CIGAR of more than kMaxSamCigarOps ops goes to CG:B:I
+  std::string rg_id;        // ID of the -R read group; non-empty adds RG:Z to every record
+};
+
+// The most CIGAR ops -L leaves in the CIGAR field (BAM's limit is 65535; minimap2 keeps
+// room for the two clips).
+inline constexpr size_t kMaxSamCigarOps = 65533;
+
+// The -R argument parsed: the @RG line with "\t" and "\\" escapes expanded (another
+// backslash escape is dropped, as minimap2's mm_escape does) and its ID.
+struct ReadGroup {
+  std::string line;
+  std::string id;
+};
+
+// Throws OptionError with minimap2's reasons: not starting with @RG, a literal tab, no
+// ID, an ID longer than 255 characters. (minimap2 prints the reason and carries on
+// without a read group.)
+ReadGroup parse_read_group(std::string_view arg);
+
+struct SamReference {
+  std::string_view name;
+  int64_t length = 0;
+};
+
+// The header: one @SQ per reference (pass none when the index has several parts), the
+// @RG line when `read_group` is non-null, and `@PG ID:agatha PN:agatha VN:<version>
+// CL:agatha <argv[1]> ...`. This @PG line is the one intended difference from minimap2.
+void append_sam_header(std::string& out, std::span<const SamReference> refs, const ReadGroup* read_group,
+                       std::span<const std::string> argv);
+
+// One aligned record. Coordinates are 0-based; [qs, qe) is on the read's forward strand.
+struct SamRecord {
+  std::string_view qname;
+  std::string_view seq;   // the read as input (forward, case kept)
+  std::string_view qual;  // empty for FASTA input or -Q: QUAL `*`
+  bool rev = false;
+  bool secondary = false;      // FLAG 0x100 (parent != id)
+  bool supplementary = false;  // FLAG 0x800 (primary chain, not sam_pri); ignored if secondary
+  std::string_view rname;
+  int32_t rs = 0;  // POS - 1
+  int32_t qs = 0, qe = 0;
+  int mapq = 0;
+  std::span<const uint32_t> cigar;  // the alignment, BAM encoding, without clips
+  // Tags, in print order.
+  int32_t nm = 0, ms = 0, as = 0, nn = 0;
+  char tp = 'P';  // P primary, S secondary, I / i inversion primary / secondary
+  int32_t cm = 0, s1 = 0;
+  std::optional<int32_t> s2;  // printed only for id == parent
+  double de = 0.0;            // printed "%.4f", or "0" when exactly 0
+  int32_t zd = 0;             // split flags; printed when non-zero
+  std::string_view sa;        // SA:Z value from format_sa, empty for none
+  int32_t rl = 0;
+};
+
+void append_sam_record(std::string& out, const SamRecord& r, const SamOptions& opt);
+
+// The record of a read without a region: `QNAME 4 * 0 0 * * 0 0 SEQ QUAL [RG:Z] rl:i`.
+void append_sam_unmapped(std::string& out, std::string_view qname, std::string_view seq, std::string_view qual,
+                         int32_t rl, const SamOptions& opt);
+
+// Another primary-chain region of the same read, as the SA tag lists it.
+struct SaPart {
+  std::string_view rname;
+  int32_t rs = 0, re = 0, qs = 0, qe = 0;  // [qs, qe) on the forward strand
+  bool rev = false;
+  int mapq = 0;
+  int32_t nm = 0;
+};
+
+// The SA:Z value: `rname,rs+1,strand,[clip5 S][M][I|D][clip3 S],mapq,NM;` per part, with
+// M the shorter of the two spans and the surplus as I or D.
+std::string format_sa(std::span<const SaPart> parts, int32_t qlen);
+
+// Reverse complement with minimap2's seq_comp_table (IUPAC codes, case kept, bytes >= 128
+// unchanged).
+std::string reverse_complement(std::string_view seq);
+
+}  // namespace agatha::io
