@@ -1,0 +1,579 @@
+// The DP skeleton of a region (minimap2 2.24 align.c: mm_align1 and helpers). See
+// region_align.hpp.
+#include "region_align.hpp"
+
+#include <algorithm>
+#include <climits>
+#include <cstdlib>
+
+#include "cigar_fix.hpp"
+
+namespace agatha::align {
+
+using map::Anchor;
+using map::Region;
+namespace ab = map::anchor_bit;
+
+namespace {
+
+inline int32_t ax(const Anchor& a) { return static_cast<int32_t>(a.x); }
+inline int32_t ay(const Anchor& a) { return static_cast<int32_t>(a.y); }
+inline int32_t aspan(const Anchor& a) { return static_cast<int32_t>(a.y >> 32 & 0xff); }
+
+int score_of(const AlignOptions& opt, uint8_t t, uint8_t q) {
+  if (t > 3 || q > 3) return -opt.sc_ambi;
+  return t == q ? opt.a : -opt.b;
+}
+
+// mm_adjust_minier
+void adjust_minier(const index::MinimizerIndex& idx, const ReadCodes& read, const Anchor& a, int32_t& r, int32_t& q) {
+  if (idx.hpc()) {
+    const std::vector<uint8_t>& qs = read.strand(map::anchor_reverse(a));
+    q = ay(a);
+    int32_t i = q - 1;
+    const uint8_t c = qs[static_cast<size_t>(q)];
+    for (; i > 0; --i)
+      if (qs[static_cast<size_t>(i)] != c) break;
+    q = i + 1;
+    const uint32_t rid = static_cast<uint32_t>(map::anchor_rid(a));
+    r = ax(a);
+    const uint8_t rc = idx.reference().base(rid, static_cast<uint32_t>(r));
+    for (i = r - 1; i > 0; --i)
+      if (idx.reference().base(rid, static_cast<uint32_t>(i)) != rc) break;
+    r = i + 1;
+  } else {
+    r = ax(a) - (idx.k() >> 1);
+    q = ay(a) - (idx.k() >> 1);
+  }
+}
+
+int32_t gap_of(const Anchor* a, int i) {
+  return static_cast<int32_t>(static_cast<uint32_t>(ay(a[i]) - ay(a[i - 1])) -
+                              static_cast<uint32_t>(ax(a[i]) - ax(a[i - 1])));
+}
+
+std::vector<int> collect_long_gaps(int as1, int cnt1, const Anchor* a, int min_gap) {
+  std::vector<int> k;
+  for (int i = 1; i < cnt1; ++i) {
+    const int gap = gap_of(a + as1, i);
+    if (gap < -min_gap || gap > min_gap) k.push_back(i);
+  }
+  if (k.size() <= 1) k.clear();
+  return k;
+}
+
+// ksw_ll_i16 of minimap2 2.24 (ksw2_ll_sse.c), emulated lane by lane: local alignment
+// of the striped query (padded to 8 * slen with score 0, as 2.24's ksw_ll_qinit does),
+// gap of length L costing go + L*ge. te: the last target column whose maximum is >= the
+// best so far; qe: the last striped slot of that column holding the best score (may
+// point into the padding).
+int ll_i16(const uint8_t* qs, int ql, const uint8_t* ts, int tl, const AlignOptions& opt, int& qe, int& te) {
+  const int slen = (ql + 7) / 8, ql8 = slen * 8;
+  const int gapoe = opt.q + opt.e, gape = opt.e;
+  std::vector<int> h0(static_cast<size_t>(ql8), 0), h1(static_cast<size_t>(ql8), 0), e(static_cast<size_t>(ql8), 0),
+      hmax(static_cast<size_t>(ql8), 0);
+  int gmax = 0;
+  qe = te = -1;
+  for (int i = 0; i < tl; ++i) {
+    int f = 0, imax = 0;
+    for (int p = 0; p < ql8; ++p) {
+      const int s = p < ql ? score_of(opt, ts[i], qs[p]) : 0;
+      int h = (p > 0 ? h0[static_cast<size_t>(p - 1)] : 0) + s;
+      h = std::max({h, e[static_cast<size_t>(p)], f, 0});
+      h1[static_cast<size_t>(p)] = h;
+      imax = std::max(imax, h);
+      e[static_cast<size_t>(p)] = std::max({e[static_cast<size_t>(p)] - gape, h - gapoe, 0});
+      f = std::max({f - gape, h - gapoe, 0});
+    }
+    if (imax >= gmax) {
+      gmax = imax, te = i;
+      hmax = h1;
+    }
+    std::swap(h0, h1);
+  }
+  for (int k = 0; k < ql8; ++k) {
+    const int p = k / 8 + k % 8 * slen;
+    if (hmax[static_cast<size_t>(p)] == gmax) qe = p;
+  }
+  return gmax;
+}
+
+DpResult reset_result() {
+  DpResult r;
+  r.zdropped = true;
+  return r;
+}
+
+}  // namespace
+
+ReadCodes::ReadCodes(std::string_view seq) {
+  fwd.resize(seq.size());
+  rev.resize(seq.size());
+  for (size_t i = 0; i < seq.size(); ++i) fwd[i] = encode_base(seq[i]);
+  for (size_t i = 0; i < seq.size(); ++i) {
+    const uint8_t c = fwd[seq.size() - 1 - i];
+    rev[i] = c >= 4 ? 4 : static_cast<uint8_t>(3 - c);
+  }
+}
+
+std::vector<Anchor> squeeze_anchors(std::vector<Region>& regs, const std::vector<Anchor>& a) {
+  std::vector<uint64_t> aux(regs.size());
+  for (size_t i = 0; i < regs.size(); ++i) aux[i] = static_cast<uint64_t>(regs[i].as) << 32 | i;
+  std::sort(aux.begin(), aux.end());
+  std::vector<Anchor> out;
+  for (uint64_t v : aux) {
+    Region& r = regs[static_cast<uint32_t>(v)];
+    const int32_t as = static_cast<int32_t>(out.size());
+    out.insert(out.end(), a.begin() + r.as, a.begin() + r.as + r.cnt);
+    r.as = as;
+  }
+  return out;
+}
+
+void fix_bad_ends(const Region& r, const Anchor* a, int bw, int min_match, int32_t& as, int32_t& cnt) {
+  as = r.as, cnt = r.cnt;
+  if (r.cnt < 3) return;
+  int32_t l, m;
+  m = l = aspan(a[r.as]);
+  for (int32_t i = r.as + 1; i < r.as + r.cnt - 1; ++i) {
+    const int32_t q_span = aspan(a[i]);
+    if (a[i].y & ab::kLongJoin) break;
+    const int32_t lr = ax(a[i]) - ax(a[i - 1]), lq = ay(a[i]) - ay(a[i - 1]);
+    const int32_t mn = std::min(lr, lq), mx = std::max(lr, lq);
+    if (mx - mn > l >> 1) as = i;
+    l += mn;
+    m += std::min(mn, q_span);
+    if (l >= bw << 1 || (m >= min_match && m >= bw) || m >= r.mlen >> 1) break;
+  }
+  cnt = r.as + r.cnt - as;
+  m = l = aspan(a[r.as + r.cnt - 1]);
+  for (int32_t i = r.as + r.cnt - 2; i > as; --i) {
+    const int32_t q_span = aspan(a[i + 1]);
+    if (a[i + 1].y & ab::kLongJoin) break;
+    const int32_t lr = ax(a[i + 1]) - ax(a[i]), lq = ay(a[i + 1]) - ay(a[i]);
+    const int32_t mn = std::min(lr, lq), mx = std::max(lr, lq);
+    if (mx - mn > l >> 1) cnt = i + 1 - as;
+    l += mn;
+    m += std::min(mn, q_span);
+    if (l >= bw << 1 || (m >= min_match && m >= bw) || m >= r.mlen >> 1) break;
+  }
+}
+
+void filter_bad_seeds(int as1, int cnt1, Anchor* a, int min_gap, int diff_thres, int max_ext_len, int max_ext_cnt) {
+  const std::vector<int> K = collect_long_gaps(as1, cnt1, a, min_gap);
+  if (K.empty()) return;
+  const int n = static_cast<int>(K.size());
+  int max = 0, max_st = -1, max_en = -1;
+  for (int k = 0;; ++k) {
+    if (k == n || k >= max_en) {
+      if (max_en > 0)
+        for (int i = K[static_cast<size_t>(max_st)]; i < K[static_cast<size_t>(max_en)]; ++i)
+          a[as1 + i].y |= ab::kIgnore;
+      max = 0, max_st = max_en = -1;
+      if (k == n) break;
+    }
+    int i = K[static_cast<size_t>(k)];
+    int n_ins = 0, n_del = 0, max_diff = 0, max_diff_l = -1;
+    int gap = gap_of(a + as1, i);
+    if (gap > 0)
+      n_ins += gap;
+    else
+      n_del += -gap;
+    const int qs = ay(a[as1 + i - 1]), rs = ax(a[as1 + i - 1]);
+    for (int l = k + 1; l < n && l <= k + max_ext_cnt; ++l) {
+      const int j = K[static_cast<size_t>(l)];
+      if (ay(a[as1 + j]) - qs > max_ext_len || ax(a[as1 + j]) - rs > max_ext_len) break;
+      gap = gap_of(a + as1, j);
+      if (gap > 0)
+        n_ins += gap;
+      else
+        n_del += -gap;
+      const int diff = n_ins + n_del - std::abs(n_ins - n_del);
+      if (max_diff < diff) max_diff = diff, max_diff_l = l;
+    }
+    if (max_diff > diff_thres && max_diff > max) max = max_diff, max_st = k, max_en = max_diff_l;
+  }
+}
+
+void filter_bad_seeds_alt(int as1, int cnt1, Anchor* a, int min_gap, int max_ext) {
+  const std::vector<int> K = collect_long_gaps(as1, cnt1, a, min_gap);
+  if (K.empty()) return;
+  const int n = static_cast<int>(K.size());
+  for (int k = 0; k < n;) {
+    const int i = K[static_cast<size_t>(k)];
+    int gap1 = std::abs(gap_of(a + as1, i));
+    int re1 = ax(a[as1 + i]), qe1 = ay(a[as1 + i]);
+    int l;
+    for (l = k + 1; l < n; ++l) {
+      const int j = K[static_cast<size_t>(l)];
+      if (ay(a[as1 + j]) - qe1 > max_ext || ax(a[as1 + j]) - re1 > max_ext) break;
+      const int gap2 = std::abs(gap_of(a + as1, j));
+      const int q_span_pre = aspan(a[as1 + j - 1]);
+      const int rs2 = ax(a[as1 + j - 1]) + q_span_pre, qs2 = ay(a[as1 + j - 1]) + q_span_pre;
+      const int m = std::min(rs2 - re1, qs2 - qe1);
+      if (m > gap1 + gap2) break;
+      re1 = ax(a[as1 + j]), qe1 = ay(a[as1 + j]);
+      gap1 = gap2;
+    }
+    if (l > k + 1) {
+      const int end = K[static_cast<size_t>(l - 1)];
+      for (int j = K[static_cast<size_t>(k)]; j < end; ++j) a[as1 + j].y |= ab::kIgnore;
+      a[as1 + end].y |= ab::kLongJoin;
+    }
+    k = l;
+  }
+}
+
+int test_zdrop(const AlignOptions& opt, const uint8_t* qseq, const uint8_t* tseq, const std::vector<uint32_t>& cigar) {
+  int32_t score = 0, max = INT32_MIN, max_i = -1, max_j = -1, i = 0, j = 0, max_zdrop = 0;
+  int pos[2][2] = {{-1, -1}, {-1, -1}};
+  auto update = [&](int ii, int jj) {
+    if (score < max) {
+      const int li = ii - max_i, lj = jj - max_j;
+      const int diff = li > lj ? li - lj : lj - li;
+      const int z = max - score - diff * opt.e;
+      if (z > max_zdrop) {
+        max_zdrop = z;
+        pos[0][0] = max_i, pos[0][1] = ii + 1;
+        pos[1][0] = max_j, pos[1][1] = jj + 1;
+      }
+    } else {
+      max = score, max_i = ii, max_j = jj;
+    }
+  };
+  for (uint32_t c : cigar) {
+    const uint32_t op = c & 0xf;
+    const int32_t len = static_cast<int32_t>(c >> 4);
+    if (op == cigar_op::kMatch) {
+      for (int32_t l = 0; l < len; ++l) {
+        score += score_of(opt, tseq[i + l], qseq[j + l]);
+        update(i + l, j + l);
+      }
+      i += len, j += len;
+    } else if (op == cigar_op::kIns || op == cigar_op::kDel || op == 3) {
+      score -= opt.q + opt.e * len;
+      if (op == cigar_op::kIns)
+        j += len;
+      else
+        i += len;
+      update(i, j);
+    }
+  }
+  const int q_len = pos[1][1] - pos[1][0], t_len = pos[0][1] - pos[0][0];
+  if (max_zdrop > opt.zdrop_inv && q_len < opt.max_gap && t_len < opt.max_gap) {
+    std::vector<uint8_t> qseq2(static_cast<size_t>(q_len));
+    for (int k = 0; k < q_len; ++k) {
+      const uint8_t c = qseq[pos[1][1] - k - 1];
+      qseq2[static_cast<size_t>(k)] = c >= 4 ? 4 : static_cast<uint8_t>(3 - c);
+    }
+    int qe = -1, te = -1;
+    const int sc = ll_i16(qseq2.data(), q_len, tseq + pos[0][0], t_len, opt, qe, te);
+    if (sc >= opt.min_chain_score * opt.a && sc >= opt.min_dp_max) return 2;
+  }
+  return max_zdrop > opt.zdrop ? 1 : 0;
+}
+
+namespace {
+
+// mm_align_pair: records the call and runs it (unless it exceeds max_sw_mat).
+const DpResult& align_pair(const AlignOptions& opt, DpBackend& dp, RegionAlignment& out, const uint8_t* q, int32_t ql,
+                           const uint8_t* t, int32_t tl, int32_t w, int32_t end_bonus, int32_t zdrop, uint32_t flag) {
+  RegionDpCall c;
+  c.query.assign(q, q + ql);
+  c.target.assign(t, t + tl);
+  c.flag = flag, c.w = w, c.zdrop = zdrop, c.end_bonus = end_bonus;
+  if (opt.max_sw_mat > 0 && static_cast<int64_t>(tl) * ql > opt.max_sw_mat) {
+    c.result = reset_result();
+  } else {
+    DpTask task;
+    task.query = c.query;
+    task.target = c.target;
+    task.scoring = DpScoring{opt.a, opt.b, opt.sc_ambi, opt.q, opt.e, opt.q2, opt.e2};
+    task.flag = flag, task.w = w, task.zdrop = zdrop, task.end_bonus = end_bonus;
+    dp.run(std::span<const DpTask>(&task, 1), std::span<DpResult>(&c.result, 1));
+  }
+  out.calls.push_back(std::move(c));
+  return out.calls.back().result;
+}
+
+void append_cigar(std::vector<uint32_t>& dst, const std::vector<uint32_t>& src) {
+  if (src.empty()) return;
+  size_t k = 0;
+  if (!dst.empty() && (dst.back() & 0xf) == (src[0] & 0xf)) dst.back() += src[0] >> 4 << 4, k = 1;
+  dst.insert(dst.end(), src.begin() + static_cast<std::ptrdiff_t>(k), src.end());
+}
+
+}  // namespace
+
+RegionAlignment align_region(const AlignOptions& opt, const index::MinimizerIndex& idx, const ReadCodes& read,
+                             std::vector<Region>& regs, std::vector<uint8_t>& split_inv, size_t ri,
+                             std::vector<Anchor>& av, DpBackend& dp) {
+  RegionAlignment out;
+  Region& r = regs[ri];
+  if (r.cnt == 0) return out;
+  Anchor* a = av.data();
+  const int32_t n_a = static_cast<int32_t>(av.size());
+  const int32_t qlen = static_cast<int32_t>(read.fwd.size());
+  const uint32_t rid = static_cast<uint32_t>(map::anchor_rid(a[r.as]));
+  const bool rev = map::anchor_reverse(a[r.as]);
+  const std::vector<uint8_t>& qseq0 = read.strand(rev);
+  const int32_t rlen = static_cast<int32_t>(idx.reference().seq(rid).len);
+  const int bw = static_cast<int>(opt.bw * 1.5 + 1.);
+  int bw_long = static_cast<int>(std::max(opt.bw_long, opt.bw) * 1.5 + 1.);
+  if (bw_long < bw) bw_long = bw;
+
+  int32_t as1, cnt1, rs, qs, re, qe;
+  fix_bad_ends(r, a, opt.bw, opt.min_chain_score * 2, as1, cnt1);
+  filter_bad_seeds(as1, cnt1, a, 10, 40, opt.max_gap >> 1, 10);
+  filter_bad_seeds_alt(as1, cnt1, a, 30, opt.max_gap >> 1);
+  adjust_minier(idx, read, a[as1], rs, qs);
+  adjust_minier(idx, read, a[as1 + cnt1 - 1], re, qe);
+
+  // extension limits
+  int32_t rs0 = ax(a[r.as]) + 1 - aspan(a[r.as]);
+  int32_t qs0 = ay(a[r.as]) + 1 - aspan(a[r.as]);
+  if (rs0 < 0) rs0 = 0;
+  int32_t rs1 = 0, qs1 = 0, l = 0;
+  for (int32_t i = r.as - 1; i >= 0 && a[i].x >> 32 == a[r.as].x >> 32; --i) {
+    const int32_t x = ax(a[i]) + 1 - aspan(a[i]), y = ay(a[i]) + 1 - aspan(a[i]);
+    if (x < rs0 && y < qs0) {
+      if (++l > opt.min_cnt) {
+        l = std::max(rs0 - x, qs0 - y);
+        rs1 = rs0 - l, qs1 = qs0 - l;
+        if (rs1 < 0) rs1 = 0;
+        break;
+      }
+    }
+  }
+  if (qs > 0 && rs > 0) {
+    l = std::min(qs, opt.max_gap);
+    qs1 = std::max(qs1, qs - l);
+    qs0 = std::min(qs0, qs1);
+    l += l * opt.a > opt.q ? (l * opt.a - opt.q) / opt.e : 0;
+    l = std::min({l, opt.max_gap, rs});
+    rs1 = std::max(rs1, rs - l);
+    rs0 = std::min({rs0, rs1, rs});
+  } else {
+    rs0 = rs, qs0 = qs;
+  }
+  int32_t re0 = ax(a[r.as + r.cnt - 1]) + 1, qe0 = ay(a[r.as + r.cnt - 1]) + 1;
+  int32_t re1 = rlen, qe1 = qlen;
+  l = 0;
+  for (int32_t i = r.as + r.cnt; i < n_a && a[i].x >> 32 == a[r.as].x >> 32; ++i) {
+    const int32_t x = ax(a[i]) + 1, y = ay(a[i]) + 1;
+    if (x > re0 && y > qe0) {
+      if (++l > opt.min_cnt) {
+        l = std::max(x - re0, y - qe0);
+        re1 = re0 + l, qe1 = qe0 + l;
+        break;
+      }
+    }
+  }
+  if (qe < qlen && re < rlen) {
+    l = std::min(qlen - qe, opt.max_gap);
+    qe1 = std::min(qe1, qe + l);
+    qe0 = std::max(qe0, qe1);
+    l += l * opt.a > opt.q ? (l * opt.a - opt.q) / opt.e : 0;
+    l = std::min({l, opt.max_gap, rlen - re});
+    re1 = std::min(re1, re + l);
+    re0 = std::max(re0, re1);
+  } else {
+    re0 = re, qe0 = qe;
+  }
+
+  std::vector<uint8_t> tseq, qrev;
+  auto fetch = [&](int32_t st, int32_t en) {
+    tseq.resize(static_cast<size_t>(std::max(0, en - st)));
+    if (en > st) idx.reference().fetch(rid, static_cast<uint32_t>(st), static_cast<uint32_t>(en), tseq.data());
+  };
+  using namespace dp_flag;
+  if (qs > 0 && rs > 0) {  // left extension
+    qrev.assign(qseq0.begin() + qs0, qseq0.begin() + qs);
+    std::reverse(qrev.begin(), qrev.end());
+    fetch(rs0, rs);
+    std::reverse(tseq.begin(), tseq.end());
+    const DpResult& ez =
+        align_pair(opt, dp, out, qrev.data(), qs - qs0, tseq.data(), rs - rs0, bw, opt.end_bonus,
+                   (split_inv[ri] & kSplitInv) ? opt.zdrop_inv : opt.zdrop, kExtzOnly | kRight | kRevCigar);
+    if (!ez.cigar.empty()) append_cigar(out.cigar, ez.cigar), out.dp_score += ez.max;
+    rs1 = rs - (ez.reach_end ? ez.mqe_t + 1 : ez.max_t + 1);
+    qs1 = qs - (ez.reach_end ? qs - qs0 : ez.max_q + 1);
+  } else {
+    rs1 = rs, qs1 = qs;
+  }
+  re1 = rs, qe1 = qs;
+
+  bool dropped = false;
+  for (int32_t i = 1; i < cnt1; ++i) {  // gap filling
+    if ((a[as1 + i].y & (ab::kIgnore | ab::kTandem)) && i != cnt1 - 1) continue;
+    adjust_minier(idx, read, a[as1 + i], re, qe);
+    re1 = re, qe1 = qe;
+    const bool long_join = (a[as1 + i].y & ab::kLongJoin) != 0;
+    if (i == cnt1 - 1 || long_join || (qe - qs >= opt.min_ksw_len && re - rs >= opt.min_ksw_len)) {
+      const int bw1 = long_join ? std::max(qe - qs, re - rs) : bw_long;
+      const uint8_t* qp = qseq0.data() + qs;
+      fetch(rs, re);
+      const DpResult* ez = &align_pair(opt, dp, out, qp, qe - qs, tseq.data(), re - rs, bw1, -1, opt.zdrop, kApproxMax);
+      const int zdrop_code = test_zdrop(opt, qp, tseq.data(), ez->cigar);
+      if (zdrop_code != 0)
+        ez = &align_pair(opt, dp, out, qp, qe - qs, tseq.data(), re - rs, bw1, -1,
+                         zdrop_code == 2 ? opt.zdrop_inv : opt.zdrop, 0);
+      if (!ez->cigar.empty()) append_cigar(out.cigar, ez->cigar);
+      if (ez->zdropped) {
+        int32_t j;
+        for (j = i - 1; j >= 0; --j)
+          if (ax(a[as1 + j]) <= rs + ez->max_t) break;
+        dropped = true;
+        out.zdrop_code = zdrop_code;
+        if (j < 0) j = 0;
+        out.dp_score += ez->max;
+        re1 = rs + (ez->max_t + 1);
+        qe1 = qs + (ez->max_q + 1);
+        if (cnt1 - (j + 1) >= opt.min_cnt) {  // mm_split_reg
+          const int32_t n = as1 + j + 1 - r.as;
+          if (n > 0 && n < r.cnt) {
+            Region r2 = r;
+            r2.id = -1;
+            r2.cnt = r.cnt - n;
+            r2.score = static_cast<int32_t>(r.score * (static_cast<float>(r2.cnt) / r.cnt) + .499);
+            r2.as = r.as + n;
+            if (r.parent == r.id) r2.parent = map::kParentTmpPri;
+            map::set_region_coords(r2, qlen, a);
+            r.cnt -= r2.cnt;
+            r.score -= r2.score;
+            map::set_region_coords(r, qlen, a);
+            regs.insert(regs.begin() + static_cast<std::ptrdiff_t>(ri) + 1, r2);
+            split_inv[ri] |= kSplitFirst;
+            split_inv.insert(split_inv.begin() + static_cast<std::ptrdiff_t>(ri) + 1,
+                             static_cast<uint8_t>(kSplitSecond | (zdrop_code == 2 ? kSplitInv : 0)));
+          }
+        }
+        break;
+      }
+      out.dp_score += ez->score;
+      rs = re, qs = qe;
+    }
+  }
+
+  if (!dropped && qe < qe0 && re < re0) {  // right extension
+    fetch(re, re0);
+    const DpResult& ez = align_pair(opt, dp, out, qseq0.data() + qe, qe0 - qe, tseq.data(), re0 - re, bw, opt.end_bonus,
+                                    opt.zdrop, kExtzOnly);
+    if (!ez.cigar.empty()) append_cigar(out.cigar, ez.cigar), out.dp_score += ez.max;
+    re1 = re + (ez.reach_end ? ez.mqe_t + 1 : ez.max_t + 1);
+    qe1 = qe + (ez.reach_end ? qe0 - qe : ez.max_q + 1);
+  }
+  out.dropped = dropped;
+  AlignedSpan span;
+  span.rs = rs1, span.re = re1, span.rev = rev;
+  if (!rev)
+    span.qs = qs1, span.qe = qe1;
+  else
+    span.qs = qlen - qe1, span.qe = qlen - qs1;
+  if (!out.cigar.empty()) {  // mm_update_extra: may drop a leading I/D and move the start
+    fetch(rs1, re1);
+    StatsScoring sc;
+    sc.a = opt.a, sc.b = opt.b, sc.sc_ambi = opt.sc_ambi, sc.q = opt.q, sc.e = opt.e;
+    update_extra(span, out.cigar, std::span<const uint8_t>(qseq0.data() + qs1, static_cast<size_t>(qe1 - qs1)), tseq,
+                 sc);
+  }
+  out.qs = span.qs, out.qe = span.qe, out.rs = span.rs, out.re = span.re;
+  return out;
+}
+
+namespace {
+
+// mm_align1_inv (spec 7.8): the inverted stretch between split parts r1 (first) and r2.
+bool align_inversion(const AlignOptions& opt, const index::MinimizerIndex& idx, const ReadCodes& read, const Region& r1,
+                     uint8_t f1, const Region& r2, uint8_t f2, DpBackend& dp, Region& r_inv, RegionAlignment& out) {
+  if (!(f1 & kSplitFirst) || !(f2 & kSplitSecond)) return false;
+  if (r1.id != r1.parent && r1.parent != map::kParentTmpPri) return false;
+  if (r2.id != r2.parent && r2.parent != map::kParentTmpPri) return false;
+  if (r1.rid != r2.rid || r1.rev != r2.rev) return false;
+  const int32_t qlen = static_cast<int32_t>(read.fwd.size());
+  const int ql = r1.rev ? r1.qs - r2.qe : r2.qs - r1.qe;
+  const int tl = r2.rs - r1.re;
+  if (ql < opt.min_chain_score || ql > opt.max_gap) return false;
+  if (tl < opt.min_chain_score || tl > opt.max_gap) return false;
+  std::vector<uint8_t> tseq(static_cast<size_t>(tl));
+  idx.reference().fetch(static_cast<uint32_t>(r1.rid), static_cast<uint32_t>(r1.re), static_cast<uint32_t>(r2.rs),
+                        tseq.data());
+  const uint8_t* q0 = r1.rev ? read.fwd.data() + r2.qe : read.rev.data() + (qlen - r2.qs);
+  std::vector<uint8_t> qrev(q0, q0 + ql), trev(tseq);
+  std::reverse(qrev.begin(), qrev.end());
+  std::reverse(trev.begin(), trev.end());
+  int q_off = -1, t_off = -1;
+  const int score = ll_i16(qrev.data(), ql, trev.data(), tl, opt, q_off, t_off);
+  if (score < opt.min_dp_max) return false;
+  q_off = ql - (q_off + 1), t_off = tl - (t_off + 1);
+  // ll_i16 may report a query end in the padding (2.24's zero-score padding), making
+  // q_off negative: minimap2 then starts that many bases before the stretch, in the same
+  // read buffer — reproduced while it stays inside the read. A negative t_off would read
+  // before a scratch buffer in minimap2: not reproducible, given up.
+  const int q0_off = r1.rev ? r2.qe : qlen - r2.qs;  // of q0 in its read buffer
+  if (q0_off + q_off < 0 || t_off < 0) return false;
+  const DpResult& ez = align_pair(opt, dp, out, q0 + q_off, ql - q_off, tseq.data() + t_off, tl - t_off,
+                                  static_cast<int>(opt.bw * 1.5), -1, opt.zdrop, dp_flag::kExtzOnly);
+  if (ez.cigar.empty()) return false;
+  out.cigar = ez.cigar;
+  out.dp_score = ez.max;
+  r_inv = Region();
+  r_inv.id = -1;
+  r_inv.parent = map::kParentUnset;
+  r_inv.inv = true;
+  r_inv.rev = !r1.rev;
+  r_inv.rid = r1.rid;
+  r_inv.div = -1.0f;
+  if (!r_inv.rev) {
+    r_inv.qs = r2.qe + q_off;
+    r_inv.qe = r_inv.qs + ez.max_q + 1;
+  } else {
+    r_inv.qe = r2.qs - q_off;
+    r_inv.qs = r_inv.qe - (ez.max_q + 1);
+  }
+  r_inv.rs = r1.re + t_off;
+  r_inv.re = r_inv.rs + ez.max_t + 1;
+  AlignedSpan span{r_inv.qs, r_inv.qe, r_inv.rs, r_inv.re, r_inv.rev};
+  StatsScoring sc;
+  sc.a = opt.a, sc.b = opt.b, sc.sc_ambi = opt.sc_ambi, sc.q = opt.q, sc.e = opt.e;
+  update_extra(span, out.cigar, std::span<const uint8_t>(q0 + q_off, static_cast<size_t>(ez.max_q + 1)),
+               std::span<const uint8_t>(tseq.data() + t_off, static_cast<size_t>(ez.max_t + 1)), sc);
+  r_inv.qs = span.qs, r_inv.qe = span.qe, r_inv.rs = span.rs, r_inv.re = span.re;
+  r_inv.aligned = true;
+  out.qs = span.qs, out.qe = span.qe, out.rs = span.rs, out.re = span.re;
+  return true;
+}
+
+}  // namespace
+
+std::vector<RegionAlignment> align_regions(const AlignOptions& opt, const index::MinimizerIndex& idx,
+                                           std::string_view seq, std::vector<Region>& regs,
+                                           const std::vector<Anchor>& chained, DpBackend& dp) {
+  std::vector<Anchor> a = squeeze_anchors(regs, chained);
+  const ReadCodes read(seq);
+  std::vector<uint8_t> split(regs.size(), 0);
+  std::vector<RegionAlignment> out;
+  for (size_t i = 0; i < regs.size(); ++i) {
+    out.push_back(align_region(opt, idx, read, regs, split, i, a, dp));
+    Region& r = regs[i];
+    if (!out.back().cigar.empty()) {
+      r.qs = out.back().qs, r.qe = out.back().qe, r.rs = out.back().rs, r.re = out.back().re;
+      r.aligned = true;
+    }
+    if (i > 0 && (split[i] & kSplitInv)) {
+      Region r_inv;
+      RegionAlignment inv;
+      if (align_inversion(opt, idx, read, regs[i - 1], split[i - 1], regs[i], split[i], dp, r_inv, inv)) {
+        regs.insert(regs.begin() + static_cast<std::ptrdiff_t>(i) + 1, r_inv);
+        split.insert(split.begin() + static_cast<std::ptrdiff_t>(i) + 1, 0);
+        out.push_back(std::move(inv));
+        ++i;
+      } else if (!inv.calls.empty()) {
+        out.push_back(std::move(inv));  // the call was made; no region came of it
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace agatha::align

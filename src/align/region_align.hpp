@@ -1,0 +1,85 @@
+// src/align/region_align.hpp — the DP skeleton of one region, as minimap2 2.24's
+// mm_align1 runs it (align.c; spec 7.0-7.1 steps 1-7, 7.5, 7.6) for the long-read
+// (non-splice, non-sr) presets: end trimming (mm_fix_bad_ends), mm_filter_bad_seeds and
+// mm_filter_bad_seeds_alt, anchor -> DP boundary (mm_adjust_minier, HPC too), extension
+// limits, then the DP calls in minimap2's order — left extension, gap fills (APPROX_MAX
+// pass, mm_test_zdrop, exact second pass), right extension — each run on a DpBackend as
+// soon as the previous result is known. A Z-drop in a gap fill splits the region
+// (mm_split_reg); the new part is inserted after it and aligned next, as align_regs does.
+//
+// Not done here (yet): splice and sr modes, -D self-mapping diagonal caps, and 2.24's
+// out-of-buffer read when ksw_ll_i16 reports an end in the query padding (7.8).
+//
+// Threading: the functions are pure apart from the backend they drive.
+#pragma once
+
+#include <agatha/dp.hpp>
+#include <agatha/options.hpp>
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "../index/index.hpp"
+#include "../map/anchor.hpp"
+#include "../map/regions.hpp"
+
+namespace agatha::align {
+
+// One ksw_extd2 call, as mm_align_pair makes it, and what it returned. A call over more
+// than max_sw_mat cells is recorded but not run (result: reset and Z-dropped).
+struct RegionDpCall {
+  std::vector<uint8_t> query, target;  // codes 0..4, in the order handed to the DP
+  uint32_t flag = 0;
+  int32_t w = 0, zdrop = 0, end_bonus = 0;
+  DpResult result;
+};
+
+struct RegionAlignment {
+  std::vector<RegionDpCall> calls;
+  std::vector<uint32_t> cigar;             // appended pieces, before mm_fix_cigar
+  int32_t qs = 0, qe = 0, rs = 0, re = 0;  // final coordinates; qs/qe on the forward read
+  int32_t dp_score = 0;                    // minimap2's p->dp_score
+  bool dropped = false;                    // a gap fill was Z-dropped
+  int zdrop_code = 0;                      // mm_test_zdrop code of the dropped gap fill
+};
+
+// mm_squeeze_a: keeps only the anchors the regions refer to, in array order, and
+// rewrites their `as`.
+std::vector<map::Anchor> squeeze_anchors(std::vector<map::Region>& regs, const std::vector<map::Anchor>& a);
+
+// mm_fix_bad_ends: the trimmed anchor range [as, as + cnt) of r.
+void fix_bad_ends(const map::Region& r, const map::Anchor* a, int bw, int min_match, int32_t& as, int32_t& cnt);
+// mm_filter_bad_seeds / mm_filter_bad_seeds_alt: flag anchors IGNORE / LONG_JOIN.
+void filter_bad_seeds(int as1, int cnt1, map::Anchor* a, int min_gap, int diff_thres, int max_ext_len, int max_ext_cnt);
+void filter_bad_seeds_alt(int as1, int cnt1, map::Anchor* a, int min_gap, int max_ext);
+
+// mm_test_zdrop (spec 7.5): 0, 1 (Z-drop) or 2 (possible inversion).
+int test_zdrop(const AlignOptions& opt, const uint8_t* qseq, const uint8_t* tseq, const std::vector<uint32_t>& cigar);
+
+// The read's codes on both strands (qseq0[0] forward, qseq0[1] reverse complement).
+struct ReadCodes {
+  std::vector<uint8_t> fwd, rev;
+  explicit ReadCodes(std::string_view seq);
+  const std::vector<uint8_t>& strand(bool r) const { return r ? rev : fwd; }
+};
+
+// Bits of the per-region split state (minimap2's split / split_inv).
+inline constexpr uint8_t kSplitFirst = 1, kSplitSecond = 2, kSplitInv = 4;
+
+// mm_align1 for regs[i] (anchors `a`, already squeezed; flags are written into it).
+// When the region is split, the new part is inserted at regs[i + 1] and `split` gets a
+// matching entry (kSplit* bits). Final coordinates are after mm_update_extra's shift.
+RegionAlignment align_region(const AlignOptions& opt, const index::MinimizerIndex& idx, const ReadCodes& read,
+                             std::vector<map::Region>& regs, std::vector<uint8_t>& split, size_t i,
+                             std::vector<map::Anchor>& a, DpBackend& dp);
+
+// align_regs' loop without the clean-up after it: squeezes the anchors and aligns every
+// region in order (split parts included), then the inversion between split parts
+// (mm_align1_inv). Returns the alignments in call order; regions' coordinates are set to
+// the aligned ones and inversion regions are inserted as minimap2 does.
+std::vector<RegionAlignment> align_regions(const AlignOptions& opt, const index::MinimizerIndex& idx,
+                                           std::string_view seq, std::vector<map::Region>& regs,
+                                           const std::vector<map::Anchor>& chained, DpBackend& dp);
+
+}  // namespace agatha::align
