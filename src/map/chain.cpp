@@ -31,6 +31,22 @@ struct DpArrays {
   std::vector<int32_t> f, t;
   std::vector<int64_t> p;
   explicit DpArrays(size_t n) : f(n), t(n, 0), p(n) {}
+
+  // The candidate rule of both chaining passes: predecessor j with total score sc for
+  // anchor i becomes the best if strictly better (and relaxes the skip count); a j that
+  // already fed a chain through i counts as a skip. Marks j's predecessor as seen from
+  // i. Returns true when too many skips end the scan.
+  bool take(int64_t i, int64_t j, int32_t sc, int32_t& max_f, int64_t& max_j, int32_t& n_skip, int32_t max_skip) {
+    bool stop = false;
+    if (sc > max_f) {
+      max_f = sc, max_j = j;
+      if (n_skip > 0) --n_skip;
+    } else if (t[j] == static_cast<int32_t>(i)) {
+      stop = ++n_skip > max_skip;
+    }
+    if (!stop && p[j] >= 0) t[p[j]] = static_cast<int32_t>(i);
+    return stop;
+  }
 };
 
 // Walks back from chain end `head` (mg_chain_bk_end): follows predecessors while they
@@ -213,14 +229,7 @@ Chains chain_dp(const std::vector<Anchor>& a, int max_dist_ref, int max_dist_qry
     for (j = i - 1; j >= st; --j) {
       int32_t sc = pair_score(a[i], a[j], lim, pen);
       if (sc == kNoPair) continue;
-      sc += dp.f[j];
-      if (sc > max_f) {
-        max_f = sc, max_j = j;
-        if (n_skip > 0) --n_skip;
-      } else if (dp.t[j] == static_cast<int32_t>(i)) {
-        if (++n_skip > max_skip) break;
-      }
-      if (dp.p[j] >= 0) dp.t[dp.p[j]] = static_cast<int32_t>(i);
+      if (dp.take(i, j, sc + dp.f[j], max_f, max_j, n_skip, max_skip)) break;
     }
     const int64_t end_j = j;
     // Rescue: the best-scoring anchor in the window, when the scan above stopped early.
@@ -293,15 +302,7 @@ Chains chain_rmq(const std::vector<Anchor>& a, int max_dist, int max_dist_inner,
             if (inner.key(r).y < yi - max_dist_inner) break;
             j = inner.key(r).i;
             sc = dp.f[j] + pair_score_simple(a[i], a[j], pen, nullptr, &width);
-            if (width <= bw) {
-              if (sc > max_f) {
-                max_f = sc, max_j = j;
-                if (n_skip > 0) --n_skip;
-              } else if (dp.t[j] == static_cast<int32_t>(i)) {
-                if (++n_skip > max_skip) break;
-              }
-              if (dp.p[j] >= 0) dp.t[dp.p[j]] = static_cast<int32_t>(i);
-            }
+            if (width <= bw && dp.take(i, j, sc, max_f, max_j, n_skip, max_skip)) break;
             if (!c.prev()) break;
           }
         }
