@@ -204,51 +204,47 @@ __global__ void __launch_bounds__(kWarp* kWarpsPerBlock)
 // ---------------------------------------------------------------------------------------
 // Host side
 // ---------------------------------------------------------------------------------------
-template <class T>
-class DeviceBuffer {
+// A growable CUDA allocation that keeps its capacity: device memory (cudaMalloc) or
+// pinned host memory for asynchronous copies (cudaMallocHost).
+enum class Memory { kDevice, kPinnedHost };
+
+template <class T, Memory M>
+class CudaBuffer {
  public:
-  DeviceBuffer() = default;
-  ~DeviceBuffer() {
-    if (p_) cudaFree(p_);
-  }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  CudaBuffer() = default;
+  ~CudaBuffer() { release(); }
+  CudaBuffer(const CudaBuffer&) = delete;
+  CudaBuffer& operator=(const CudaBuffer&) = delete;
   T* get() const { return p_; }
   void ensure(size_t n) {
     if (n <= n_) return;
-    if (p_) check(cudaFree(p_), "cudaFree");
-    p_ = nullptr, n_ = 0;
-    check(cudaMalloc(&p_, std::max<size_t>(n, 1) * sizeof(T)), "cudaMalloc");
-    n_ = n;
+    release();
+    void* p = nullptr;
+    const size_t bytes = std::max<size_t>(n, 1) * sizeof(T);
+    if constexpr (M == Memory::kDevice)
+      check(cudaMalloc(&p, bytes), "cudaMalloc");
+    else
+      check(cudaMallocHost(&p, bytes), "cudaMallocHost");
+    p_ = static_cast<T*>(p), n_ = n;
   }
 
  private:
+  void release() {
+    if (!p_) return;
+    if constexpr (M == Memory::kDevice)
+      cudaFree(p_);
+    else
+      cudaFreeHost(p_);
+    p_ = nullptr, n_ = 0;
+  }
   T* p_ = nullptr;
   size_t n_ = 0;
 };
 
 template <class T>
-class PinnedBuffer {
- public:
-  PinnedBuffer() = default;
-  ~PinnedBuffer() {
-    if (p_) cudaFreeHost(p_);
-  }
-  PinnedBuffer(const PinnedBuffer&) = delete;
-  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
-  T* get() const { return p_; }
-  void ensure(size_t n) {
-    if (n <= n_) return;
-    if (p_) check(cudaFreeHost(p_), "cudaFreeHost");
-    p_ = nullptr, n_ = 0;
-    check(cudaMallocHost(&p_, std::max<size_t>(n, 1) * sizeof(T)), "cudaMallocHost");
-    n_ = n;
-  }
-
- private:
-  T* p_ = nullptr;
-  size_t n_ = 0;
-};
+using DeviceBuffer = CudaBuffer<T, Memory::kDevice>;
+template <class T>
+using PinnedBuffer = CudaBuffer<T, Memory::kPinnedHost>;
 
 size_t align8(size_t n) { return (n + 7) / 8 * 8; }
 
