@@ -1,0 +1,148 @@
+// src/io/bam_writer.cpp — SAM text to BAM through htslib (hts_open "wb", sam_hdr_add_lines,
+// sam_parse1, sam_write1). Every htslib return code is checked; htslib's own
+// "[E::...]" line on stderr stays, the Error adds the destination and the record.
+#include "bam_writer.hpp"
+
+#include <htslib/hts.h>
+#include <htslib/kstring.h>
+#include <htslib/sam.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <agatha/error.hpp>
+
+#include <array>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+namespace agatha::io {
+
+struct BamWriter::Handles {
+  struct CloseFile {
+    void operator()(htsFile* f) const { hts_close(f); }
+  };
+  struct FreeHeader {
+    void operator()(sam_hdr_t* h) const { sam_hdr_destroy(h); }
+  };
+  struct FreeRecord {
+    void operator()(bam1_t* b) const { bam_destroy1(b); }
+  };
+  std::unique_ptr<htsFile, CloseFile> file;
+  std::unique_ptr<sam_hdr_t, FreeHeader> header;
+  std::unique_ptr<bam1_t, FreeRecord> record;
+};
+
+namespace {
+
+std::string quoted(const std::string& path) { return path == "standard output" ? path : "'" + path + "'"; }
+
+std::string errno_text(int err) { return std::strerror(err ? err : EIO); }
+
+// QNAME, FLAG, RNAME, POS, MAPQ, CIGAR, RNEXT of a SAM line; fields it lacks are empty
+// (sam_parse1 then reports the line as truncated).
+std::array<std::string_view, 7> split_fields(std::string_view line) {
+  std::array<std::string_view, 7> f{};
+  for (std::string_view& x : f) {
+    const size_t tab = line.find('\t');
+    x = line.substr(0, tab);
+    if (tab == std::string_view::npos) break;
+    line.remove_prefix(tab + 1);
+  }
+  return f;
+}
+
+}  // namespace
+
+BamWriter::BamWriter(const std::string& path, int threads)
+    : path_(path == "-" ? "standard output" : path), h_(std::make_unique<Handles>()) {
+  std::string open_path = path;
+  if (path != "-") {
+    // Devices and pipes (/dev/null, /dev/stdout, a FIFO) are written in place.
+    struct stat st;
+    const bool special = ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode);
+    if (!special) tmp_ = open_path = path + ".tmp." + std::to_string(::getpid());
+  }
+  errno = 0;
+  h_->file.reset(hts_open(open_path.c_str(), "wb"));
+  if (!h_->file) throw Error("cannot create BAM file " + quoted(path_) + ": " + errno_text(errno));
+  if (threads > 0 && hts_set_threads(h_->file.get(), threads) != 0)
+    throw Error("cannot start " + std::to_string(threads) + " compression threads for " + quoted(path_));
+  h_->header.reset(sam_hdr_init());
+  h_->record.reset(bam_init1());
+  if (!h_->header || !h_->record) throw Error("out of memory opening BAM file " + quoted(path_));
+}
+
+BamWriter::~BamWriter() {
+  if (h_ && h_->file) {
+    h_->file.reset();
+    if (!tmp_.empty()) std::remove(tmp_.c_str());
+  }
+}
+
+void BamWriter::fail_write(int err) const {
+  throw Error("cannot write BAM file " + quoted(path_) + ": " + errno_text(err));
+}
+
+void BamWriter::write_header(std::string_view sam_header) {
+  if (!h_->file) throw Error("BAM file " + quoted(path_) + " is closed");
+  if (header_written_) throw Error("BAM file " + quoted(path_) + ": the header was written already");
+  // sam_hdr_add_lines reads up to len bytes or a NUL; a private copy supplies the NUL.
+  const std::string text(sam_header);
+  if (!text.empty() && sam_hdr_add_lines(h_->header.get(), text.c_str(), text.size()) != 0)
+    throw Error("cannot parse the SAM header for BAM file " + quoted(path_));
+  errno = 0;
+  if (sam_hdr_write(h_->file.get(), h_->header.get()) != 0) fail_write(errno);
+  header_written_ = true;
+}
+
+void BamWriter::write_records(std::string_view sam_lines) {
+  if (!h_->file) throw Error("BAM file " + quoted(path_) + " is closed");
+  if (!header_written_) throw Error("BAM file " + quoted(path_) + ": a record before the header");
+  while (!sam_lines.empty()) {
+    const size_t nl = sam_lines.find('\n');
+    const std::string_view line = sam_lines.substr(0, nl);
+    if (!line.empty()) write_line(line);
+    sam_lines.remove_prefix(nl == std::string_view::npos ? sam_lines.size() : nl + 1);
+  }
+}
+
+void BamWriter::write_line(std::string_view line) {
+  const auto fields = split_fields(line);
+  const auto fail_record = [&](const std::string& why) {
+    throw Error("cannot convert SAM record " + std::to_string(n_records_ + 1) + " ('" + std::string(fields[0]) +
+                "') to BAM for " + quoted(path_) + why);
+  };
+  line_.assign(line);
+  // sam_parse1 cuts its input at the tabs and never grows it, so a kstring view of
+  // line_ (NUL-terminated by std::string) is enough.
+  kstring_t ks{line_.size(), line_.size() + 1, line_.data()};
+  bam1_t* b = h_->record.get();
+  if (sam_parse1(&ks, h_->header.get(), b) < 0) fail_record("");
+  // htslib only warns about a reference name missing from the header and writes the
+  // record as unplaced; here that loses data, so it is an error.
+  if (fields[2] != "*" && b->core.tid < 0) fail_record(": RNAME '" + std::string(fields[2]) + "' is not in the header");
+  if (fields[6] != "*" && fields[6] != "=" && b->core.mtid < 0)
+    fail_record(": RNEXT '" + std::string(fields[6]) + "' is not in the header");
+  errno = 0;
+  if (sam_write1(h_->file.get(), h_->header.get(), b) < 0) fail_write(errno);
+  ++n_records_;
+}
+
+void BamWriter::close() {
+  if (!h_->file) return;
+  if (!header_written_) write_header({});
+  errno = 0;
+  const int ret = hts_close(h_->file.release());
+  const int err = errno;
+  if (ret != 0) {
+    if (!tmp_.empty()) std::remove(tmp_.c_str());
+    fail_write(err);
+  }
+  if (!tmp_.empty() && std::rename(tmp_.c_str(), path_.c_str()) != 0) {
+    const int rename_err = errno;
+    std::remove(tmp_.c_str());
+    throw Error("cannot move the finished BAM file into place as " + quoted(path_) + ": " + errno_text(rename_err));
+  }
+}
+
+}  // namespace agatha::io
