@@ -3,6 +3,7 @@
 #include "region_align.hpp"
 
 #include <algorithm>
+#include <array>
 #include <climits>
 #include <cstdlib>
 
@@ -62,39 +63,77 @@ std::vector<int> collect_long_gaps(int as1, int cnt1, const Anchor* a, int min_g
   return k;
 }
 
-// ksw_ll_i16 of minimap2 2.24 (ksw2_ll_sse.c), emulated lane by lane: local alignment
-// of the striped query (padded to 8 * slen with score 0, as 2.24's ksw_ll_qinit does),
-// gap of length L costing go + L*ge. te: the last target column whose maximum is >= the
-// best so far; qe: the last striped slot of that column holding the best score (may
-// point into the padding).
+// ksw_ll_i16 of minimap2 2.24 (ksw2_ll_sse.c), emulated on its striped layout: 8 lanes
+// of 16-bit scores, lane l of vector j holding query position j + l * slen (the query
+// padded to 8 * slen with score 0, as 2.24's ksw_ll_qinit does). A gap of length L costs
+// go + L * ge. Reproduced as the SIMD code computes it, approximations included:
+//  - a column is computed in one pass with F carried along each lane's segment, then the
+//    lazy-F loop carries F across segments, updating H only (not E), and stops as soon
+//    as no lane's F can still raise H;
+//  - the column maximum is taken in the first pass, before the lazy-F updates.
+// te: the last target column whose maximum is >= the best so far; qe: the last striped
+// slot of that column holding the best score (may point into the padding).
 int ll_i16(const uint8_t* qs, int ql, const uint8_t* ts, int tl, const AlignOptions& opt, int& qe, int& te) {
-  const int slen = (ql + 7) / 8, ql8 = slen * 8;
+  constexpr int kLanes = 8;
+  using Vec = std::array<int, kLanes>;
+  const int slen = (ql + kLanes - 1) / kLanes;
   const int gapoe = opt.q + opt.e, gape = opt.e;
-  std::vector<int> h0(static_cast<size_t>(ql8), 0), h1(static_cast<size_t>(ql8), 0), e(static_cast<size_t>(ql8), 0),
-      hmax(static_cast<size_t>(ql8), 0);
+  auto adds = [](int x, int y) { return std::clamp(x + y, -32768, 32767); };            // _mm_adds_epi16
+  auto subs_u = [](int x, int y) { return std::max(0, (x & 0xffff) - y) << 16 >> 16; };  // _mm_subs_epu16
+  std::vector<Vec> profile(static_cast<size_t>(5 * slen));  // profile[c * slen + j]
+  for (int c = 0; c < 5; ++c)
+    for (int j = 0; j < slen; ++j)
+      for (int l = 0; l < kLanes; ++l) {
+        const int k = j + l * slen;
+        profile[static_cast<size_t>(c * slen + j)][static_cast<size_t>(l)] =
+            k >= ql ? 0 : score_of(opt, static_cast<uint8_t>(c), qs[k]);
+      }
+  std::vector<Vec> h0(static_cast<size_t>(slen), Vec{}), h1(h0), e(h0), hmax(h0);
   int gmax = 0;
   qe = te = -1;
   for (int i = 0; i < tl; ++i) {
-    int f = 0, imax = 0;
-    for (int p = 0; p < ql8; ++p) {
-      const int s = p < ql ? score_of(opt, ts[i], qs[p]) : 0;
-      int h = (p > 0 ? h0[static_cast<size_t>(p - 1)] : 0) + s;
-      h = std::max({h, e[static_cast<size_t>(p)], f, 0});
-      h1[static_cast<size_t>(p)] = h;
-      imax = std::max(imax, h);
-      e[static_cast<size_t>(p)] = std::max({e[static_cast<size_t>(p)] - gape, h - gapoe, 0});
-      f = std::max({f - gape, h - gapoe, 0});
+    const Vec* sv = &profile[static_cast<size_t>(ts[i] * slen)];
+    Vec f{}, mx{}, h{};
+    for (int l = 1; l < kLanes; ++l) h[l] = h0[static_cast<size_t>(slen - 1)][l - 1];
+    for (int j = 0; j < slen; ++j) {
+      Vec& ej = e[static_cast<size_t>(j)];
+      Vec& hj = h1[static_cast<size_t>(j)];
+      for (int l = 0; l < kLanes; ++l) {
+        int x = adds(h[l], sv[j][l]);
+        x = std::max({x, ej[l], f[l]});
+        mx[l] = std::max(mx[l], x);
+        hj[l] = x;
+        x = subs_u(x, gapoe);
+        ej[l] = std::max(subs_u(ej[l], gape), x);
+        f[l] = std::max(subs_u(f[l], gape), x);
+      }
+      h = h0[static_cast<size_t>(j)];
     }
+    for (int k = 0; k < kLanes; ++k) {  // lazy F
+      for (int l = kLanes - 1; l > 0; --l) f[l] = f[l - 1];
+      f[0] = 0;
+      bool more = true;
+      for (int j = 0; j < slen && more; ++j) {
+        Vec& hj = h1[static_cast<size_t>(j)];
+        more = false;
+        for (int l = 0; l < kLanes; ++l) {
+          hj[l] = std::max(hj[l], f[l]);
+          const int hx = subs_u(hj[l], gapoe);
+          f[l] = subs_u(f[l], gape);
+          if (f[l] > hx) more = true;
+        }
+      }
+      if (!more) break;
+    }
+    const int imax = *std::max_element(mx.begin(), mx.end());
     if (imax >= gmax) {
       gmax = imax, te = i;
       hmax = h1;
     }
     std::swap(h0, h1);
   }
-  for (int k = 0; k < ql8; ++k) {
-    const int p = k / 8 + k % 8 * slen;
-    if (hmax[static_cast<size_t>(p)] == gmax) qe = p;
-  }
+  for (int k = 0; k < slen * kLanes; ++k)
+    if (hmax[static_cast<size_t>(k / kLanes)][static_cast<size_t>(k % kLanes)] == gmax) qe = k / kLanes + k % kLanes * slen;
   return gmax;
 }
 
@@ -276,21 +315,20 @@ int test_zdrop(const AlignOptions& opt, const uint8_t* qseq, const uint8_t* tseq
 namespace {
 
 // mm_align_pair: records the call and runs it (unless it exceeds max_sw_mat).
-const DpResult& align_pair(const AlignOptions& opt, DpBackend& dp, RegionAlignment& out, const uint8_t* q, int32_t ql,
+const DpResult& align_pair(const AlignOptions& opt, DpSource& dp, RegionAlignment& out, const uint8_t* q, int32_t ql,
                            const uint8_t* t, int32_t tl, int32_t w, int32_t end_bonus, int32_t zdrop, uint32_t flag) {
   RegionDpCall c;
-  c.query.assign(q, q + ql);
-  c.target.assign(t, t + tl);
+  if (dp.record_sequences()) c.query.assign(q, q + ql), c.target.assign(t, t + tl);
   c.flag = flag, c.w = w, c.zdrop = zdrop, c.end_bonus = end_bonus;
   if (opt.max_sw_mat > 0 && static_cast<int64_t>(tl) * ql > opt.max_sw_mat) {
     c.result = reset_result();
   } else {
     DpTask task;
-    task.query = c.query;
-    task.target = c.target;
+    task.query = std::span<const uint8_t>(q, static_cast<size_t>(ql));
+    task.target = std::span<const uint8_t>(t, static_cast<size_t>(tl));
     task.scoring = DpScoring{opt.a, opt.b, opt.sc_ambi, opt.q, opt.e, opt.q2, opt.e2};
     task.flag = flag, task.w = w, task.zdrop = zdrop, task.end_bonus = end_bonus;
-    dp.run(std::span<const DpTask>(&task, 1), std::span<DpResult>(&c.result, 1));
+    dp.compute(task, c.result);
   }
   out.calls.push_back(std::move(c));
   return out.calls.back().result;
@@ -307,7 +345,7 @@ void append_cigar(std::vector<uint32_t>& dst, const std::vector<uint32_t>& src) 
 
 RegionAlignment align_region(const AlignOptions& opt, const index::MinimizerIndex& idx, const ReadCodes& read,
                              std::vector<Region>& regs, std::vector<uint8_t>& split_inv, size_t ri,
-                             std::vector<Anchor>& av, DpBackend& dp) {
+                             std::vector<Anchor>& av, DpSource& dp) {
   RegionAlignment out;
   Region& r = regs[ri];
   if (r.cnt == 0) return out;
@@ -381,9 +419,12 @@ RegionAlignment align_region(const AlignOptions& opt, const index::MinimizerInde
     re0 = re, qe0 = qe;
   }
 
-  std::vector<uint8_t> tseq, qrev;
+  // One target buffer for the region, as mm_align1 has: each fetch overwrites its start.
+  // mm_test_zdrop may read one base past a gap fill's target (when its largest drop
+  // ends on a trailing gap); that byte is what an earlier fetch left there, as in
+  // minimap2 (zero where nothing was written; minimap2 would read uninitialised memory).
+  std::vector<uint8_t> tseq(static_cast<size_t>(std::max(0, re0 - rs0)) + 1, 0), qrev;
   auto fetch = [&](int32_t st, int32_t en) {
-    tseq.resize(static_cast<size_t>(std::max(0, en - st)));
     if (en > st) idx.reference().fetch(rid, static_cast<uint32_t>(st), static_cast<uint32_t>(en), tseq.data());
   };
   using namespace dp_flag;
@@ -391,7 +432,7 @@ RegionAlignment align_region(const AlignOptions& opt, const index::MinimizerInde
     qrev.assign(qseq0.begin() + qs0, qseq0.begin() + qs);
     std::reverse(qrev.begin(), qrev.end());
     fetch(rs0, rs);
-    std::reverse(tseq.begin(), tseq.end());
+    std::reverse(tseq.begin(), tseq.begin() + (rs - rs0));
     const DpResult& ez =
         align_pair(opt, dp, out, qrev.data(), qs - qs0, tseq.data(), rs - rs0, bw, opt.end_bonus,
                    (split_inv[ri] & kSplitInv) ? opt.zdrop_inv : opt.zdrop, kExtzOnly | kRight | kRevCigar);
@@ -474,8 +515,9 @@ RegionAlignment align_region(const AlignOptions& opt, const index::MinimizerInde
     fetch(rs1, re1);
     StatsScoring sc;
     sc.a = opt.a, sc.b = opt.b, sc.sc_ambi = opt.sc_ambi, sc.q = opt.q, sc.e = opt.e;
-    update_extra(span, out.cigar, std::span<const uint8_t>(qseq0.data() + qs1, static_cast<size_t>(qe1 - qs1)), tseq,
-                 sc);
+    out.stats = update_extra(span, out.cigar,
+                             std::span<const uint8_t>(qseq0.data() + qs1, static_cast<size_t>(qe1 - qs1)),
+                             std::span<const uint8_t>(tseq.data(), static_cast<size_t>(re1 - rs1)), sc);
   }
   out.qs = span.qs, out.qe = span.qe, out.rs = span.rs, out.re = span.re;
   return out;
@@ -485,7 +527,7 @@ namespace {
 
 // mm_align1_inv (spec 7.8): the inverted stretch between split parts r1 (first) and r2.
 bool align_inversion(const AlignOptions& opt, const index::MinimizerIndex& idx, const ReadCodes& read, const Region& r1,
-                     uint8_t f1, const Region& r2, uint8_t f2, DpBackend& dp, Region& r_inv, RegionAlignment& out) {
+                     uint8_t f1, const Region& r2, uint8_t f2, DpSource& dp, Region& r_inv, RegionAlignment& out) {
   if (!(f1 & kSplitFirst) || !(f2 & kSplitSecond)) return false;
   if (r1.id != r1.parent && r1.parent != map::kParentTmpPri) return false;
   if (r2.id != r2.parent && r2.parent != map::kParentTmpPri) return false;
@@ -536,7 +578,7 @@ bool align_inversion(const AlignOptions& opt, const index::MinimizerIndex& idx, 
   AlignedSpan span{r_inv.qs, r_inv.qe, r_inv.rs, r_inv.re, r_inv.rev};
   StatsScoring sc;
   sc.a = opt.a, sc.b = opt.b, sc.sc_ambi = opt.sc_ambi, sc.q = opt.q, sc.e = opt.e;
-  update_extra(span, out.cigar, std::span<const uint8_t>(q0 + q_off, static_cast<size_t>(ez.max_q + 1)),
+  out.stats = update_extra(span, out.cigar, std::span<const uint8_t>(q0 + q_off, static_cast<size_t>(ez.max_q + 1)),
                std::span<const uint8_t>(tseq.data() + t_off, static_cast<size_t>(ez.max_t + 1)), sc);
   r_inv.qs = span.qs, r_inv.qe = span.qe, r_inv.rs = span.rs, r_inv.re = span.re;
   r_inv.aligned = true;
@@ -544,26 +586,37 @@ bool align_inversion(const AlignOptions& opt, const index::MinimizerIndex& idx, 
   return true;
 }
 
+// The end of mm_align1: the region takes the aligned coordinates and, when there is a
+// CIGAR, the alignment and its statistics.
+void attach_alignment(Region& r, const RegionAlignment& al) {
+  r.qs = al.qs, r.qe = al.qe, r.rs = al.rs, r.re = al.re;
+  if (al.cigar.empty()) return;
+  r.aligned = true;
+  r.cigar = al.cigar;
+  r.mlen = al.stats.mlen, r.blen = al.stats.blen;
+  r.n_ambi = al.stats.n_ambi;
+  r.n_gap = al.stats.n_gap, r.n_gapo = al.stats.n_gapo;
+  r.dp_max = al.stats.dp_max;
+  r.dp_score = al.dp_score;
+}
+
 }  // namespace
 
 std::vector<RegionAlignment> align_regions(const AlignOptions& opt, const index::MinimizerIndex& idx,
                                            std::string_view seq, std::vector<Region>& regs,
-                                           const std::vector<Anchor>& chained, DpBackend& dp) {
+                                           const std::vector<Anchor>& chained, DpSource& dp) {
   std::vector<Anchor> a = squeeze_anchors(regs, chained);
   const ReadCodes read(seq);
   std::vector<uint8_t> split(regs.size(), 0);
   std::vector<RegionAlignment> out;
   for (size_t i = 0; i < regs.size(); ++i) {
     out.push_back(align_region(opt, idx, read, regs, split, i, a, dp));
-    Region& r = regs[i];
-    if (!out.back().cigar.empty()) {
-      r.qs = out.back().qs, r.qe = out.back().qe, r.rs = out.back().rs, r.re = out.back().re;
-      r.aligned = true;
-    }
+    if (regs[i].cnt > 0) attach_alignment(regs[i], out.back());
     if (i > 0 && (split[i] & kSplitInv)) {
       Region r_inv;
       RegionAlignment inv;
       if (align_inversion(opt, idx, read, regs[i - 1], split[i - 1], regs[i], split[i], dp, r_inv, inv)) {
+        attach_alignment(r_inv, inv);
         regs.insert(regs.begin() + static_cast<std::ptrdiff_t>(i) + 1, r_inv);
         split.insert(split.begin() + static_cast<std::ptrdiff_t>(i) + 1, 0);
         out.push_back(std::move(inv));
@@ -573,7 +626,19 @@ std::vector<RegionAlignment> align_regions(const AlignOptions& opt, const index:
       }
     }
   }
+  for (size_t i = 0; i < regs.size(); ++i) regs[i].split = split[i] & (kSplitFirst | kSplitSecond);
   return out;
+}
+
+std::vector<RegionAlignment> align_regions(const AlignOptions& opt, const index::MinimizerIndex& idx,
+                                           std::string_view seq, std::vector<Region>& regs,
+                                           const std::vector<Anchor>& chained, DpBackend& dp) {
+  BackendDpSource source(dp);
+  return align_regions(opt, idx, seq, regs, chained, source);
+}
+
+void BackendDpSource::compute(const DpTask& task, DpResult& result) {
+  dp_.run(std::span<const DpTask>(&task, 1), std::span<DpResult>(&result, 1));
 }
 
 }  // namespace agatha::align

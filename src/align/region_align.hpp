@@ -3,8 +3,8 @@
 // (non-splice, non-sr) presets: end trimming (mm_fix_bad_ends), mm_filter_bad_seeds and
 // mm_filter_bad_seeds_alt, anchor -> DP boundary (mm_adjust_minier, HPC too), extension
 // limits, then the DP calls in minimap2's order — left extension, gap fills (APPROX_MAX
-// pass, mm_test_zdrop, exact second pass), right extension — each run on a DpBackend as
-// soon as the previous result is known. A Z-drop in a gap fill splits the region
+// pass, mm_test_zdrop, exact second pass), right extension — each asked of a DpSource
+// as soon as the previous result is known. A Z-drop in a gap fill splits the region
 // (mm_split_reg); the new part is inserted after it and aligned next, as align_regs does.
 //
 // Not done here (yet): splice and sr modes, -D self-mapping diagonal caps, and 2.24's
@@ -21,15 +21,38 @@
 #include <vector>
 
 #include "../index/index.hpp"
+#include "cigar_fix.hpp"
 #include "../map/anchor.hpp"
 #include "../map/regions.hpp"
 
 namespace agatha::align {
 
+// Where the region code gets its DP answers from. compute() must fill `result` as the
+// DP engine would for `task`; the task's sequences live only during the call. A source
+// may also answer provisionally (see dp_rounds.hpp): the region code then goes on with a
+// result that is discarded later, so it must never fail on any well-formed answer.
+class DpSource {
+ public:
+  virtual ~DpSource() = default;
+  virtual void compute(const DpTask& task, DpResult& result) = 0;
+  // Whether RegionDpCall keeps copies of the sequences (for tests and traces).
+  virtual bool record_sequences() const { return true; }
+};
+
+// Runs every call at once on a backend (one task per batch).
+class BackendDpSource final : public DpSource {
+ public:
+  explicit BackendDpSource(DpBackend& dp) : dp_(dp) {}
+  void compute(const DpTask& task, DpResult& result) override;
+
+ private:
+  DpBackend& dp_;
+};
+
 // One ksw_extd2 call, as mm_align_pair makes it, and what it returned. A call over more
 // than max_sw_mat cells is recorded but not run (result: reset and Z-dropped).
 struct RegionDpCall {
-  std::vector<uint8_t> query, target;  // codes 0..4, in the order handed to the DP
+  std::vector<uint8_t> query, target;  // codes 0..4, in the order handed to the DP (if recorded)
   uint32_t flag = 0;
   int32_t w = 0, zdrop = 0, end_bonus = 0;
   DpResult result;
@@ -42,6 +65,7 @@ struct RegionAlignment {
   int32_t dp_score = 0;                    // minimap2's p->dp_score
   bool dropped = false;                    // a gap fill was Z-dropped
   int zdrop_code = 0;                      // mm_test_zdrop code of the dropped gap fill
+  AlignmentStats stats;                    // of the fixed CIGAR (mm_update_extra)
 };
 
 // mm_squeeze_a: keeps only the anchors the regions refer to, in array order, and
@@ -72,12 +96,15 @@ inline constexpr uint8_t kSplitFirst = 1, kSplitSecond = 2, kSplitInv = 4;
 // matching entry (kSplit* bits). Final coordinates are after mm_update_extra's shift.
 RegionAlignment align_region(const AlignOptions& opt, const index::MinimizerIndex& idx, const ReadCodes& read,
                              std::vector<map::Region>& regs, std::vector<uint8_t>& split, size_t i,
-                             std::vector<map::Anchor>& a, DpBackend& dp);
+                             std::vector<map::Anchor>& a, DpSource& dp);
 
 // align_regs' loop without the clean-up after it: squeezes the anchors and aligns every
 // region in order (split parts included), then the inversion between split parts
 // (mm_align1_inv). Returns the alignments in call order; regions' coordinates are set to
 // the aligned ones and inversion regions are inserted as minimap2 does.
+std::vector<RegionAlignment> align_regions(const AlignOptions& opt, const index::MinimizerIndex& idx,
+                                           std::string_view seq, std::vector<map::Region>& regs,
+                                           const std::vector<map::Anchor>& chained, DpSource& dp);
 std::vector<RegionAlignment> align_regions(const AlignOptions& opt, const index::MinimizerIndex& idx,
                                            std::string_view seq, std::vector<map::Region>& regs,
                                            const std::vector<map::Anchor>& chained, DpBackend& dp);

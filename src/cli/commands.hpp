@@ -5,10 +5,16 @@
 #include <CLI/CLI.hpp>
 
 #include <functional>
+#include <string>
+#include <vector>
 
 namespace agatha::cli {
 
 using Action = std::function<int()>;
+
+// The command line as given (argv[0] first), for the @PG line; set by main.
+void set_command_line(int argc, char** argv);
+const std::vector<std::string>& command_line();
 
 // agatha dp: run DP task files through a backend (dp_cmd.cpp).
 Action add_dp_command(CLI::App& app);

@@ -10,7 +10,16 @@
 #include <exception>
 #include <new>
 
+namespace agatha::cli {
+namespace {
+std::vector<std::string> g_command_line;
+}
+void set_command_line(int argc, char** argv) { g_command_line.assign(argv, argv + argc); }
+const std::vector<std::string>& command_line() { return g_command_line; }
+}  // namespace agatha::cli
+
 int main(int argc, char** argv) {
+  agatha::cli::set_command_line(argc, argv);
   // A closed pipe shows up as a write error with a message, not as a silent signal.
   std::signal(SIGPIPE, SIG_IGN);
   CLI::App app{"agatha: long-read alignment, minimap2-compatible, on CPU SIMD and GPU"};

@@ -160,8 +160,10 @@ void append_tags(std::string& out, const SamRecord& r, const SamOptions& opt, bo
   }
   if (r.zd) put(out, "\tzd:i:", r.zd);
   if (!r.sa.empty()) put(out, "\tSA:Z:", r.sa);
+  if (!r.md_cs.empty()) put(out, '\t', r.md_cs);
   if (cigar_in_tag) append_cigar_tag(out, r, hard);
   put(out, "\trl:i:", r.rl);
+  if (!r.comment.empty()) put(out, '\t', r.comment);
 }
 
 }  // namespace
@@ -204,11 +206,13 @@ void append_sam_record(std::string& out, const SamRecord& r, const SamOptions& o
 }
 
 void append_sam_unmapped(std::string& out, std::string_view qname, std::string_view seq, std::string_view qual,
-                         int32_t rl, const SamOptions& opt) {
+                         int32_t rl, const SamOptions& opt, std::string_view comment) {
   put(out, qname, '\t', kFlagUnmapped, "\t*\t0\t0\t*\t*\t0\t0\t", seq, '\t',
       qual.empty() ? std::string_view("*") : qual);
   if (!opt.rg_id.empty()) put(out, "\tRG:Z:", std::string_view(opt.rg_id));
-  put(out, "\trl:i:", rl, '\n');
+  put(out, "\trl:i:", rl);
+  if (!comment.empty()) put(out, '\t', comment);
+  out += '\n';
 }
 
 std::string format_sa(std::span<const SaPart> parts, int32_t qlen) {

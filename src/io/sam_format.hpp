@@ -70,14 +70,16 @@ struct SamRecord {
   double de = 0.0;            // printed "%.4f", or "0" when exactly 0
   int32_t zd = 0;             // split flags; printed when non-zero
   std::string_view sa;        // SA:Z value from format_sa, empty for none
+  std::string_view md_cs;     // "MD:Z:..." or "cs:Z:..." (--MD / --cs), empty for none
   int32_t rl = 0;
+  std::string_view comment;   // -y: the FASTQ comment, appended after a tab when non-empty
 };
 
 void append_sam_record(std::string& out, const SamRecord& r, const SamOptions& opt);
 
 // The record of a read without a region: `QNAME 4 * 0 0 * * 0 0 SEQ QUAL [RG:Z] rl:i`.
 void append_sam_unmapped(std::string& out, std::string_view qname, std::string_view seq, std::string_view qual,
-                         int32_t rl, const SamOptions& opt);
+                         int32_t rl, const SamOptions& opt, std::string_view comment = {});
 
 // Another primary-chain region of the same read, as the SA tag lists it.
 struct SaPart {

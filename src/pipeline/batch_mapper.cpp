@@ -1,14 +1,17 @@
-// Batches, worker threads and ordered output for mapping-only runs.
+// Batches, worker threads and ordered output for alignment and mapping-only runs.
 //
-// Within a batch, workers take reads by an atomic counter (reads vary in length by
-// orders of magnitude, so static slices would leave threads idle) and put each read's
-// output in its own slot; the slots are written in order once the batch is done.
+// Within a batch, workers take reads (and alignment passes) by an atomic counter (reads
+// vary in length by orders of magnitude, so static slices would leave threads idle) and
+// put each read's output in its own slot; the slots are written in order once the batch
+// is done.
 #include "batch_mapper.hpp"
 
 #include <algorithm>
 #include <atomic>
 #include <exception>
 #include <future>
+#include <iterator>
+#include <span>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -17,24 +20,24 @@
 namespace agatha::pipeline {
 namespace {
 
-// Maps batch[i] into out[i] for all i on `threads` threads (this one included).
-void map_batch(const ReadMapper& mapper, const std::vector<io::SeqRecord>& batch, std::vector<std::string>& out,
-               int threads) {
-  out.assign(batch.size(), std::string());
+// Runs fn(i) for every i < n on `threads` threads (this one included), reads taken by
+// an atomic counter. The first exception stops the others after their current item and
+// is rethrown.
+template <class Fn>
+void parallel_for(size_t n, int threads, Fn&& fn) {
   std::atomic<size_t> next{0};
   std::exception_ptr error;
   std::mutex error_mutex;
   auto work = [&] {
     try {
-      for (size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < batch.size();)
-        out[i] = mapper.map_paf(batch[i].name, batch[i].seq);
+      for (size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < n;) fn(i);
     } catch (...) {
       const std::lock_guard<std::mutex> lock(error_mutex);
       if (!error) error = std::current_exception();
-      next.store(batch.size());  // the others stop after their current read
+      next.store(n);
     }
   };
-  const size_t n_extra = std::min(static_cast<size_t>(threads > 1 ? threads - 1 : 0), batch.size());
+  const size_t n_extra = std::min(static_cast<size_t>(threads > 1 ? threads - 1 : 0), n);
   std::vector<std::jthread> pool;
   pool.reserve(n_extra);
   for (size_t t = 0; t < n_extra; ++t) pool.emplace_back(work);
@@ -43,20 +46,21 @@ void map_batch(const ReadMapper& mapper, const std::vector<io::SeqRecord>& batch
   if (error) std::rethrow_exception(error);
 }
 
-}  // namespace
-
-PipelineStats map_reads(const ReadMapper& mapper, io::SeqReader& reads, io::OutputFile& out, int threads,
-                        uint64_t batch_bases) {
-  PipelineStats stats;
-  auto read_next = [&reads, batch_bases] { return reads.next_batch(batch_bases, true); };
+// The batch loop shared by both pipelines: reads batches of >= batch_bases bases (the
+// next one read ahead on another thread when threads > 1), has process(batch, lines)
+// fill one output string per read, and writes them in order.
+template <class Process>
+void run_batches(io::SeqReader& reads, io::OutputFile& out, int threads, uint64_t batch_bases, bool name_and_seq_only,
+                 PipelineStats& stats, Process&& process) {
+  auto read_next = [&reads, batch_bases, name_and_seq_only] { return reads.next_batch(batch_bases, name_and_seq_only); };
   std::vector<io::SeqRecord> batch = read_next();
   std::vector<std::string> lines;
   while (!batch.empty()) {
-    // Read ahead only when a second thread is allowed; -t 1 stays single-threaded.
     std::future<std::vector<io::SeqRecord>> ahead;
     if (threads > 1) ahead = std::async(std::launch::async, read_next);
     try {
-      map_batch(mapper, batch, lines, threads);
+      lines.assign(batch.size(), std::string());
+      process(batch, lines);
     } catch (...) {
       if (ahead.valid()) ahead.wait();  // the reader refers to `reads`; let it finish
       throw;
@@ -66,6 +70,74 @@ PipelineStats map_reads(const ReadMapper& mapper, io::SeqReader& reads, io::Outp
     for (const std::string& s : lines) out.write(s);
     batch = ahead.valid() ? ahead.get() : read_next();
   }
+}
+
+// The rounds of one group of reads: jobs[i] aligns group[i].
+void align_group(const ReadAligner& aligner, DpBackend& dp, std::span<const io::SeqRecord> group,
+                 std::span<std::string> lines, int threads, AlignStats& stats) {
+  std::vector<AlignJob> jobs(group.size());
+  parallel_for(jobs.size(), threads, [&](size_t i) {
+    jobs[i].read = &group[i];
+    aligner.start(jobs[i]);
+  });
+  std::vector<size_t> active;
+  for (size_t i = 0; i < jobs.size(); ++i)
+    if (!jobs[i].done) active.push_back(i);
+  std::vector<DpTask> tasks;
+  std::vector<DpResult> results;
+  std::vector<size_t> first;  // per active job: its first task in the round
+  while (!active.empty()) {
+    parallel_for(active.size(), threads, [&](size_t k) { aligner.pass(jobs[active[k]]); });
+    std::vector<size_t> waiting;
+    tasks.clear();
+    first.clear();
+    for (size_t i : active) {
+      if (jobs[i].done) continue;
+      waiting.push_back(i);
+      first.push_back(tasks.size());
+      const std::vector<DpTask> t = jobs[i].memo.pending_tasks();
+      tasks.insert(tasks.end(), t.begin(), t.end());
+    }
+    first.push_back(tasks.size());
+    if (waiting.empty()) break;
+    results.assign(tasks.size(), DpResult());
+    dp.run(tasks, results);
+    ++stats.rounds, stats.dp_tasks += tasks.size();
+    for (size_t k = 0; k < waiting.size(); ++k)
+      jobs[waiting[k]].memo.answer(std::vector<DpResult>(std::make_move_iterator(results.begin() + first[k]),
+                                                         std::make_move_iterator(results.begin() + first[k + 1])));
+    active = std::move(waiting);
+  }
+  parallel_for(jobs.size(), threads, [&](size_t i) { aligner.format(jobs[i], lines[i]); });
+}
+
+}  // namespace
+
+PipelineStats map_reads(const ReadMapper& mapper, io::SeqReader& reads, io::OutputFile& out, int threads,
+                        uint64_t batch_bases) {
+  PipelineStats stats;
+  run_batches(reads, out, threads, batch_bases, true, stats,
+              [&](const std::vector<io::SeqRecord>& batch, std::vector<std::string>& lines) {
+                parallel_for(batch.size(), threads,
+                             [&](size_t i) { lines[i] = mapper.map_paf(batch[i].name, batch[i].seq); });
+              });
+  return stats;
+}
+
+AlignStats align_reads(const ReadAligner& aligner, DpBackend& dp, io::SeqReader& reads, io::OutputFile& out,
+                       int threads, uint64_t batch_bases, uint64_t round_bases) {
+  AlignStats stats;
+  run_batches(reads, out, threads, batch_bases, false, stats,
+              [&](const std::vector<io::SeqRecord>& batch, std::vector<std::string>& lines) {
+                for (size_t start = 0; start < batch.size();) {
+                  size_t end = start;
+                  for (uint64_t bases = 0; end < batch.size() && (end == start || bases < round_bases); ++end)
+                    bases += batch[end].seq.size();
+                  align_group(aligner, dp, std::span<const io::SeqRecord>(batch.data() + start, end - start),
+                              std::span<std::string>(lines.data() + start, end - start), threads, stats);
+                  start = end;
+                }
+              });
   return stats;
 }
 

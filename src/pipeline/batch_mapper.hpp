@@ -1,4 +1,4 @@
-// src/pipeline/batch_mapper.hpp — the read pipeline of `agatha align --map-only`
+// src/pipeline/batch_mapper.hpp — the read pipeline of `agatha align` (and --map-only)
 // (minimap2 2.24 map.c: mm_map_file_frag, worker_pipeline): reads arrive in batches of
 // at least `batch_bases` bases (-K; the read crossing the threshold is included), each
 // batch is mapped on `threads` threads, and the output is written in input order. The
@@ -12,6 +12,7 @@
 
 #include "../io/output_file.hpp"
 #include "../io/seq_reader.hpp"
+#include "read_aligner.hpp"
 #include "read_mapper.hpp"
 
 namespace agatha::pipeline {
@@ -25,5 +26,18 @@ struct PipelineStats {
 // it were already written.
 PipelineStats map_reads(const ReadMapper& mapper, io::SeqReader& reads, io::OutputFile& out, int threads,
                         uint64_t batch_bases);
+
+// Aligns every read of `reads` and writes its records to `out` (not closed); same
+// batches, threads and ordering as map_reads. Within a batch, reads are aligned in
+// groups of at most `round_bases` bases (bounding the memory the rounds hold): the
+// group's reads are mapped, then their DP runs in rounds — every task the group's reads
+// are waiting for goes to `dp` in one call — until every read is final (see
+// align/dp_rounds.hpp). The output depends on none of threads, batch_bases,
+// round_bases or the backend.
+struct AlignStats : PipelineStats {
+  uint64_t rounds = 0, dp_tasks = 0;
+};
+AlignStats align_reads(const ReadAligner& aligner, DpBackend& dp, io::SeqReader& reads, io::OutputFile& out,
+                       int threads, uint64_t batch_bases, uint64_t round_bases = 64'000'000);
 
 }  // namespace agatha::pipeline

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 
@@ -179,10 +180,22 @@ TEST_F(AlignCli, OptionErrorsAreWordedAsMinimap2) {
   }
 }
 
-TEST_F(AlignCli, WithoutMapOnlyRefusesClearly) {
-  expect_error(run("align -x map-pb " + kMtRef + " " + kMtReads),
-               "[E::align] base-level alignment (SAM output) is not implemented yet; use --map-only for "
-               "minimap2's mapping-only PAF");
+// Without --map-only the output is SAM: the @SQ header, then every read of the example
+// exactly once as a primary (or unmapped) record.
+TEST_F(AlignCli, WithoutMapOnlyWritesSam) {
+  const Outcome r = run("align -x map-pb -t 2 " + kMtRef + " " + kMtReads);
+  ASSERT_EQ(r.code, 0) << r.err;
+  ASSERT_TRUE(r.out.starts_with("@SQ\tSN:MT_orang\tLN:16499\n@PG\tID:agatha\t")) << r.out.substr(0, 200);
+  std::map<std::string, int> primaries;
+  std::istringstream in(r.out);
+  for (std::string line; std::getline(in, line);) {
+    if (line.starts_with("@")) continue;
+    const size_t t1 = line.find('\t'), t2 = line.find('\t', t1 + 1);
+    const int flag = std::stoi(line.substr(t1 + 1, t2 - t1 - 1));
+    if ((flag & 0x900) == 0) ++primaries[line.substr(0, t1)];
+  }
+  EXPECT_EQ(primaries.size(), 155u);
+  for (const auto& [name, n] : primaries) EXPECT_EQ(n, 1) << name;
 }
 
 TEST_F(AlignCli, BadInputNamesFileAndRecord) {

@@ -1,0 +1,112 @@
+// DP answers across passes. See dp_rounds.hpp.
+#include "dp_rounds.hpp"
+
+#include <agatha/error.hpp>
+
+#include <algorithm>
+
+namespace agatha::align {
+namespace {
+
+// Two independent 64-bit multiply-xorshift streams over the same words.
+struct Fingerprint {
+  uint64_t h0 = 0x9e3779b97f4a7c15ULL, h1 = 0xc2b2ae3d27d4eb4fULL;
+  static uint64_t mix(uint64_t x) {
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    return x;
+  }
+  void add(uint64_t w) {
+    h0 = mix(h0 ^ w) + 0x632be59bd9b4e019ULL;
+    h1 = mix((h1 + w) * 0x9fb21c651e98df25ULL ^ (h1 >> 29));
+  }
+  void add_bytes(std::span<const uint8_t> s) {
+    add(s.size());
+    size_t i = 0;
+    for (; i + 8 <= s.size(); i += 8) {
+      uint64_t w = 0;
+      for (int b = 0; b < 8; ++b) w |= static_cast<uint64_t>(s[i + b]) << (8 * b);
+      add(w);
+    }
+    uint64_t w = 0xff;
+    for (int b = 0; i < s.size(); ++i, ++b) w = w << 8 | s[i];
+    add(w);
+  }
+};
+
+}  // namespace
+
+DpMemo::Key DpMemo::key_of(const DpTask& t) {
+  Fingerprint f;
+  f.add_bytes(t.query);
+  f.add_bytes(t.target);
+  const DpScoring& s = t.scoring;
+  f.add(static_cast<uint64_t>(static_cast<uint32_t>(s.a)) << 32 | static_cast<uint32_t>(s.b));
+  f.add(static_cast<uint64_t>(static_cast<uint32_t>(s.ambi)) << 32 | static_cast<uint32_t>(s.q));
+  f.add(static_cast<uint64_t>(static_cast<uint32_t>(s.e)) << 32 | static_cast<uint32_t>(s.q2));
+  f.add(static_cast<uint64_t>(static_cast<uint32_t>(s.e2)) << 32 | t.flag);
+  f.add(static_cast<uint64_t>(static_cast<uint32_t>(t.w)) << 32 | static_cast<uint32_t>(t.zdrop));
+  f.add(static_cast<uint32_t>(t.end_bonus));
+  return {f.h0, f.h1};
+}
+
+DpResult provisional_result(const DpTask& task) {
+  DpResult r;
+  if (task.flag & dp_flag::kExtzOnly) return r;  // extends nothing
+  const auto ql = static_cast<uint32_t>(task.query.size()), tl = static_cast<uint32_t>(task.target.size());
+  const uint32_t m = std::min(ql, tl);
+  if (m) r.cigar.push_back(m << 4 | cigar_op::kMatch);
+  if (ql > m) r.cigar.push_back((ql - m) << 4 | cigar_op::kIns);
+  if (tl > m) r.cigar.push_back((tl - m) << 4 | cigar_op::kDel);
+  r.score = r.max = 0;
+  r.max_q = static_cast<int32_t>(ql) - 1, r.max_t = static_cast<int32_t>(tl) - 1;
+  return r;
+}
+
+void DpMemo::compute(const DpTask& task, DpResult& result) {
+  const Key key = key_of(task);
+  auto it = index_.find(key);
+  if (it != index_.end()) {
+    const Entry& e = entries_[it->second];
+    if (e.answered) {
+      result = e.result;
+      return;
+    }
+  } else {
+    Entry& e = entries_.emplace_back();
+    e.query.assign(task.query.begin(), task.query.end());
+    e.target.assign(task.target.begin(), task.target.end());
+    e.task = task;
+    e.task.query = e.query;
+    e.task.target = e.target;
+    index_.emplace(key, entries_.size() - 1);
+    pending_.push_back(entries_.size() - 1);
+  }
+  ++missed_;
+  result = provisional_result(task);
+}
+
+std::vector<DpTask> DpMemo::pending_tasks() const {
+  std::vector<DpTask> tasks;
+  tasks.reserve(pending_.size());
+  for (size_t i : pending_) tasks.push_back(entries_[i].task);
+  return tasks;
+}
+
+void DpMemo::answer(std::vector<DpResult>&& results) {
+  if (results.size() != pending_.size()) throw Error("internal: DP answers do not match the pending tasks");
+  for (size_t k = 0; k < pending_.size(); ++k) {
+    Entry& e = entries_[pending_[k]];
+    e.result = std::move(results[k]);
+    e.answered = true;
+    e.task = DpTask();
+    std::vector<uint8_t>().swap(e.query);
+    std::vector<uint8_t>().swap(e.target);
+  }
+  pending_.clear();
+}
+
+}  // namespace agatha::align

@@ -1,0 +1,84 @@
+// src/align/dp_rounds.hpp — the DP of many reads in rounds, with the answers of the
+// sequential order.
+//
+// The region code (region_align.hpp) asks for one DP result at a time, and what it asks
+// next can depend on the answer (a Z-drop ends a region and splits it, the Z-drop test
+// on a first pass decides the second, a split part gets its own extensions, an
+// inversion is looked for between split parts). To hand the engine whole batches, each
+// read's alignment is run as a series of passes over a DpMemo:
+//
+//  - A pass runs the read's alignment from the start. A task the memo has answered gets
+//    its answer; any other task is recorded as pending and gets a provisional answer
+//    (an extension that extends nothing; a gap fill that is all matches and one indel,
+//    not Z-dropped), so the pass carries on and asks for everything it can see. With
+//    those answers the first pass asks for every left extension, every first-pass gap
+//    fill and every right extension of every region; the next pass asks for the second
+//    passes the Z-drop test wants; later passes for what splits and inversions create.
+//  - The driver gathers the pending tasks of all reads of a batch into one round, runs
+//    it on the backend (one GPU launch, or all CPU threads), files the answers and runs
+//    the next pass of every read that had pending tasks.
+//  - A pass that asked for nothing new used answers only, so it made exactly the calls
+//    of the sequential order with exactly their results: its output is final. Work done
+//    on provisional answers is discarded.
+//
+// Tasks are matched on their parameters, lengths and a 128-bit fingerprint of the
+// sequences; the sequences of a pending task are held only until it is answered.
+//
+// Threading: one DpMemo per read; a memo is used by one thread at a time.
+#pragma once
+
+#include <agatha/dp.hpp>
+
+#include <cstdint>
+#include <deque>
+#include <unordered_map>
+#include <vector>
+
+#include "region_align.hpp"
+
+namespace agatha::align {
+
+class DpMemo final : public DpSource {
+ public:
+  void compute(const DpTask& task, DpResult& result) override;
+  bool record_sequences() const override { return false; }
+
+  // Starts a pass: forgets which tasks the previous pass missed.
+  void begin_pass() { missed_ = 0; }
+  // Tasks the current pass asked for that had no answer.
+  size_t missed() const { return missed_; }
+
+  // The tasks waiting for an answer, in the order first asked; they stay valid until
+  // answer() is called.
+  std::vector<DpTask> pending_tasks() const;
+  // Files the answers of pending_tasks() (same order) and frees their sequences.
+  void answer(std::vector<DpResult>&& results);
+
+  size_t size() const { return entries_.size(); }
+
+ private:
+  struct Key {
+    uint64_t h0 = 0, h1 = 0;  // fingerprint of both sequences and every parameter
+    bool operator==(const Key&) const = default;
+  };
+  struct KeyHash {
+    size_t operator()(const Key& k) const { return static_cast<size_t>(k.h0 ^ (k.h1 >> 1)); }
+  };
+  struct Entry {
+    std::vector<uint8_t> query, target;  // while pending
+    DpTask task;                         // spans into query/target while pending
+    DpResult result;
+    bool answered = false;
+  };
+  static Key key_of(const DpTask& task);
+
+  std::deque<Entry> entries_;
+  std::unordered_map<Key, size_t, KeyHash> index_;
+  std::vector<size_t> pending_;
+  size_t missed_ = 0;
+};
+
+// The provisional answer of a task the memo cannot answer yet (see above).
+DpResult provisional_result(const DpTask& task);
+
+}  // namespace agatha::align

@@ -1,0 +1,67 @@
+// src/pipeline/read_aligner.hpp — one read through base-level alignment to its output
+// records, as minimap2 2.24's mm_map_frag + align_regs + mm_write_sam3 do it for a
+// single-segment read with -a (or -c): the mapping of ReadMapper, the per-region DP of
+// src/align run as passes over a DpMemo (see align/dp_rounds.hpp), the post-alignment
+// selection and MAPQ, then SAM (or PAF with CIGAR) text.
+//
+// Threading: a ReadAligner is immutable; its methods may run on any number of threads
+// at once, each on its own AlignJob.
+#pragma once
+
+#include <agatha/options.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "../align/dp_rounds.hpp"
+#include "../io/sam_format.hpp"
+#include "../io/seq_reader.hpp"
+#include "read_mapper.hpp"
+
+namespace agatha::pipeline {
+
+enum class OutputKind { kSam, kPaf };
+
+// What the records look like beyond AlignOptions.
+struct OutputOptions {
+  OutputKind kind = OutputKind::kSam;
+  io::SamOptions sam;          // -Y, -L, -R's ID
+  bool sam_hit_only = false;   // --sam-hit-only: no record for an unmapped read
+};
+
+// One read on its way through the alignment.
+struct AlignJob {
+  const io::SeqRecord* read = nullptr;
+  ReadMapping mapping;               // the regions before alignment and their anchors
+  align::DpMemo memo;                // the DP answers so far
+  std::vector<map::Region> regions;  // final, once done
+  bool done = false;
+};
+
+class ReadAligner {
+ public:
+  ReadAligner(const ReadMapper& mapper, const AlignOptions& opt, OutputOptions out);
+
+  // Seeds, chains and selects the regions; a read without any is done at once.
+  void start(AlignJob& job) const;
+  // One pass of the alignment over job.memo. Returns true when it used answered tasks
+  // only: the alignment is final and the regions are finished. Otherwise the memo has
+  // pending tasks to answer before the next pass.
+  bool pass(AlignJob& job) const;
+  // The output records of a finished job.
+  void format(const AlignJob& job, std::string& out) const;
+
+  const ReadMapper& mapper() const { return mapper_; }
+
+ private:
+  void format_sam(const AlignJob& job, std::string& out) const;
+  void format_paf(const AlignJob& job, std::string& out) const;
+
+  const ReadMapper& mapper_;
+  const index::MinimizerIndex& idx_;
+  AlignOptions opt_;
+  OutputOptions out_;
+};
+
+}  // namespace agatha::pipeline
