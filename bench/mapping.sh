@@ -1,14 +1,20 @@
 #!/usr/bin/env bash
-# bench/mapping.sh - `agatha align --map-only` against minimap2 2.24 (mapping-only PAF,
-# no base-level alignment) on real and simulated E. coli long reads: agreement, wall
-# time and peak memory.
+# bench/mapping.sh - `agatha align` against minimap2 2.24 on real and simulated E. coli
+# long reads: agreement, wall time and peak memory. Two modes:
+#   MODE=sam  (default) base-level alignment: `minimap2 -ax P` vs `agatha align -x P`
+#             (SAM is agatha's default output)
+#   MODE=paf  mapping only: `minimap2 -x P` vs `agatha align --map-only -x P` (PAF
+#             without base-level alignment)
 #
 # Usage:
 #   bench/mapping.sh
+#   MODE=paf SETS=ont bench/mapping.sh
 #
 # Environment (all optional):
+#   MODE=sam             sam or paf (above)
 #   THREADS=2            -t for both programs
 #   AGATHA=build/agatha  agatha binary (relative paths are from the repo root)
+#   AGATHA_OPTS=         extra options for agatha only (e.g. "--dp-backend scalar")
 #   MINIMAP2=minimap2    minimap2 2.24 binary
 #   CACHE=bench/.cache   where the packages and the prepared data live (git-ignored)
 #   SETS="pb ont hifi"   data sets to run (see below)
@@ -26,18 +32,27 @@
 #   hifi  pbsim CCS reads (model_qc_ccs, mean length 10 kb, fixed seed) simulated from
 #         that DH10B reference, -x map-hifi
 #
-# For each set it runs `minimap2 -x P -t T ref reads` and
-# `agatha align --map-only -x P -t T ref reads`, both building the index from the
-# FASTA, under /usr/bin/time -v (python's resource module when that is missing), and
-# prints: reads, minimap2 PAF lines, lines agatha reproduced identically, reads whose
-# lines differ, wall seconds and peak RSS of both, and agatha/minimap2 ratios (time
-# ratio < 1: agatha faster; memory ratio: target <= 1.2). Differing reads are listed
-# in CACHE/out/SET.diff.
+# For each set both programs build the index from the FASTA and run under
+# /usr/bin/time -v (python's resource module when that is missing). Outputs are
+# compared read by read: a read agrees when its lines (SAM records, or PAF lines) are
+# the same in both, in the same order. The table gives wall seconds and peak RSS of
+# both and agatha/minimap2 ratios (time ratio < 1: agatha faster; memory ratio: target
+# <= 1.2), and per mode:
+#   sam  reads (in the input), mm2_records, identical_records (minimap2 records agatha
+#        printed identically), identical_reads, agreement (identical_reads / reads),
+#        diff_reads, header (the header lines other than @PG are identical: yes/no);
+#        @PG lines are not compared (they hold the command line)
+#   paf  reads, mapped_reads (reads with a line in either output), mm2_lines, identical
+#        (minimap2 lines agatha printed identically), diff_reads
+# Differing reads are listed in CACHE/out/SET.MODE.diff (SAM records there without SEQ
+# and QUAL, which are replaced by the read length).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+MODE=${MODE:-sam}
 THREADS=${THREADS:-2}
 AGATHA=${AGATHA:-build/agatha}
+read -r -a AGATHA_OPTS <<< "${AGATHA_OPTS:-}"
 MINIMAP2=${MINIMAP2:-minimap2}
 CACHE=${CACHE:-$ROOT/bench/.cache}
 SETS=${SETS:-pb ont hifi}
@@ -45,6 +60,7 @@ PB_READS=${PB_READS:-2000}
 HIFI_DEPTH=${HIFI_DEPTH:-10}
 HIFI_SEED=${HIFI_SEED:-11}
 RESULTS=${RESULTS:-}
+[[ $MODE = sam || $MODE = paf ]] || { echo "mapping.sh: MODE must be sam or paf, not '$MODE'" >&2; exit 1; }
 [[ $AGATHA = /* ]] || AGATHA=$ROOT/$AGATHA
 [[ -x $AGATHA ]] || { echo "mapping.sh: no agatha binary at $AGATHA (meson setup build && ninja -C build)" >&2; exit 1; }
 command -v "$MINIMAP2" >/dev/null || { echo "mapping.sh: $MINIMAP2 not found" >&2; exit 1; }
@@ -128,22 +144,38 @@ EOF
   fi
 }
 
-# Agreement of two PAF files, read by read: "reads mm_lines same_lines diff_reads".
+# Agreement of two outputs (MODE sam or paf), read by read. Prints
+# "reads_seen mm_lines same_lines same_reads diff_reads header_same" and writes the
+# differing reads to the third argument.
 compare() {
-  python3 - "$1" "$2" "$3" <<'EOF'
+  python3 - "$MODE" "$1" "$2" "$3" <<'EOF'
 import collections, sys
+mode, mm_path, ag_path, diff_path = sys.argv[1:]
 def load(path):
-    by = collections.OrderedDict()
+    by, header = collections.OrderedDict(), []
     for line in open(path):
+        if mode == "sam" and line.startswith("@"):
+            if not line.startswith("@PG"):
+                header.append(line)
+            continue
         by.setdefault(line.split("\t", 1)[0], []).append(line)
-    return by
-mm, ag = load(sys.argv[1]), load(sys.argv[2])
+    return by, header
+def brief(line):
+    if mode != "sam":
+        return line
+    f = line.rstrip("\n").split("\t")
+    return "\t".join(f[:9] + [f"<{len(f[9])} bases>" if f[9] != "*" else "*"] + f[11:]) + "\n"
+(mm, mm_head), (ag, ag_head) = load(mm_path), load(ag_path)
 same = sum(sum((collections.Counter(v) & collections.Counter(ag.get(k, []))).values()) for k, v in mm.items())
-diff = [k for k in list(mm) + [k for k in ag if k not in mm] if mm.get(k) != ag.get(k)]
-with open(sys.argv[3], "w") as f:
+names = list(mm) + [k for k in ag if k not in mm]
+diff = [k for k in names if mm.get(k) != ag.get(k)]
+with open(diff_path, "w") as f:
+    if mm_head != ag_head:
+        f.write("## header\n< " + "< ".join(mm_head) + "> " + "> ".join(ag_head))
     for k in diff:
-        f.write(f"## {k}\n< " + "< ".join(mm.get(k, [])) + "> " + "> ".join(ag.get(k, [])))
-print(len(set(mm) | set(ag)), sum(map(len, mm.values())), same, len(diff))
+        f.write(f"## {k}\n< " + "< ".join(map(brief, mm.get(k, []))) + "> " + "> ".join(map(brief, ag.get(k, []))))
+header_same = ("yes" if mm_head == ag_head else "no") if mode == "sam" else "-"
+print(len(names), sum(map(len, mm.values())), same, len(names) - len(diff), len(diff), header_same)
 EOF
 }
 
@@ -152,7 +184,14 @@ count_reads() {
   case $f in *.gz) zcat "$f" ;; *) cat "$f" ;; esac | awk 'NR%4==1' | wc -l
 }
 
-header="set\tpreset\treads\tmapped_reads\tmm2_lines\tidentical\tdiff_reads\tmm2_s\tagatha_s\ttime_ratio\tmm2_MiB\tagatha_MiB\tmem_ratio"
+if [[ $MODE = sam ]]; then
+  header="set\tpreset\treads\tmm2_records\tidentical_records\tidentical_reads\tagreement\tdiff_reads\theader"
+  mm2_mode=(-a) agatha_mode=()
+else
+  header="set\tpreset\treads\tmapped_reads\tmm2_lines\tidentical\tdiff_reads"
+  mm2_mode=() agatha_mode=(--map-only)
+fi
+header+="\tmm2_s\tagatha_s\ttime_ratio\tmm2_MiB\tagatha_MiB\tmem_ratio"
 rows=()
 for set in $SETS; do
   case $set in
@@ -161,19 +200,27 @@ for set in $SETS; do
     hifi) prepare_hifi; ref=$DATA/dh10b.fa reads=$DATA/hifi.reads.fq preset=map-hifi ;;
     *) log "unknown set '$set'"; exit 1 ;;
   esac
-  log "$set: minimap2 -x $preset -t $THREADS"
-  measure "$OUT/$set.mm2.paf" "$OUT/$set.mm2.stats" "$MINIMAP2" -x "$preset" -t "$THREADS" "$ref" "$reads"
-  log "$set: agatha align --map-only -x $preset -t $THREADS"
-  measure "$OUT/$set.agatha.paf" "$OUT/$set.agatha.stats" "$AGATHA" align --map-only -x "$preset" -t "$THREADS" \
-    "$ref" "$reads"
-  read -r n_reads_paf mm_lines same diff_reads < <(compare "$OUT/$set.mm2.paf" "$OUT/$set.agatha.paf" "$OUT/$set.diff")
+  mm2_cmd=("$MINIMAP2" "${mm2_mode[@]}" -x "$preset" -t "$THREADS" "$ref" "$reads")
+  agatha_cmd=("$AGATHA" align "${agatha_mode[@]}" "${AGATHA_OPTS[@]}" -x "$preset" -t "$THREADS" "$ref" "$reads")
+  log "$set: ${mm2_cmd[*]}"
+  measure "$OUT/$set.mm2.$MODE" "$OUT/$set.mm2.stats" "${mm2_cmd[@]}"
+  log "$set: ${agatha_cmd[*]}"
+  measure "$OUT/$set.agatha.$MODE" "$OUT/$set.agatha.stats" "${agatha_cmd[@]}"
+  read -r n_seen mm_lines same same_reads diff_reads header_same < <(compare "$OUT/$set.mm2.$MODE" \
+    "$OUT/$set.agatha.$MODE" "$OUT/$set.$MODE.diff")
   read -r mm_s mm_kb < "$OUT/$set.mm2.stats"
   read -r ag_s ag_kb < "$OUT/$set.agatha.stats"
   n_reads=$(count_reads "$reads")
-  rows+=("$(awk -v s="$set" -v p="$preset" -v n="$n_reads" -v np="$n_reads_paf" -v ml="$mm_lines" -v sa="$same" \
-    -v d="$diff_reads" -v ms="$mm_s" -v as="$ag_s" -v mk="$mm_kb" -v ak="$ag_kb" 'BEGIN{
-      printf "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%.2f\t%.2f\t%.2f\t%.1f\t%.1f\t%.2f",
-        s, p, n, np, ml, sa, d, ms, as, (ms > 0 ? as / ms : 0), mk / 1024, ak / 1024, (mk > 0 ? ak / mk : 0)}')")
+  if [[ $MODE = sam ]]; then
+    row=$(awk -v s="$set" -v p="$preset" -v n="$n_reads" -v ml="$mm_lines" -v sa="$same" -v sr="$same_reads" \
+      -v d="$diff_reads" -v h="$header_same" 'BEGIN{
+        printf "%s\t%s\t%d\t%d\t%d\t%d\t%.2f%%\t%d\t%s", s, p, n, ml, sa, sr, (n > 0 ? 100 * sr / n : 0), d, h}')
+  else
+    row=$(printf '%s\t%s\t%d\t%d\t%d\t%d\t%d' "$set" "$preset" "$n_reads" "$n_seen" "$mm_lines" "$same" "$diff_reads")
+  fi
+  rows+=("$row$(awk -v ms="$mm_s" -v as="$ag_s" -v mk="$mm_kb" -v ak="$ag_kb" 'BEGIN{
+      printf "\t%.2f\t%.2f\t%.2f\t%.1f\t%.1f\t%.2f",
+        ms, as, (ms > 0 ? as / ms : 0), mk / 1024, ak / 1024, (mk > 0 ? ak / mk : 0)}')")
 done
 
 {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what agatha needs to build and test on Debian (bookworm or later).
 # Runs apt-get directly as root, through sudo otherwise. The CUDA toolkit is optional
-# and not installed here: with nvcc on PATH the GPU backend builds too.
+# and not installed here: with nvcc on PATH the GPU backend builds too. samtools is for
+# the e2e tests, which check the SAM and BAM output with it (and skip that without it).
 set -euo pipefail
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
@@ -9,5 +10,5 @@ export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
   g++ meson ninja-build pkg-config python3 \
-  libhts-dev zlib1g-dev libcli11-dev libgtest-dev >/dev/null
+  libhts-dev zlib1g-dev libcli11-dev libgtest-dev samtools >/dev/null
 echo "install-deps: done"

@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# tests/data/e2e/make-fixtures.sh - regenerates the end-to-end fixtures (README.md):
+# the derived inputs, then minimap2 2.24's output for every case of cases.tsv.
+#
+# Usage (from anywhere):
+#   tests/data/e2e/make-fixtures.sh [inputs|expected|all]     (default: all)
+#
+# Needs the Debian packages minimap2 (2.24+dfsg) and pbsim (1.0.3+git20180330), python3
+# and gzip. The ONT and DH10B data come from the Debian packages nanook-examples and
+# python3-nanoget-examples, fetched once with `apt-get download` into CACHE/deb (the
+# cache of bench/mapping.sh). Every step is deterministic: a rerun reproduces the
+# committed files byte for byte.
+#
+# Environment (optional): MINIMAP2=minimap2  PBSIM=pbsim  MM2_TEST=/usr/share/doc/minimap2/test
+#   PBSIM_MODELS=/usr/share/pbsim/models  CACHE=bench/.cache
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
+E2E=tests/data/e2e
+MINIMAP2=${MINIMAP2:-minimap2}
+PBSIM=${PBSIM:-pbsim}
+MM2_TEST=${MM2_TEST:-/usr/share/doc/minimap2/test}
+PBSIM_MODELS=${PBSIM_MODELS:-/usr/share/pbsim/models}
+CACHE=${CACHE:-$ROOT/bench/.cache}
+WHAT=${1:-all}
+
+# Windows of E. coli DH10B (1-based, inclusive) for the ONT and HiFi references.
+ONT_START=1180001 ONT_END=1430000
+HIFI_START=2000001 HIFI_END=2050000
+
+cd "$ROOT"
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+log() { echo "[make-fixtures] $*" >&2; }
+py() { python3 "$E2E/make-inputs.py" "$@"; }
+
+"$MINIMAP2" --version | grep -qx '2.24-r1122' || { log "need minimap2 2.24-r1122"; exit 1; }
+
+# Unpacks a Debian package (downloaded once into CACHE/deb) into TMP/root.
+fetch_deb() {
+  mkdir -p "$CACHE/deb"
+  if ! ls "$CACHE/deb/$1"_*.deb >/dev/null 2>&1; then
+    log "apt-get download $1"
+    (cd "$CACHE/deb" && apt-get download "$1" >/dev/null)
+  fi
+  dpkg-deb -x "$CACHE/deb/$1"_*.deb "$TMP/root"
+}
+
+make_inputs() {
+  local f
+  for f in MT-human.fa.gz MT-orang.fa.gz q-inv.fa.gz t-inv.fa.gz; do cp "$MM2_TEST/$f" "$E2E/$f"; done
+
+  py mt-sub data/reads.fq "$TMP/mt.sub.fq"
+  gzip -9n -c "$TMP/mt.sub.fq" > "$E2E/mt.sub.fq.gz"
+
+  fetch_deb nanook-examples
+  fetch_deb python3-nanoget-examples
+  tar -xzf "$TMP/root/usr/share/doc/nanook/examples/data.tar.gz" -O \
+    data/nanook_ecoli_500/references/ecoli_dh10b_cs.fasta > "$TMP/dh10b.fa"
+  local ont=$TMP/root/usr/share/doc/python3-nanoget/examples/nanotest/reads.fastq.gz
+  log "choosing ONT reads (minimap2 -x map-ont against the whole genome)"
+  "$MINIMAP2" -x map-ont -t 1 "$TMP/dh10b.fa" "$ont" 2>/dev/null > "$TMP/ont.paf"
+  py pick-ont "$TMP/ont.paf" $ONT_START $ONT_END "$ont" "$TMP/ont.reads.fq"
+  py slice "$TMP/dh10b.fa" dh10b_${ONT_START}_${ONT_END} $ONT_START $ONT_END "$TMP/ont.ref.fa"
+  gzip -9n -c "$TMP/ont.reads.fq" > "$E2E/ont.reads.fq.gz"
+  gzip -9n -c "$TMP/ont.ref.fa" > "$E2E/ont.ref.fa.gz"
+
+  py slice "$TMP/dh10b.fa" dh10b_${HIFI_START}_${HIFI_END} $HIFI_START $HIFI_END "$TMP/hifi.ref.fa"
+  log "pbsim CCS reads"
+  (cd "$TMP" && "$PBSIM" --data-type CCS --model_qc "$PBSIM_MODELS/model_qc_ccs" --depth 3 --length-mean 5000 \
+    --length-sd 1500 --length-min 1000 --length-max 10000 --seed 11 --prefix hifi hifi.ref.fa > pbsim.log 2>&1)
+  gzip -9n -c "$TMP/hifi_0001.fastq" > "$E2E/hifi.reads.fq.gz"
+  gzip -9n -c "$TMP/hifi.ref.fa" > "$E2E/hifi.ref.fa.gz"
+
+  py long-cigar "$TMP/longcigar.ref.fa" "$TMP/longcigar.reads.fa"
+  gzip -9n -c "$TMP/longcigar.ref.fa" > "$E2E/longcigar.ref.fa.gz"
+  gzip -9n -c "$TMP/longcigar.reads.fa" > "$E2E/longcigar.reads.fa.gz"
+}
+
+# minimap2 OPTIONS REFERENCE READS for each case; OPTIONS are shell words (quotes kept).
+make_expected() {
+  local name output ref reads opts
+  mkdir -p "$E2E/expected"
+  while IFS=$'\t' read -r name output ref reads opts; do
+    [[ -z $name || $name = \#* ]] && continue
+    log "$name: minimap2 $opts $ref $reads"
+    if ! eval "\"\$MINIMAP2\" $opts \"\$ref\" \"\$reads\"" 2> "$TMP/minimap2.log" |
+      gzip -9n > "$E2E/expected/$name.$output.gz"; then
+      cat "$TMP/minimap2.log" >&2
+      exit 1
+    fi
+  done < "$E2E/cases.tsv"
+}
+
+case $WHAT in
+  inputs) make_inputs ;;
+  expected) make_expected ;;
+  all) make_inputs && make_expected ;;
+  *) log "usage: make-fixtures.sh [inputs|expected|all]"; exit 1 ;;
+esac

@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""Writes the derived inputs of the e2e fixtures (see README.md); deterministic.
+
+  make-inputs.py mt-sub READS.fq OUT.fq
+      the first 10 reads of the bundled example with FASTQ comments (SAM tags, for -y)
+      added to most of them, then two reads that cannot map (random 1,500 bp; 12 bp)
+  make-inputs.py slice REF.fa NAME START END OUT.fa
+      bases START..END (1-based, inclusive) of the first sequence, as sequence NAME
+  make-inputs.py pick-ont MAPPING.paf START END READS.fq.gz OUT.fq
+      ONT reads for a reference slice, chosen from minimap2's mapping-only PAF of all
+      reads against the whole genome (rules in pick_ont)
+  make-inputs.py long-cigar OUT_REF.fa OUT_READS.fa
+      a random 130 kb reference and one 120 kb read (reverse strand) whose --eqx CIGAR
+      has more than 65,535 operations: blocks of 60 exact bases alternate with 100
+      bases in which every other base is substituted
+"""
+import gzip
+import random
+import sys
+
+COMP = str.maketrans("ACGT", "TGCA")
+
+
+def fastq_records(path):
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt") as f:
+        while True:
+            head = f.readline()
+            if not head:
+                return
+            seq, plus, qual = f.readline(), f.readline(), f.readline()
+            assert head[0] == "@" and plus[0] == "+", f"{path}: not 4-line FASTQ at {head!r}"
+            yield head.rstrip("\n"), seq.rstrip("\n"), qual.rstrip("\n")
+
+
+def write_fasta(f, name, seq, width=60):
+    f.write(f">{name}\n")
+    for i in range(0, len(seq), width):
+        f.write(seq[i:i + width] + "\n")
+
+
+def read_fasta_first(path):
+    opener = gzip.open if path.endswith(".gz") else open
+    seq, seen = [], False
+    with opener(path, "rt") as f:
+        for line in f:
+            if line.startswith(">"):
+                if seen:
+                    break
+                seen = True
+            else:
+                seq.append(line.strip())
+    return "".join(seq)
+
+
+# Comments for -y: a tab or a space after the name, one or two tags, and none.
+MT_COMMENTS = ["BC:Z:ACGTACGT", "BC:Z:TTAGGC\tXI:i:7", None, "XS:Z:space-separated", None]
+
+
+def mt_sub(reads, out):
+    rng = random.Random(20240601)
+    with open(out, "w") as f:
+        for i, (head, seq, qual) in enumerate(fastq_records(reads)):
+            if i == 10:
+                break
+            comment = MT_COMMENTS[i % len(MT_COMMENTS)]
+            sep = " " if comment and comment.startswith("XS") else "\t"
+            f.write(f"{head}{sep + comment if comment else ''}\n{seq}\n+\n{qual}\n")
+        rand = "".join(rng.choice("ACGT") for _ in range(1500))
+        f.write(f"@random_1500\tXR:Z:random\n{rand}\n+\n{'5' * len(rand)}\n")
+        f.write(f"@short_12\n{rand[:12]}\n+\n{'5' * 12}\n")
+
+
+def slice_ref(ref, name, start, end, out):
+    seq = read_fasta_first(ref)
+    with open(out, "w") as f:
+        write_fasta(f, name, seq[int(start) - 1:int(end)])
+
+
+def pick_ont(paf, start, end, reads, out):
+    """Reads of at most 40 kb with a primary chromosome mapping that overlaps
+    [START, END] (1-based); the first two reads of at most 10 kb mapped only to the
+    control sequence or at least 500 kb away from the window; the first read of at most
+    10 kb without any mapping. Written in input order."""
+    lo, hi = int(start) - 1, int(end)
+    by_read = {}
+    for line in open(paf):
+        f = line.rstrip("\n").split("\t")
+        by_read.setdefault(f[0], []).append(f)
+    chosen, far, nohit = set(), [], []
+    for head, seq, _ in fastq_records(reads):
+        name, n = head[1:].split()[0], len(seq)
+        maps = by_read.get(name, [])
+        prim = [f for f in maps if "tp:A:P" in f and not f[5].startswith("DNA_CS")]
+        if n <= 40000 and any(int(f[7]) < hi and int(f[8]) > lo for f in prim):
+            chosen.add(name)
+        elif n <= 10000 and maps and len(far) < 2 and all(
+                f[5].startswith("DNA_CS") or int(f[8]) < lo - 500000 or int(f[7]) > hi + 500000 for f in maps):
+            far.append(name)
+        elif n <= 10000 and not maps and len(nohit) < 1:
+            nohit.append(name)
+    chosen.update(far, nohit)
+    with open(out, "w") as f:
+        for head, seq, qual in fastq_records(reads):
+            if head[1:].split()[0] in chosen:
+                f.write(f"{head}\n{seq}\n+\n{qual}\n")
+
+
+def long_cigar(out_ref, out_reads):
+    rng = random.Random(65536)
+    ref = "".join(rng.choice("ACGT") for _ in range(130000))
+    src = ref[5000:125000]
+    read = []
+    for i, b in enumerate(src):
+        if i % 160 >= 60 and i % 2 == 1:
+            b = rng.choice([c for c in "ACGT" if c != b])
+        read.append(b)
+    read = "".join(read).translate(COMP)[::-1]
+    with open(out_ref, "w") as f:
+        write_fasta(f, "synth", ref)
+    with open(out_reads, "w") as f:
+        write_fasta(f, "dense_mismatches", read)
+
+
+if __name__ == "__main__":
+    cmds = {"mt-sub": mt_sub, "slice": slice_ref, "pick-ont": pick_ont, "long-cigar": long_cigar}
+    if len(sys.argv) < 2 or sys.argv[1] not in cmds:
+        sys.exit(__doc__)
+    cmds[sys.argv[1]](*sys.argv[2:])

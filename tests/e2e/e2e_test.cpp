@@ -1,0 +1,447 @@
+// tests/e2e/e2e_test.cpp — `agatha align` end to end against minimap2 2.24: SAM, and
+// PAF with base alignment (-c). tests/data/e2e/cases.tsv lists the cases (options,
+// reference, reads) and tests/data/e2e/README.md says how minimap2 made each expected
+// file. Every case must give minimap2's lines exactly, @PG lines aside (they hold the
+// command line). Besides: the output does not depend on -t, -K or the DP backend;
+// samtools accepts it; every read is reported once as primary or unmapped; BAM output;
+// and a closed pipe, an unwritable -o and a bad -R fail with a message and exit code 1.
+#include "../test_support.hpp"
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <cctype>
+#include <csignal>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace agatha {
+namespace {
+
+namespace fs = std::filesystem;
+
+// ---- files, lines and their differences ----
+
+// The file's bytes as they are (agatha's output, stdout, stderr).
+std::string read_raw(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// The whole file, gunzipped when it is gzip (zlib reads plain files as they are): the
+// fixtures, and BAM's BGZF blocks.
+std::string read_gz(const fs::path& p) {
+  gzFile f = gzopen(p.c_str(), "rb");
+  if (!f) return "";
+  std::string s;
+  char buf[1 << 16];
+  int n;
+  while ((n = gzread(f, buf, sizeof buf)) > 0) s.append(buf, static_cast<size_t>(n));
+  gzclose(f);
+  return s;
+}
+
+// Lines with their '\n' (a last line without one stays without), @PG lines dropped.
+std::vector<std::string> lines_without_pg(const std::string& text) {
+  std::vector<std::string> lines;
+  for (size_t pos = 0; pos < text.size();) {
+    const size_t nl = text.find('\n', pos);
+    const size_t end = nl == std::string::npos ? text.size() : nl + 1;
+    if (text.compare(pos, 3, "@PG") != 0) lines.push_back(text.substr(pos, end - pos));
+    pos = end;
+  }
+  return lines;
+}
+
+std::vector<std::string> fields(const std::string& line) {
+  std::vector<std::string> f;
+  std::stringstream s(line.substr(0, line.find('\n')));
+  for (std::string x; std::getline(s, x, '\t');) f.push_back(x);
+  return f;
+}
+
+std::string shorten(const std::string& s, size_t max = 300) {
+  return s.size() <= max ? s : s.substr(0, max) + "... (" + std::to_string(s.size()) + " characters)";
+}
+
+// A line for a message: without its newline, or marked when it has none.
+std::string show_line(const std::string& line) {
+  if (!line.empty() && line.back() == '\n') return shorten(line.substr(0, line.size() - 1));
+  return shorten(line) + " [no newline at end]";
+}
+
+// Empty when the two agree; otherwise how many lines differ (position by position) and
+// the first differing pair, with the first differing tab-separated column.
+std::string describe_difference(const std::vector<std::string>& want, const std::vector<std::string>& got) {
+  size_t n_diff = 0, first = 0;
+  for (size_t i = 0; i < std::max(want.size(), got.size()); ++i) {
+    if (i < want.size() && i < got.size() && want[i] == got[i]) continue;
+    if (n_diff++ == 0) first = i;
+  }
+  if (n_diff == 0) return "";
+  std::ostringstream m;
+  m << n_diff << " line(s) differ (expected " << want.size() << " lines, got " << got.size()
+    << ", @PG lines aside); first at line " << first + 1 << ":\n";
+  m << "  expected: " << (first < want.size() ? show_line(want[first]) : "<none>") << "\n";
+  m << "  got:      " << (first < got.size() ? show_line(got[first]) : "<none>") << "\n";
+  if (first < want.size() && first < got.size()) {
+    const auto a = fields(want[first]), b = fields(got[first]);
+    for (size_t c = 0; c < std::max(a.size(), b.size()); ++c) {
+      if (c < a.size() && c < b.size() && a[c] == b[c]) continue;
+      m << "  first differing column " << c + 1 << ": expected '" << (c < a.size() ? shorten(a[c], 120) : "<none>")
+        << "', got '" << (c < b.size() ? shorten(b[c], 120) : "<none>") << "'\n";
+      break;
+    }
+  }
+  return m.str();
+}
+
+// The last n lines of s (without a final newline).
+std::string last_lines(const std::string& s, int n = 5) {
+  std::string t = s;
+  if (!t.empty() && t.back() == '\n') t.pop_back();
+  size_t start = t.size();
+  for (int i = 0; i < n; ++i) {
+    const size_t nl = start == 0 ? std::string::npos : t.rfind('\n', start - 1);
+    if (nl == std::string::npos) return t;
+    start = nl;
+  }
+  return t.substr(start + 1);
+}
+
+std::string last_line(const std::string& s) { return last_lines(s, 1); }
+
+std::string quoted(const std::string& s) { return "'" + s + "'"; }
+
+std::string src(const std::string& rel) { return quoted(test::source_path(rel)); }
+
+bool have_samtools() { return std::system("command -v samtools > /dev/null 2>&1") == 0; }
+
+int exit_code(int status) { return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status); }
+
+// Read names (up to the first blank) of a FASTA or four-line FASTQ file, in order.
+std::vector<std::string> read_names(const std::string& rel) {
+  const std::string text = read_gz(test::source_path(rel));
+  std::vector<std::string> names;
+  std::istringstream in(text);
+  const bool fastq = !text.empty() && text[0] == '@';
+  size_t i = 0;
+  for (std::string line; std::getline(in, line); ++i) {
+    if (fastq ? i % 4 == 0 : (!line.empty() && line[0] == '>'))
+      names.push_back(line.substr(1, line.find_first_of(" \t") - 1));
+  }
+  return names;
+}
+
+// ---- the cases of tests/data/e2e/cases.tsv ----
+
+struct Case {
+  std::string name, output, reference, reads, options;  // output: "sam" or "paf"
+  std::string expected() const { return "tests/data/e2e/expected/" + name + "." + output + ".gz"; }
+};
+
+const std::string kCasesFile = "tests/data/e2e/cases.tsv";
+
+// Well-formed lines only; CasesFile.IsWellFormed reports the others.
+std::vector<Case> load_cases(const std::string& output = "") {
+  std::ifstream in(test::source_path(kCasesFile));
+  std::vector<Case> cases;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    const auto f = fields(line);
+    if (f.size() != 5 || (!output.empty() && f[1] != output)) continue;
+    cases.push_back({f[0], f[1], f[2], f[3], f[4]});
+  }
+  return cases;
+}
+
+std::string case_name(const ::testing::TestParamInfo<Case>& info) { return info.param.name; }
+
+// How gtest shows a case (instead of its bytes).
+void PrintTo(const Case& c, std::ostream* os) {
+  *os << c.options << " " << c.reference << " " << c.reads << " -> " << c.expected();
+}
+
+TEST(CasesFile, IsWellFormed) {
+  std::ifstream in(test::source_path(kCasesFile));
+  ASSERT_TRUE(in) << kCasesFile;
+  std::set<std::string> names;
+  int n = 0, line_no = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++line_no;
+    if (line.empty() || line[0] == '#') continue;
+    const auto f = fields(line);
+    SCOPED_TRACE(kCasesFile + " line " + std::to_string(line_no));
+    ASSERT_EQ(f.size(), 5u) << line;
+    EXPECT_TRUE(names.insert(f[0]).second) << "duplicate name " << f[0];
+    EXPECT_TRUE(std::all_of(f[0].begin(), f[0].end(), [](unsigned char c) { return std::isalnum(c) || c == '_'; }))
+        << f[0];
+    EXPECT_TRUE(f[1] == "sam" || f[1] == "paf") << f[1];
+    const Case c{f[0], f[1], f[2], f[3], f[4]};
+    for (const std::string& rel : {c.reference, c.reads, c.expected()})
+      EXPECT_TRUE(fs::exists(test::source_path(rel))) << rel;
+    ++n;
+  }
+  EXPECT_EQ(n, static_cast<int>(load_cases().size()));
+  EXPECT_GT(n, 0);
+}
+
+// ---- running agatha ----
+
+struct Outcome {
+  int code;
+  std::string out, err;
+};
+
+class E2e : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    std::replace(test.begin(), test.end(), '/', '.');
+    dir_ = fs::temp_directory_path() / ("agatha-e2e-" + std::to_string(::getpid()) + "-" + test);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  // `agatha ARGS` through the shell, stdout and stderr to files of the test's folder.
+  Outcome run(const std::string& args) const {
+    const fs::path out = dir_ / "stdout", err = dir_ / "stderr";
+    const std::string cmd = std::string(AGATHA_BINARY) + " " + args + " > " + quoted(out) + " 2> " + quoted(err);
+    const int code = exit_code(std::system(cmd.c_str()));
+    return {code, read_raw(out), read_raw(err)};
+  }
+
+  // `agatha align OPTIONS REF READS -o FILE`: FILE's content in `out`.
+  Outcome align(const std::string& options, const std::string& ref, const std::string& reads,
+                const std::string& file = "out") const {
+    const fs::path path = dir_ / file;
+    Outcome r = run("align " + options + " " + ref + " " + reads + " -o " + quoted(path));
+    r.out = read_raw(path);
+    return r;
+  }
+
+  fs::path path(const std::string& name) const { return dir_ / name; }
+
+  fs::path dir_;
+};
+
+#define ASSERT_RAN(r, what) ASSERT_EQ((r).code, 0) << (what) << "\nstderr:\n" << last_lines((r).err)
+
+const std::string kMtRef = src("data/ref.fa"), kMtReads = src("data/reads.fq");
+const std::string kMtExpected = "tests/data/e2e/expected/mt_map_pb.sam.gz";
+
+// ---- every case equals minimap2 ----
+
+class E2eCase : public E2e, public ::testing::WithParamInterface<Case> {};
+
+TEST_P(E2eCase, EqualsMinimap2) {
+  const Case& c = GetParam();
+  const std::string want_text = read_gz(test::source_path(c.expected()));
+  ASSERT_FALSE(want_text.empty()) << c.expected();
+  const Outcome r = align(c.options, src(c.reference), src(c.reads));
+  ASSERT_RAN(r, "agatha align " + c.options);
+  const std::string diff = describe_difference(lines_without_pg(want_text), lines_without_pg(r.out));
+  EXPECT_TRUE(diff.empty()) << "agatha align " << c.options << " " << c.reference << " " << c.reads << " vs "
+                            << c.expected() << ": " << diff;
+}
+
+INSTANTIATE_TEST_SUITE_P(Minimap2, E2eCase, ::testing::ValuesIn(load_cases()), case_name);
+
+// ---- properties of the SAM output of every SAM case ----
+
+class E2eSam : public E2eCase {};
+
+// Each input read has exactly one record that is neither secondary (0x100) nor
+// supplementary (0x800): its primary line, or its unmapped line; no other names.
+TEST_P(E2eSam, EachReadOncePrimaryOrUnmapped) {
+  const Case& c = GetParam();
+  const Outcome r = align(c.options, src(c.reference), src(c.reads));
+  ASSERT_RAN(r, "agatha align " + c.options);
+  std::map<std::string, int> primary;
+  for (const std::string& name : read_names(c.reads)) primary[name] = 0;
+  ASSERT_FALSE(primary.empty()) << c.reads;
+  int bad = 0;
+  for (const std::string& line : lines_without_pg(r.out)) {
+    if (line[0] == '@') continue;
+    const auto f = fields(line);
+    ASSERT_GE(f.size(), 11u) << show_line(line);
+    const int flag = std::atoi(f[1].c_str());
+    if (flag & 0x900) continue;
+    const auto it = primary.find(f[0]);
+    if (it == primary.end()) {
+      if (bad++ < 5) ADD_FAILURE() << "record for a read not in " << c.reads << ": " << show_line(line);
+      continue;
+    }
+    ++it->second;
+  }
+  for (const auto& [name, n] : primary)
+    if (n != 1 && bad++ < 5) ADD_FAILURE() << name << ": " << n << " primary or unmapped records";
+  EXPECT_EQ(bad, 0) << "reads reported other than once";
+}
+
+TEST_P(E2eSam, SamtoolsAcceptsOutput) {
+  if (!have_samtools()) GTEST_SKIP() << "samtools is not installed: SAM output not checked by samtools";
+  const Case& c = GetParam();
+  const Outcome r = align(c.options, src(c.reference), src(c.reads), "out.sam");
+  ASSERT_RAN(r, "agatha align " + c.options);
+  const std::string sam = quoted(path("out.sam")), log = quoted(path("samtools.log"));
+  EXPECT_EQ(exit_code(std::system(("samtools quickcheck -v " + sam + " > " + log + " 2>&1").c_str())), 0)
+      << last_lines(read_raw(path("samtools.log")));
+  const std::string bam = quoted(path("out.bam"));
+  EXPECT_EQ(exit_code(std::system(("samtools view -b -o " + bam + " " + sam + " > " + log + " 2>&1").c_str())), 0)
+      << last_lines(read_raw(path("samtools.log")));
+}
+
+INSTANTIATE_TEST_SUITE_P(Minimap2, E2eSam, ::testing::ValuesIn(load_cases("sam")), case_name);
+
+// ---- the command line ----
+
+// SAM is the default and -a changes nothing, also in getopt's bundled form -ax.
+TEST_F(E2e, SamIsTheDefaultAndDashAIsANoOp) {
+  const auto want = lines_without_pg(read_gz(test::source_path(kMtExpected)));
+  ASSERT_FALSE(want.empty());
+  for (const char* options : {"-x map-pb", "-ax map-pb"}) {
+    const Outcome r = align(options, kMtRef, kMtReads);
+    ASSERT_RAN(r, options);
+    EXPECT_EQ(describe_difference(want, lines_without_pg(r.out)), "") << options;
+  }
+}
+
+TEST_F(E2e, PafOptionIsDashC) {
+  const auto want = lines_without_pg(read_gz(test::source_path("tests/data/e2e/expected/sub_paf_c.paf.gz")));
+  ASSERT_FALSE(want.empty());
+  const Outcome r = align("--paf -x map-pb", kMtRef, src("tests/data/e2e/mt.sub.fq.gz"));
+  ASSERT_RAN(r, "--paf");
+  EXPECT_EQ(describe_difference(want, lines_without_pg(r.out)), "");
+}
+
+// ---- output independent of how the work is cut and of the DP backend ----
+
+class E2eSame : public E2e {
+ protected:
+  // Both option sets on the bundled example: the same bytes, @PG lines aside.
+  void expect_same(const std::string& a, const std::string& b) const {
+    const Outcome ra = align("-x map-pb " + a, kMtRef, kMtReads, "a.sam");
+    ASSERT_RAN(ra, a);
+    const Outcome rb = align("-x map-pb " + b, kMtRef, kMtReads, "b.sam");
+    ASSERT_RAN(rb, b);
+    const auto la = lines_without_pg(ra.out);
+    ASSERT_GT(la.size(), 155u) << a;
+    EXPECT_EQ(describe_difference(la, lines_without_pg(rb.out)), "") << "'" << a << "' vs '" << b << "'";
+  }
+};
+
+TEST_F(E2eSame, ForOneAndTwoThreads) { expect_same("-t 1", "-t 2"); }
+
+TEST_F(E2eSame, ForSmallBatches) { expect_same("-t 2", "-t 2 -K 20k"); }
+
+TEST_F(E2eSame, ForScalarAndCpuDpBackends) { expect_same("--dp-backend scalar", "--dp-backend cpu"); }
+
+// ---- BAM ----
+
+// BGZF: a gzip member with the extra subfield 'BC'; inside, the magic "BAM\1".
+void expect_bam(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  char head[18] = {};
+  in.read(head, sizeof head);
+  ASSERT_EQ(in.gcount(), 18) << p;
+  EXPECT_EQ(std::string(head, 4), std::string("\x1f\x8b\x08\x04", 4)) << p << ": not gzip with extra fields";
+  EXPECT_EQ(std::string(head + 12, 2), "BC") << p << ": not BGZF";
+  EXPECT_EQ(read_gz(p).substr(0, 4), std::string("BAM\x01", 4)) << p;
+}
+
+// The records samtools decodes from FILE (SAM, BAM, gzipped SAM), @PG lines aside.
+std::vector<std::string> samtools_view(const std::string& file) {
+  const std::string cmd = "samtools view -h " + file;
+  FILE* p = popen(cmd.c_str(), "r");
+  std::string text;
+  char buf[1 << 16];
+  size_t n;
+  while (p && (n = fread(buf, 1, sizeof buf, p)) > 0) text.append(buf, n);
+  if (p) pclose(p);
+  return lines_without_pg(text);
+}
+
+TEST_F(E2e, BamOutputHoldsTheSameRecords) {
+  const Outcome by_name = align("-x map-pb", kMtRef, kMtReads, "out.bam");
+  ASSERT_RAN(by_name, "-o out.bam");
+  expect_bam(path("out.bam"));
+  const Outcome by_format = align("--format bam -x map-pb", kMtRef, kMtReads, "out.data");
+  ASSERT_RAN(by_format, "--format bam");
+  expect_bam(path("out.data"));
+  if (!have_samtools()) GTEST_SKIP() << "samtools is not installed: BAM records not decoded";
+  // samtools prints both through htslib, which formats floats its own way.
+  const auto want = samtools_view(src(kMtExpected));
+  ASSERT_GT(want.size(), 155u);
+  EXPECT_EQ(describe_difference(want, samtools_view(quoted(path("out.bam")))), "") << "-o out.bam";
+  EXPECT_EQ(describe_difference(want, samtools_view(quoted(path("out.data")))), "") << "--format bam";
+}
+
+// ---- failures: a message, exit code 1, no crash ----
+
+// Restores SIGPIPE's disposition when it goes out of scope.
+class DefaultSigpipe {
+ public:
+  DefaultSigpipe() : old_(std::signal(SIGPIPE, SIG_DFL)) {}
+  ~DefaultSigpipe() { std::signal(SIGPIPE, old_); }
+
+ private:
+  void (*old_)(int);
+};
+
+// `agatha align ... | head -n 1`: head exits after one line and agatha's next write
+// fails (the SAM is ~1 MB, the pipe holds 64 kB). agatha starts with SIGPIPE at its
+// default (as from a shell), so it must handle the broken pipe itself.
+TEST_F(E2e, ClosedPipeIsAnErrorNotACrash) {
+  const fs::path script = path("pipe.sh"), err = path("stderr");
+  std::ofstream(script) << AGATHA_BINARY << " align -x map-pb " << kMtRef << " " << kMtReads << " 2> " << quoted(err)
+                        << " | head -n 1 > /dev/null\nexit ${PIPESTATUS[0]}\n";
+  DefaultSigpipe sigpipe;
+  const int code = exit_code(std::system(("bash " + quoted(script)).c_str()));
+  const std::string msg = read_raw(err);
+  EXPECT_NE(code, 0) << "exit status 0 although the output was cut";
+  EXPECT_LT(code, 128) << "killed by signal " << code - 128 << (code == 128 + SIGPIPE ? " (SIGPIPE)" : "")
+                       << "\nstderr:\n"
+                       << last_lines(msg);
+  EXPECT_TRUE(last_line(msg).starts_with("[E::align] ")) << "no [E::align] message; stderr:\n" << last_lines(msg);
+}
+
+TEST_F(E2e, UnwritableOutputIsAnError) {
+  const Outcome r = run("align -x map-pb " + kMtRef + " " + kMtReads + " -o /nonexistent/dir/x.sam");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(last_line(r.err), "[E::align] cannot create '/nonexistent/dir/x.sam': No such file or directory");
+  EXPECT_EQ(r.out, "");
+}
+
+// minimap2 2.24 prints "[ERROR] no ID within the read group line" (or "[ERROR] the read
+// group line is not started with @RG") and exits with 1; agatha words it the same with
+// its own prefix, and leaves no -o file.
+TEST_F(E2e, BadReadGroupLineIsRejected) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"'@RG\\tSM:y'", "[E::align] no ID within the read group line"},
+      {"'RG\\tID:x'", "[E::align] the read group line is not started with @RG"},
+  };
+  for (const auto& [rg, message] : cases) {
+    SCOPED_TRACE("-R " + rg);
+    const fs::path out = path("out.sam");
+    const Outcome r = run("align -x map-pb -R " + rg + " " + kMtRef + " " + kMtReads + " -o " + quoted(out));
+    EXPECT_EQ(r.code, 1);
+    EXPECT_EQ(last_line(r.err), message) << "stderr:\n" << last_lines(r.err);
+    EXPECT_EQ(r.out, "");
+    EXPECT_FALSE(fs::exists(out));
+  }
+}
+
+}  // namespace
+}  // namespace agatha
