@@ -42,6 +42,7 @@ class DpMemo final : public DpSource {
  public:
   void compute(const DpTask& task, DpResult& result) override;
   bool record_sequences() const override { return false; }
+  size_t provisional_count() const override { return missed_; }
 
   // Starts a pass: forgets which tasks the previous pass missed.
   void begin_pass() { missed_ = 0; }

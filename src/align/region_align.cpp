@@ -3,11 +3,11 @@
 #include "region_align.hpp"
 
 #include <algorithm>
-#include <array>
 #include <climits>
 #include <cstdlib>
 
 #include "cigar_fix.hpp"
+#include "local_sw.hpp"
 
 namespace agatha::align {
 
@@ -63,78 +63,10 @@ std::vector<int> collect_long_gaps(int as1, int cnt1, const Anchor* a, int min_g
   return k;
 }
 
-// ksw_ll_i16 of minimap2 2.24 (ksw2_ll_sse.c), emulated on its striped layout: 8 lanes
-// of 16-bit scores, lane l of vector j holding query position j + l * slen (the query
-// padded to 8 * slen with score 0, as 2.24's ksw_ll_qinit does). A gap of length L costs
-// go + L * ge. Reproduced as the SIMD code computes it, approximations included:
-//  - a column is computed in one pass with F carried along each lane's segment, then the
-//    lazy-F loop carries F across segments, updating H only (not E), and stops as soon
-//    as no lane's F can still raise H;
-//  - the column maximum is taken in the first pass, before the lazy-F updates.
-// te: the last target column whose maximum is >= the best so far; qe: the last striped
-// slot of that column holding the best score (may point into the padding).
 int ll_i16(const uint8_t* qs, int ql, const uint8_t* ts, int tl, const AlignOptions& opt, int& qe, int& te) {
-  constexpr int kLanes = 8;
-  using Vec = std::array<int, kLanes>;
-  const int slen = (ql + kLanes - 1) / kLanes;
-  const int gapoe = opt.q + opt.e, gape = opt.e;
-  auto adds = [](int x, int y) { return std::clamp(x + y, -32768, 32767); };            // _mm_adds_epi16
-  auto subs_u = [](int x, int y) { return std::max(0, (x & 0xffff) - y) << 16 >> 16; };  // _mm_subs_epu16
-  std::vector<Vec> profile(static_cast<size_t>(5 * slen));  // profile[c * slen + j]
-  for (int c = 0; c < 5; ++c)
-    for (int j = 0; j < slen; ++j)
-      for (int l = 0; l < kLanes; ++l) {
-        const int k = j + l * slen;
-        profile[static_cast<size_t>(c * slen + j)][static_cast<size_t>(l)] =
-            k >= ql ? 0 : score_of(opt, static_cast<uint8_t>(c), qs[k]);
-      }
-  std::vector<Vec> h0(static_cast<size_t>(slen), Vec{}), h1(h0), e(h0), hmax(h0);
-  int gmax = 0;
-  qe = te = -1;
-  for (int i = 0; i < tl; ++i) {
-    const Vec* sv = &profile[static_cast<size_t>(ts[i] * slen)];
-    Vec f{}, mx{}, h{};
-    for (int l = 1; l < kLanes; ++l) h[l] = h0[static_cast<size_t>(slen - 1)][l - 1];
-    for (int j = 0; j < slen; ++j) {
-      Vec& ej = e[static_cast<size_t>(j)];
-      Vec& hj = h1[static_cast<size_t>(j)];
-      for (int l = 0; l < kLanes; ++l) {
-        int x = adds(h[l], sv[j][l]);
-        x = std::max({x, ej[l], f[l]});
-        mx[l] = std::max(mx[l], x);
-        hj[l] = x;
-        x = subs_u(x, gapoe);
-        ej[l] = std::max(subs_u(ej[l], gape), x);
-        f[l] = std::max(subs_u(f[l], gape), x);
-      }
-      h = h0[static_cast<size_t>(j)];
-    }
-    for (int k = 0; k < kLanes; ++k) {  // lazy F
-      for (int l = kLanes - 1; l > 0; --l) f[l] = f[l - 1];
-      f[0] = 0;
-      bool more = true;
-      for (int j = 0; j < slen && more; ++j) {
-        Vec& hj = h1[static_cast<size_t>(j)];
-        more = false;
-        for (int l = 0; l < kLanes; ++l) {
-          hj[l] = std::max(hj[l], f[l]);
-          const int hx = subs_u(hj[l], gapoe);
-          f[l] = subs_u(f[l], gape);
-          if (f[l] > hx) more = true;
-        }
-      }
-      if (!more) break;
-    }
-    const int imax = *std::max_element(mx.begin(), mx.end());
-    if (imax >= gmax) {
-      gmax = imax, te = i;
-      hmax = h1;
-    }
-    std::swap(h0, h1);
-  }
-  for (int k = 0; k < slen * kLanes; ++k)
-    if (hmax[static_cast<size_t>(k / kLanes)][static_cast<size_t>(k % kLanes)] == gmax) qe = k / kLanes + k % kLanes * slen;
-  return gmax;
+  const LocalSwResult r = local_sw_i16(qs, ql, ts, tl, LocalSwScoring{opt.a, opt.b, opt.sc_ambi, opt.q, opt.e});
+  qe = r.qe, te = r.te;
+  return r.score;
 }
 
 DpResult reset_result() {
@@ -454,8 +386,9 @@ RegionAlignment align_region(const AlignOptions& opt, const index::MinimizerInde
       const int bw1 = long_join ? std::max(qe - qs, re - rs) : bw_long;
       const uint8_t* qp = qseq0.data() + qs;
       fetch(rs, re);
+      const size_t provisional = dp.provisional_count();
       const DpResult* ez = &align_pair(opt, dp, out, qp, qe - qs, tseq.data(), re - rs, bw1, -1, opt.zdrop, kApproxMax);
-      const int zdrop_code = test_zdrop(opt, qp, tseq.data(), ez->cigar);
+      const int zdrop_code = dp.provisional_count() != provisional ? 0 : test_zdrop(opt, qp, tseq.data(), ez->cigar);
       if (zdrop_code != 0)
         ez = &align_pair(opt, dp, out, qp, qe - qs, tseq.data(), re - rs, bw1, -1,
                          zdrop_code == 2 ? opt.zdrop_inv : opt.zdrop, 0);

@@ -16,6 +16,7 @@
 #include <agatha/dp.hpp>
 #include <agatha/options.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 #include <vector>
@@ -37,6 +38,10 @@ class DpSource {
   virtual void compute(const DpTask& task, DpResult& result) = 0;
   // Whether RegionDpCall keeps copies of the sequences (for tests and traces).
   virtual bool record_sequences() const { return true; }
+  // How many answers so far were provisional (the pass will be discarded); work that only
+  // serves the final answer, such as the Z-drop test of a provisional first pass, is
+  // skipped after one.
+  virtual size_t provisional_count() const { return 0; }
 };
 
 // Runs every call at once on a backend (one task per batch).
