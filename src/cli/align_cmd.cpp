@@ -11,8 +11,12 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "../index/index.hpp"
+#include "../io/aln_tags.hpp"
+#include "../io/bam_writer.hpp"
 #include "../io/output_file.hpp"
 #include "../io/sam_format.hpp"
 #include "../io/seq_reader.hpp"
@@ -31,6 +35,9 @@ struct AlignArgs {
   bool sam = false;  // -a: SAM, the default
   std::string dp_backend = "auto", isa = "auto";
   bool soft_clip = false, long_cigar = false, copy_comment = false, sam_hit_only = false;
+  bool paf = false, paf_no_hit = false, md = false, eqx = false;
+  std::string cs;      // --cs: "short" or "long"; empty without --cs
+  std::string format;  // --format: sam or bam; empty: from -o's extension
   std::string read_group;
   IndexArgs index;
   MapArgs map;
@@ -65,11 +72,21 @@ int run_align(const AlignArgs& a) {
   opt.copy_comment = a.copy_comment;
   opt.validate();
   pipeline::OutputOptions oo;
+  oo.kind = a.paf ? pipeline::OutputKind::kPaf : pipeline::OutputKind::kSam;
+  if (!a.cs.empty() && a.cs != "short" && a.cs != "long") throw OptionError("--cs only takes 'short' or 'long'");
+  oo.diff = io::diff_tag_kind(a.md, !a.cs.empty(), a.cs == "long");
+  oo.eqx = a.eqx;
+  oo.paf_no_hit = a.paf_no_hit;
   oo.sam.soft_clip = a.soft_clip;
   oo.sam.long_cigar = a.long_cigar;
   oo.sam_hit_only = a.sam_hit_only;
+  bool bam = a.format == "bam";
+  if (a.format.empty()) bam = a.output.size() > 4 && a.output.ends_with(".bam");
+  if (!a.format.empty() && a.format != "sam" && a.format != "bam")
+    throw OptionError("--format only takes 'sam' or 'bam'");
+  if (bam && (a.map_only || a.paf)) throw OptionError("BAM output is SAM's: it cannot hold PAF (--map-only, -c)");
   std::optional<io::ReadGroup> rg;
-  if (!a.read_group.empty()) {
+  if (!a.read_group.empty() && !a.paf && !a.map_only) {  // minimap2 checks -R for SAM output only
     rg = io::parse_read_group(a.read_group);
     oo.sam.rg_id = rg->id;
   }
@@ -82,8 +99,8 @@ int run_align(const AlignArgs& a) {
   const pipeline::ReadMapper mapper(idx, opt);
   std::fprintf(stderr, "[M::align] mid_occ = %d\n", mapper.mid_occ());
 
-  io::OutputFile out(a.output);
   if (a.map_only) {
+    io::OutputFile out(a.output);
     const pipeline::PipelineStats st = pipeline::map_reads(mapper, reads, out, opt.threads, opt.read_batch);
     out.close();
     print_done(t0, st, "mapped");
@@ -99,15 +116,27 @@ int run_align(const AlignArgs& a) {
   std::fprintf(stderr, "[M::align] DP backend: %s\n", dp->name().c_str());
 
   std::string header;
-  std::vector<io::SamReference> refs;
-  const index::Reference& ref = idx.reference();
-  for (uint32_t i = 0; i < ref.size(); ++i) refs.push_back({ref.seq(i).name, static_cast<int64_t>(ref.seq(i).len)});
-  io::append_sam_header(header, refs, rg ? &*rg : nullptr, command_line());
-  out.write(header);
-
+  if (!a.paf) {
+    std::vector<io::SamReference> refs;
+    const index::Reference& ref = idx.reference();
+    for (uint32_t i = 0; i < ref.size(); ++i) refs.push_back({ref.seq(i).name, static_cast<int64_t>(ref.seq(i).len)});
+    io::append_sam_header(header, refs, rg ? &*rg : nullptr, command_line());
+  }
   const pipeline::ReadAligner aligner(mapper, opt, oo);
-  const pipeline::AlignStats st = pipeline::align_reads(aligner, *dp, reads, out, opt.threads, opt.read_batch);
-  out.close();
+  pipeline::AlignStats st;
+  if (bam) {
+    io::BamWriter out(a.output);
+    out.write_header(header);
+    st = pipeline::align_reads(
+        aligner, *dp, reads, [&out](std::string_view s) { out.write_records(s); }, opt.threads, opt.read_batch);
+    out.close();
+  } else {
+    io::OutputFile out(a.output);
+    out.write(header);
+    st = pipeline::align_reads(
+        aligner, *dp, reads, [&out](std::string_view s) { out.write(s); }, opt.threads, opt.read_batch);
+    out.close();
+  }
   std::fprintf(stderr, "[M::align] %llu DP tasks in %llu round(s)\n", static_cast<unsigned long long>(st.dp_tasks),
                static_cast<unsigned long long>(st.rounds));
   print_done(t0, st, "aligned");
@@ -132,6 +161,12 @@ Action add_align_command(CLI::App& app) {
   sub->add_option("-R", args->read_group, "SAM read group line, like '@RG\\tID:foo\\tSM:bar'");
   sub->add_flag("-y", args->copy_comment, "Copy the FASTA/FASTQ comment to the output");
   sub->add_flag("--sam-hit-only", args->sam_hit_only, "No SAM records for unmapped reads");
+  sub->add_flag("-c,--paf", args->paf, "Output PAF with base-level alignment (the cg tag), as minimap2 -c");
+  sub->add_flag("--paf-no-hit", args->paf_no_hit, "With -c: a PAF line for each unmapped read");
+  sub->add_flag("--MD", args->md, "Output the MD tag");
+  sub->add_flag("--cs{short}", args->cs, "Output the cs tag: --cs or --cs=short, --cs=long");
+  sub->add_flag("--eqx", args->eqx, "Write =/X CIGAR operators instead of M");
+  sub->add_option("--format", args->format, "Output format: sam (default) or bam (also chosen by -o *.bam)");
   args->index.add_to(*sub);
   args->map.add_to(*sub);
   return [args] { return run_align(*args); };

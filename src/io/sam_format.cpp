@@ -106,7 +106,8 @@ void append_cigar_placeholder(std::string& out, const SamRecord& r, const SamOpt
   int64_t ref_span = 0;
   for (uint32_t c : r.cigar) {
     const uint32_t op = align::cigar_op(c);
-    if (op == align::kCigarMatch || op == align::kCigarDel || op == align::kCigarNSkip) ref_span += align::cigar_len(c);
+    if (op == align::kCigarMatch || op == align::kCigarDel || op == align::kCigarNSkip || op == 7 || op == 8)
+      ref_span += align::cigar_len(c);  // M D N = X
   }
   const int flag = sam_flag(r);
   int32_t slen = r.qe - r.qs;

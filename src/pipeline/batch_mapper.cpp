@@ -49,8 +49,8 @@ void parallel_for(size_t n, int threads, Fn&& fn) {
 // The batch loop shared by both pipelines: reads batches of >= batch_bases bases (the
 // next one read ahead on another thread when threads > 1), has process(batch, lines)
 // fill one output string per read, and writes them in order.
-template <class Process>
-void run_batches(io::SeqReader& reads, io::OutputFile& out, int threads, uint64_t batch_bases, bool name_and_seq_only,
+template <class Write, class Process>
+void run_batches(io::SeqReader& reads, Write&& write, int threads, uint64_t batch_bases, bool name_and_seq_only,
                  PipelineStats& stats, Process&& process) {
   auto read_next = [&reads, batch_bases, name_and_seq_only] { return reads.next_batch(batch_bases, name_and_seq_only); };
   std::vector<io::SeqRecord> batch = read_next();
@@ -67,7 +67,7 @@ void run_batches(io::SeqReader& reads, io::OutputFile& out, int threads, uint64_
     }
     ++stats.batches, stats.reads += batch.size();
     for (const io::SeqRecord& r : batch) stats.bases += r.seq.size();
-    for (const std::string& s : lines) out.write(s);
+    for (const std::string& s : lines) write(s);
     batch = ahead.valid() ? ahead.get() : read_next();
   }
 }
@@ -116,7 +116,7 @@ void align_group(const ReadAligner& aligner, DpBackend& dp, std::span<const io::
 PipelineStats map_reads(const ReadMapper& mapper, io::SeqReader& reads, io::OutputFile& out, int threads,
                         uint64_t batch_bases) {
   PipelineStats stats;
-  run_batches(reads, out, threads, batch_bases, true, stats,
+  run_batches(reads, [&out](std::string_view s) { out.write(s); }, threads, batch_bases, true, stats,
               [&](const std::vector<io::SeqRecord>& batch, std::vector<std::string>& lines) {
                 parallel_for(batch.size(), threads,
                              [&](size_t i) { lines[i] = mapper.map_paf(batch[i].name, batch[i].seq); });
@@ -124,10 +124,10 @@ PipelineStats map_reads(const ReadMapper& mapper, io::SeqReader& reads, io::Outp
   return stats;
 }
 
-AlignStats align_reads(const ReadAligner& aligner, DpBackend& dp, io::SeqReader& reads, io::OutputFile& out,
+AlignStats align_reads(const ReadAligner& aligner, DpBackend& dp, io::SeqReader& reads, const RecordWriter& write,
                        int threads, uint64_t batch_bases, uint64_t round_bases) {
   AlignStats stats;
-  run_batches(reads, out, threads, batch_bases, false, stats,
+  run_batches(reads, write, threads, batch_bases, false, stats,
               [&](const std::vector<io::SeqRecord>& batch, std::vector<std::string>& lines) {
                 for (size_t start = 0; start < batch.size();) {
                   size_t end = start;

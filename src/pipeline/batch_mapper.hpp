@@ -9,6 +9,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <string_view>
 
 #include "../io/output_file.hpp"
 #include "../io/seq_reader.hpp"
@@ -37,7 +39,9 @@ PipelineStats map_reads(const ReadMapper& mapper, io::SeqReader& reads, io::Outp
 struct AlignStats : PipelineStats {
   uint64_t rounds = 0, dp_tasks = 0;
 };
-AlignStats align_reads(const ReadAligner& aligner, DpBackend& dp, io::SeqReader& reads, io::OutputFile& out,
+// `write` receives each batch's records, in input order.
+using RecordWriter = std::function<void(std::string_view)>;
+AlignStats align_reads(const ReadAligner& aligner, DpBackend& dp, io::SeqReader& reads, const RecordWriter& write,
                        int threads, uint64_t batch_bases, uint64_t round_bases = 64'000'000);
 
 }  // namespace agatha::pipeline

@@ -2,7 +2,10 @@
 // base alignment; format.c: mm_write_sam3, mm_write_paf3). See read_aligner.hpp.
 #include "read_aligner.hpp"
 
+#include <agatha/dp.hpp>
 #include <agatha/error.hpp>
+
+#include <span>
 
 #include "../align/cigar_fix.hpp"
 #include "../align/post_align.hpp"
@@ -62,6 +65,22 @@ int32_t region_nm(const Region& r) { return r.blen - r.mlen + r.n_ambi; }
 
 }  // namespace
 
+ReadAligner::Printed ReadAligner::printed(const io::SeqRecord& read, const Region& r) const {
+  Printed p;
+  if (!out_.eqx && out_.diff == io::DiffTag::kNone) return p;
+  std::vector<uint8_t> query(static_cast<size_t>(r.qe - r.qs)), target(static_cast<size_t>(r.re - r.rs));
+  for (int32_t k = 0; k < r.qe - r.qs; ++k) {  // the aligned read on the alignment strand
+    const uint8_t c = encode_base(read.seq[static_cast<size_t>(r.rev ? r.qe - 1 - k : r.qs + k)]);
+    query[static_cast<size_t>(k)] = r.rev ? (c > 3 ? 4 : static_cast<uint8_t>(3 - c)) : c;
+  }
+  idx_.reference().fetch(static_cast<uint32_t>(r.rid), static_cast<uint32_t>(r.rs), static_cast<uint32_t>(r.re),
+                         target.data());
+  if (out_.eqx) p.cigar = io::eqx_cigar(r.cigar, query, target);
+  p.diff_tag = io::diff_tag(out_.diff, out_.eqx ? std::span<const uint32_t>(p.cigar) : std::span<const uint32_t>(r.cigar),
+                            query, target);
+  return p;
+}
+
 void ReadAligner::format_sam(const AlignJob& job, std::string& out) const {
   const io::SeqRecord& rd = *job.read;
   const index::Reference& ref = idx_.reference();
@@ -86,6 +105,7 @@ void ReadAligner::format_sam(const AlignJob& job, std::string& out) const {
       }
       sa = io::format_sa(parts, qlen);
     }
+    const Printed pr = printed(rd, r);
     io::SamRecord s;
     s.qname = rd.name, s.seq = rd.seq, s.qual = rd.qual;
     s.rev = r.rev;
@@ -94,7 +114,7 @@ void ReadAligner::format_sam(const AlignJob& job, std::string& out) const {
     s.rname = ref.seq(static_cast<uint32_t>(r.rid)).name;
     s.rs = r.rs, s.qs = r.qs, s.qe = r.qe;
     s.mapq = r.mapq;
-    s.cigar = r.cigar;
+    s.cigar = out_.eqx ? std::span<const uint32_t>(pr.cigar) : std::span<const uint32_t>(r.cigar);
     s.nm = region_nm(r), s.ms = r.dp_max, s.as = r.dp_score, s.nn = r.n_ambi;
     s.tp = region_type(r);
     s.cm = r.cnt, s.s1 = r.score;
@@ -102,6 +122,7 @@ void ReadAligner::format_sam(const AlignJob& job, std::string& out) const {
     s.de = region_divergence(r);
     s.zd = r.split;
     s.sa = sa;
+    s.md_cs = pr.diff_tag;
     s.rl = job.mapping.rep_len;
     s.comment = comment;
     io::append_sam_record(out, s, out_.sam);
@@ -109,8 +130,34 @@ void ReadAligner::format_sam(const AlignJob& job, std::string& out) const {
 }
 
 void ReadAligner::format_paf(const AlignJob& job, std::string& out) const {
-  (void)job, (void)out;
-  throw Error("PAF with base alignment is not available yet");
+  const io::SeqRecord& rd = *job.read;
+  const index::Reference& ref = idx_.reference();
+  const auto qlen = static_cast<int32_t>(rd.seq.size());
+  if (job.regions.empty()) {
+    if (out_.paf_no_hit) io::append_paf_unmapped(out, rd.name, qlen, job.mapping.rep_len);
+    return;
+  }
+  const std::string_view comment = opt_.copy_comment ? std::string_view(rd.comment) : std::string_view();
+  for (const Region& r : job.regions) {
+    if (!opt_.print_secondary && r.id != r.parent) continue;
+    const Printed pr = printed(rd, r);
+    const index::RefSeq& rs = ref.seq(static_cast<uint32_t>(r.rid));
+    io::PafRecord p;
+    p.qname = rd.name, p.qlen = qlen, p.qs = r.qs, p.qe = r.qe, p.rev = r.rev;
+    p.rname = rs.name, p.rlen = static_cast<int32_t>(rs.len), p.rs = r.rs, p.re = r.re;
+    p.mlen = r.mlen, p.blen = r.blen, p.mapq = r.mapq;
+    p.nm = region_nm(r), p.ms = r.dp_max, p.as = r.dp_score, p.nn = r.n_ambi;
+    p.tp = region_type(r);
+    p.cm = r.cnt, p.s1 = r.score;
+    if (r.id == r.parent) p.s2 = r.subsc;
+    p.de = region_divergence(r);
+    p.zd = r.split;
+    p.rl = job.mapping.rep_len;
+    p.cigar = out_.eqx ? std::span<const uint32_t>(pr.cigar) : std::span<const uint32_t>(r.cigar);
+    p.diff_tag = pr.diff_tag;
+    p.comment = comment;
+    io::append_paf_aligned(out, p);
+  }
 }
 
 }  // namespace agatha::pipeline

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "../align/dp_rounds.hpp"
+#include "../io/aln_tags.hpp"
 #include "../io/sam_format.hpp"
 #include "../io/seq_reader.hpp"
 #include "read_mapper.hpp"
@@ -28,6 +29,9 @@ struct OutputOptions {
   OutputKind kind = OutputKind::kSam;
   io::SamOptions sam;          // -Y, -L, -R's ID
   bool sam_hit_only = false;   // --sam-hit-only: no record for an unmapped read
+  bool paf_no_hit = false;     // --paf-no-hit: a PAF line for an unmapped read
+  io::DiffTag diff = io::DiffTag::kNone;  // --MD / --cs[=long]
+  bool eqx = false;            // --eqx: =/X instead of M
 };
 
 // One read on its way through the alignment.
@@ -57,6 +61,12 @@ class ReadAligner {
  private:
   void format_sam(const AlignJob& job, std::string& out) const;
   void format_paf(const AlignJob& job, std::string& out) const;
+  // The CIGAR to print (=/X with --eqx) and the MD/cs tag of an aligned region.
+  struct Printed {
+    std::vector<uint32_t> cigar;
+    std::string diff_tag;
+  };
+  Printed printed(const io::SeqRecord& read, const map::Region& r) const;
 
   const ReadMapper& mapper_;
   const index::MinimizerIndex& idx_;
