@@ -205,8 +205,8 @@ int test_zdrop(const AlignOptions& opt, const uint8_t* qseq, const uint8_t* tseq
       const int z = max - score - diff * opt.e;
       if (z > max_zdrop) {
         max_zdrop = z;
-        pos[0][0] = max_i, pos[0][1] = ii + 1;
-        pos[1][0] = max_j, pos[1][1] = jj + 1;
+        pos[0][0] = max_i, pos[0][1] = ii;  // 2.24: the end is the drop's cell itself, not past it
+        pos[1][0] = max_j, pos[1][1] = jj;
       }
     } else {
       max = score, max_i = ii, max_j = jj;
@@ -352,9 +352,6 @@ RegionAlignment align_region(const AlignOptions& opt, const index::MinimizerInde
   }
 
   // One target buffer for the region, as mm_align1 has: each fetch overwrites its start.
-  // mm_test_zdrop may read one base past a gap fill's target (when its largest drop
-  // ends on a trailing gap); that byte is what an earlier fetch left there, as in
-  // minimap2 (zero where nothing was written; minimap2 would read uninitialised memory).
   std::vector<uint8_t> tseq(static_cast<size_t>(std::max(0, re0 - rs0)) + 1, 0), qrev;
   auto fetch = [&](int32_t st, int32_t en) {
     if (en > st) idx.reference().fetch(rid, static_cast<uint32_t>(st), static_cast<uint32_t>(en), tseq.data());
