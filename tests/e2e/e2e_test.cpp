@@ -348,6 +348,23 @@ TEST_F(E2eSame, ForSmallBatches) { expect_same("-t 2", "-t 2 -K 20k"); }
 
 TEST_F(E2eSame, ForScalarAndCpuDpBackends) { expect_same("--dp-backend scalar", "--dp-backend cpu"); }
 
+// The GPU engine's host simulation answers the rounds too (the CUDA kernel runs the
+// same tile rules; scripts/gpu-check.sh compares it on a device): minimap2's SAM on the
+// small read set and on the inversion reads, whose splits take several rounds.
+TEST_F(E2e, GpuSimDpBackendEqualsMinimap2) {
+  const std::pair<const char*, const char*> cases[] = {{"sub_map_pb", "-x map-pb"}, {"inv_map_ont", ""}};
+  for (const auto& [name, options] : cases) {
+    const std::string expected = std::string("tests/data/e2e/expected/") + name + ".sam.gz";
+    const auto want = lines_without_pg(read_gz(test::source_path(expected)));
+    ASSERT_FALSE(want.empty()) << expected;
+    const bool sub = std::string(name) == "sub_map_pb";
+    const Outcome r = align(std::string("--dp-backend gpu-sim ") + options, sub ? kMtRef : src("tests/data/e2e/t-inv.fa.gz"),
+                            src(sub ? "tests/data/e2e/mt.sub.fq.gz" : "tests/data/e2e/q-inv.fa.gz"));
+    ASSERT_RAN(r, name);
+    EXPECT_EQ(describe_difference(want, lines_without_pg(r.out)), "") << name;
+  }
+}
+
 // ---- BAM ----
 
 // BGZF: a gzip member with the extra subfield 'BC'; inside, the magic "BAM\1".
