@@ -5,7 +5,8 @@
 #
 # Builds with CUDA (unless $BUILD/agatha exists already), runs the GPU test suite, checks
 # `agatha dp --backend gpu` against every golden file, measures GPU cells/s on
-# golden/ontul and golden/pb and the ratio to the cpu backend on all CPU cores, and
+# golden/ontul and golden/pb and the ratio to the cpu backend on all CPU cores, checks
+# that `agatha align --dp-backend gpu` writes the same SAM as the cpu backend, and
 # writes everything under $OUT (default ./gpu-check-out), summary in $OUT/report.txt.
 # Each step has a time limit so the whole check stays within a few minutes.
 set -uo pipefail
@@ -66,4 +67,22 @@ for f in ontul pb; do
     if (g > 0 && c > 0) printf "%s: cells %d  gpu %.3f s = %.1f Gcells/s  cpu %.3f s = %.1f Gcells/s  gpu/cpu speed %.2fx\n", f, n, g, n / g / 1e9, c, n / c / 1e9, c / g;
     else printf "%s: no timing (gpu %s, cpu %s)\n", f, g, c }' | tee -a "$REPORT"
 done
+say "== agatha align: --dp-backend gpu vs cpu (SAM, @PG aside)"
+align_same() {  # name, options, ref, reads
+  local name=$1 opts=$2 ref=$3 reads=$4
+  timeout 300 "$BUILD/agatha" align $opts --dp-backend gpu -t "$CORES" "$ref" "$reads" -o "$OUT/align_${name}_gpu.sam" 2>"$OUT/align_${name}_gpu.log"
+  local eg=$?
+  timeout 300 "$BUILD/agatha" align $opts --dp-backend cpu -t "$CORES" "$ref" "$reads" -o "$OUT/align_${name}_cpu.sam" 2>"$OUT/align_${name}_cpu.log"
+  local ec=$?
+  if [ $eg -ne 0 ] || [ $ec -ne 0 ]; then say "$name: exit gpu $eg cpu $ec"; return; fi
+  if cmp -s <(grep -v '^@PG' "$OUT/align_${name}_gpu.sam") <(grep -v '^@PG' "$OUT/align_${name}_cpu.sam"); then
+    say "$name: identical ($(grep -vc '^@' "$OUT/align_${name}_gpu.sam") records; $(grep -oE '[0-9]+ DP tasks in [0-9]+ round' "$OUT/align_${name}_gpu.log"))"
+  else
+    say "$name: DIFFERENT"
+  fi
+}
+align_same bundled "-x map-pb" data/ref.fa data/reads.fq
+align_same inv "" tests/data/e2e/t-inv.fa.gz tests/data/e2e/q-inv.fa.gz
+align_same ont "-x map-ont" tests/data/e2e/ont.ref.fa.gz tests/data/e2e/ont.reads.fq.gz
+align_same hifi "-x map-hifi" tests/data/e2e/hifi.ref.fa.gz tests/data/e2e/hifi.reads.fq.gz
 say "== done; report in $REPORT"
