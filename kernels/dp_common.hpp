@@ -202,6 +202,7 @@ inline void finish_cigar(const DpTask& task, const Setup& s, const Workspace& ws
   auto range = [&ws](int r, int32_t& st, int32_t& en) { st = ws.off[r], en = ws.off_end[r]; };
   const int n = walk_back(i0, j0, (task.flag & dp_flag::kRevCigar) != 0, dir, range, res.cigar.data());
   res.cigar.resize(static_cast<size_t>(n));
+  res.cigar.shrink_to_fit();  // results are kept for a whole round: no worst-case capacity
 }
 
 // After exact-mode anti-diagonal r, whose best cell is (max_h, max_t) and whose H

@@ -95,6 +95,7 @@ void finish_task(HostTask& h) {
     st = g.st, en = g.en;
   };
   r.cigar.resize(static_cast<size_t>(kernels::walk_back(i0, j0, h.p.rev_cigar, dir, range, r.cigar.data())));
+  r.cigar.shrink_to_fit();
   // Release the large buffers now; the result is all that remains.
   std::vector<uint8_t>().swap(h.dir);
   std::vector<int8_t>().swap(h.uv);

@@ -38,6 +38,7 @@ struct AlignArgs {
   bool paf = false, paf_no_hit = false, md = false, eqx = false;
   std::string cs;      // --cs: "short" or "long"; empty without --cs
   std::string format;  // --format: sam or bam; empty: from -o's extension
+  std::string dp_batch = "8M";  // --dp-batch: read bases whose DP rounds run together
   std::string read_group;
   IndexArgs index;
   MapArgs map;
@@ -123,18 +124,23 @@ int run_align(const AlignArgs& a) {
     io::append_sam_header(header, refs, rg ? &*rg : nullptr, command_line());
   }
   const pipeline::ReadAligner aligner(mapper, opt, oo);
+  const int64_t dp_batch_num = parse_num(a.dp_batch, "--dp-batch");
+  if (dp_batch_num < 1) throw OptionError("--dp-batch must be positive");
+  const auto dp_batch = static_cast<uint64_t>(dp_batch_num);
   pipeline::AlignStats st;
   if (bam) {
     io::BamWriter out(a.output);
     out.write_header(header);
     st = pipeline::align_reads(
-        aligner, *dp, reads, [&out](std::string_view s) { out.write_records(s); }, opt.threads, opt.read_batch);
+        aligner, *dp, reads, [&out](std::string_view s) { out.write_records(s); }, opt.threads, opt.read_batch,
+        dp_batch);
     out.close();
   } else {
     io::OutputFile out(a.output);
     out.write(header);
     st = pipeline::align_reads(
-        aligner, *dp, reads, [&out](std::string_view s) { out.write(s); }, opt.threads, opt.read_batch);
+        aligner, *dp, reads, [&out](std::string_view s) { out.write(s); }, opt.threads, opt.read_batch,
+        dp_batch);
     out.close();
   }
   std::fprintf(stderr, "[M::align] %llu DP tasks in %llu round(s)\n", static_cast<unsigned long long>(st.dp_tasks),
@@ -156,6 +162,8 @@ Action add_align_command(CLI::App& app) {
   sub->add_option("--dp-backend", args->dp_backend,
                   "DP backend: scalar, cpu, gpu, gpu-sim or auto (gpu if usable, else cpu); same output from all");
   sub->add_option("--isa", args->isa, "Instruction set for --dp-backend cpu: auto, sse41 or avx2");
+  sub->add_option("--dp-batch", args->dp_batch,
+                  "Bases of reads aligned together, their DP tasks sent to the backend in rounds (K/M/G) [8M]");
   sub->add_flag("-Y", args->soft_clip, "Soft clipping for supplementary alignments");
   sub->add_flag("-L", args->long_cigar, "Write CIGARs with more than 65535 operations to the CG tag");
   sub->add_option("-R", args->read_group, "SAM read group line, like '@RG\\tID:foo\\tSM:bar'");

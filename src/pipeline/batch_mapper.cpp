@@ -135,6 +135,10 @@ AlignStats align_reads(const ReadAligner& aligner, DpBackend& dp, io::SeqReader&
                     bases += batch[end].seq.size();
                   align_group(aligner, dp, std::span<const io::SeqRecord>(batch.data() + start, end - start),
                               std::span<std::string>(lines.data() + start, end - start), threads, stats);
+                  for (size_t i = start; i < end; ++i) {  // written now: only one group's records are held
+                    write(lines[i]);
+                    std::string().swap(lines[i]);
+                  }
                   start = end;
                 }
               });

@@ -41,6 +41,10 @@ bool ReadAligner::pass(AlignJob& job) const {
   align::finish_aligned_regions(opt_, static_cast<int>(seq.size()), idx_.k(), job.mapping.rep_len, regs);
   job.regions = std::move(regs);
   job.done = true;
+  // Only the final regions are needed from here on.
+  job.memo = align::DpMemo();
+  job.mapping.chains = map::Chains();
+  std::vector<Region>().swap(job.mapping.regions);
   return true;
 }
 

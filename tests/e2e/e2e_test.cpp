@@ -346,6 +346,9 @@ TEST_F(E2eSame, ForOneAndTwoThreads) { expect_same("-t 1", "-t 2"); }
 
 TEST_F(E2eSame, ForSmallBatches) { expect_same("-t 2", "-t 2 -K 20k"); }
 
+// Groups of a few reads: many small DP rounds instead of one per batch.
+TEST_F(E2eSame, ForSmallDpGroups) { expect_same("-t 2", "-t 2 --dp-batch 20k"); }
+
 TEST_F(E2eSame, ForScalarAndCpuDpBackends) { expect_same("--dp-backend scalar", "--dp-backend cpu"); }
 
 // The GPU engine's host simulation answers the rounds too (the CUDA kernel runs the
