@@ -12,6 +12,7 @@
 #include "../../kernels/gpu/cuda_backend.hpp"
 #endif
 
+#include <algorithm>
 #include <atomic>
 #include <exception>
 #include <mutex>
@@ -71,14 +72,26 @@ class CpuBackend final : public DpBackend {
       for (size_t i = 0; i < tasks.size(); ++i) fn_(tasks[i], results[i], ws_[0]);
       return;
     }
-    // Dynamic scheduling: task sizes vary by orders of magnitude.
+    // Dynamic scheduling, largest tasks first (their sizes vary by orders of magnitude;
+    // a large one taken last would leave the other threads idle).
+    std::vector<std::pair<uint64_t, uint32_t>> order(tasks.size());
+    for (size_t i = 0; i < tasks.size(); ++i) {
+      const DpTask& t = tasks[i];
+      const uint64_t band = t.w < 0 ? t.target.size() : std::min<uint64_t>(t.target.size(), 2 * uint64_t(t.w) + 1);
+      order[i] = {t.query.size() * band, static_cast<uint32_t>(i)};
+    }
+    std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) {
+      return a.first != b.first ? a.first > b.first : a.second < b.second;
+    });
     std::atomic<size_t> next{0};
     std::exception_ptr failure;
     std::mutex failure_mu;
     auto worker = [&](int id) {
       try {
-        for (size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < tasks.size();)
+        for (size_t k; (k = next.fetch_add(1, std::memory_order_relaxed)) < tasks.size();) {
+          const uint32_t i = order[k].second;
           fn_(tasks[i], results[i], ws_[id]);
+        }
       } catch (...) {
         std::lock_guard lock(failure_mu);
         if (!failure) failure = std::current_exception();

@@ -76,12 +76,18 @@ void run_batches(io::SeqReader& reads, Write&& write, int threads, uint64_t batc
 void align_group(const ReadAligner& aligner, DpBackend& dp, std::span<const io::SeqRecord> group,
                  std::span<std::string> lines, int threads, AlignStats& stats) {
   std::vector<AlignJob> jobs(group.size());
-  parallel_for(jobs.size(), threads, [&](size_t i) {
+  // Threads take reads longest first, so that a long read is not the last one started.
+  std::vector<size_t> by_length(group.size());
+  for (size_t i = 0; i < group.size(); ++i) by_length[i] = i;
+  std::stable_sort(by_length.begin(), by_length.end(),
+                   [&](size_t a, size_t b) { return group[a].seq.size() > group[b].seq.size(); });
+  parallel_for(jobs.size(), threads, [&](size_t k) {
+    const size_t i = by_length[k];
     jobs[i].read = &group[i];
     aligner.start(jobs[i]);
   });
-  std::vector<size_t> active;
-  for (size_t i = 0; i < jobs.size(); ++i)
+  std::vector<size_t> active;  // longest first
+  for (size_t i : by_length)
     if (!jobs[i].done) active.push_back(i);
   std::vector<DpTask> tasks;
   std::vector<DpResult> results;
@@ -108,7 +114,7 @@ void align_group(const ReadAligner& aligner, DpBackend& dp, std::span<const io::
                                                          std::make_move_iterator(results.begin() + first[k + 1])));
     active = std::move(waiting);
   }
-  parallel_for(jobs.size(), threads, [&](size_t i) { aligner.format(jobs[i], lines[i]); });
+  parallel_for(jobs.size(), threads, [&](size_t k) { aligner.format(jobs[by_length[k]], lines[by_length[k]]); });
 }
 
 }  // namespace
