@@ -59,4 +59,17 @@ CommandResult run_agatha(const std::string& args) {
   return {WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st), out};
 }
 
+std::vector<uint32_t> parse_cigar(const std::string& s) {
+  static constexpr std::string_view kOps = "MIDNSHP=X";
+  std::vector<uint32_t> out;
+  uint32_t len = 0;
+  for (char c : s) {
+    if (c >= '0' && c <= '9')
+      len = len * 10 + static_cast<uint32_t>(c - '0');
+    else
+      out.push_back(len << 4 | static_cast<uint32_t>(kOps.find(c))), len = 0;
+  }
+  return out;
+}
+
 }  // namespace agatha::test

@@ -17,6 +17,9 @@ std::unique_ptr<DpBackend> try_backend(const std::string& name, int threads = 1)
 
 std::vector<uint8_t> encode(const std::string& s);
 
+// A CIGAR string ("10M2I5D") in BAM encoding (len << 4 | op, ops "MIDNSHP=X").
+std::vector<uint32_t> parse_cigar(const std::string& s);
+
 // ../shared/golden beside the source tree, or $AGATHA_GOLDEN_DIR; empty if absent.
 std::string shared_golden_dir();
 

@@ -81,6 +81,9 @@ int run_align(const AlignArgs& a) {
   oo.sam.soft_clip = a.soft_clip;
   oo.sam.long_cigar = a.long_cigar;
   oo.sam_hit_only = a.sam_hit_only;
+  const int64_t dp_batch_num = parse_num(a.dp_batch, "--dp-batch");
+  if (dp_batch_num < 1) throw OptionError("--dp-batch must be positive");
+  const auto dp_batch = static_cast<uint64_t>(dp_batch_num);
   bool bam = a.format == "bam";
   if (a.format.empty()) bam = a.output.size() > 4 && a.output.ends_with(".bam");
   if (!a.format.empty() && a.format != "sam" && a.format != "bam")
@@ -124,25 +127,23 @@ int run_align(const AlignArgs& a) {
     io::append_sam_header(header, refs, rg ? &*rg : nullptr, command_line());
   }
   const pipeline::ReadAligner aligner(mapper, opt, oo);
-  const int64_t dp_batch_num = parse_num(a.dp_batch, "--dp-batch");
-  if (dp_batch_num < 1) throw OptionError("--dp-batch must be positive");
-  const auto dp_batch = static_cast<uint64_t>(dp_batch_num);
-  pipeline::AlignStats st;
+  // SAM text, or BAM through htslib; records arrive group by group, in input order.
+  std::optional<io::BamWriter> bam_out;
+  std::optional<io::OutputFile> text_out;
+  pipeline::RecordWriter write;
   if (bam) {
-    io::BamWriter out(a.output);
-    out.write_header(header);
-    st = pipeline::align_reads(
-        aligner, *dp, reads, [&out](std::string_view s) { out.write_records(s); }, opt.threads, opt.read_batch,
-        dp_batch);
-    out.close();
+    bam_out.emplace(a.output);
+    bam_out->write_header(header);
+    write = [&bam_out](std::string_view s) { bam_out->write_records(s); };
   } else {
-    io::OutputFile out(a.output);
-    out.write(header);
-    st = pipeline::align_reads(
-        aligner, *dp, reads, [&out](std::string_view s) { out.write(s); }, opt.threads, opt.read_batch,
-        dp_batch);
-    out.close();
+    text_out.emplace(a.output);
+    text_out->write(header);
+    write = [&text_out](std::string_view s) { text_out->write(s); };
   }
+  const pipeline::AlignStats st =
+      pipeline::align_reads(aligner, *dp, reads, write, opt.threads, opt.read_batch, dp_batch);
+  if (bam_out) bam_out->close();
+  if (text_out) text_out->close();
   std::fprintf(stderr, "[M::align] %llu DP tasks in %llu round(s)\n", static_cast<unsigned long long>(st.dp_tasks),
                static_cast<unsigned long long>(st.rounds));
   print_done(t0, st, "aligned");

@@ -17,6 +17,7 @@
 #include <cstdio>
 
 #include "../align/cigar_fix.hpp"
+#include "text_put.hpp"
 
 namespace agatha::io {
 namespace {
@@ -27,17 +28,6 @@ using align::cigar_op;
 
 constexpr uint32_t kCigarEq = 7, kCigarDiff = 8;  // '=' and 'X' in "MIDNSHP=X"
 
-// Appends each argument: text, a character, or an integer in decimal.
-void put_one(std::string& out, std::string_view s) { out += s; }
-void put_one(std::string& out, char c) { out += c; }
-void put_one(std::string& out, std::integral auto v) {
-  char buf[24];
-  out.append(buf, std::to_chars(buf, buf + sizeof buf, v).ptr);
-}
-template <typename... Args>
-void put(std::string& out, const Args&... args) {
-  (put_one(out, args), ...);
-}
 
 // A base code as MD (upper) and cs (lower) print it; every code from 4 up is N.
 char upper_base(uint8_t c) { return "ACGTN"[std::min<uint8_t>(c, 4)]; }

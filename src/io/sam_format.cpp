@@ -19,6 +19,7 @@
 #include <cstdio>
 
 #include "../align/cigar_fix.hpp"
+#include "text_put.hpp"
 
 namespace agatha::io {
 namespace {
@@ -40,17 +41,6 @@ constexpr std::array<char, 256> make_comp_table() {
 }
 constexpr std::array<char, 256> kComp = make_comp_table();
 
-// Appends each argument: text, a character, or an integer in decimal.
-void put_one(std::string& out, std::string_view s) { out += s; }
-void put_one(std::string& out, char c) { out += c; }
-void put_one(std::string& out, std::integral auto v) {
-  char buf[24];
-  out.append(buf, std::to_chars(buf, buf + sizeof buf, v).ptr);
-}
-template <typename... Args>
-void put(std::string& out, const Args&... args) {
-  (put_one(out, args), ...);
-}
 
 std::string expand_escapes(std::string_view s) {
   std::string out;

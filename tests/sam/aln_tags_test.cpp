@@ -74,17 +74,7 @@ std::map<std::string, Read> load_fastq(const std::string& name) {
   return reads;
 }
 
-std::vector<uint32_t> parse_cigar(const std::string& s) {
-  std::vector<uint32_t> out;
-  uint32_t len = 0;
-  for (char c : s) {
-    if (c >= '0' && c <= '9')
-      len = len * 10 + static_cast<uint32_t>(c - '0');
-    else
-      out.push_back(align::cigar_make(len, static_cast<uint32_t>(std::string_view(align::kCigarOps).find(c)))), len = 0;
-  }
-  return out;
-}
+using test::parse_cigar;
 
 // An =/X CIGAR with each =/X run merged back into one M (what --eqx started from).
 std::vector<uint32_t> collapse_eqx(const std::vector<uint32_t>& cigar) {

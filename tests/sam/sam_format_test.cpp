@@ -50,17 +50,7 @@ std::vector<std::string> records(const std::string& rel) {
   return out;
 }
 
-std::vector<uint32_t> parse_cigar(const std::string& s) {
-  std::vector<uint32_t> out;
-  uint32_t len = 0;
-  for (char c : s) {
-    if (c >= '0' && c <= '9')
-      len = len * 10 + static_cast<uint32_t>(c - '0');
-    else
-      out.push_back(align::cigar_make(len, static_cast<uint32_t>(std::string_view(align::kCigarOps).find(c)))), len = 0;
-  }
-  return out;
-}
+using test::parse_cigar;
 
 // de from the alignment counts, as minimap2 computes it (spec 9.4).
 double de(int mlen, int blen, int n_ambi, int n_gap, int n_gapo) {
