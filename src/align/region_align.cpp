@@ -231,7 +231,7 @@ int test_zdrop(const AlignOptions& opt, const uint8_t* qseq, const uint8_t* tseq
     }
   }
   const int q_len = pos[1][1] - pos[1][0], t_len = pos[0][1] - pos[0][0];
-  if (max_zdrop > opt.zdrop_inv && q_len < opt.max_gap && t_len < opt.max_gap) {
+  if (!opt.for_only && !opt.rev_only && max_zdrop > opt.zdrop_inv && q_len < opt.max_gap && t_len < opt.max_gap) {
     std::vector<uint8_t> qseq2(static_cast<size_t>(q_len));
     for (int k = 0; k < q_len; ++k) {
       const uint8_t c = qseq[pos[1][1] - k - 1];
@@ -520,7 +520,9 @@ bool align_inversion(const AlignOptions& opt, const index::MinimizerIndex& idx, 
 // CIGAR, the alignment and its statistics.
 void attach_alignment(Region& r, const RegionAlignment& al) {
   r.qs = al.qs, r.qe = al.qe, r.rs = al.rs, r.re = al.re;
-  if (al.cigar.empty()) return;
+  // A Z-dropped gap fill gives the region an alignment record even without a CIGAR (its
+  // zero statistics then fail mm_filter_regs); otherwise no CIGAR means no alignment.
+  if (al.cigar.empty() && !al.dropped) return;
   r.aligned = true;
   r.cigar = al.cigar;
   r.mlen = al.stats.mlen, r.blen = al.stats.blen;

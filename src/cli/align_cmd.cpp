@@ -73,7 +73,8 @@ int run_align(const AlignArgs& a) {
   opt.copy_comment = a.copy_comment;
   opt.validate();
   pipeline::OutputOptions oo;
-  oo.kind = a.paf ? pipeline::OutputKind::kPaf : pipeline::OutputKind::kSam;
+  const bool paf = a.paf && !a.sam;  // with both -a and -c minimap2 writes SAM
+  oo.kind = paf ? pipeline::OutputKind::kPaf : pipeline::OutputKind::kSam;
   if (!a.cs.empty() && a.cs != "short" && a.cs != "long") throw OptionError("--cs only takes 'short' or 'long'");
   oo.diff = io::diff_tag_kind(a.md, !a.cs.empty(), a.cs == "long");
   oo.eqx = a.eqx;
@@ -88,9 +89,9 @@ int run_align(const AlignArgs& a) {
   if (a.format.empty()) bam = a.output.size() > 4 && a.output.ends_with(".bam");
   if (!a.format.empty() && a.format != "sam" && a.format != "bam")
     throw OptionError("--format only takes 'sam' or 'bam'");
-  if (bam && (a.map_only || a.paf)) throw OptionError("BAM output is SAM's: it cannot hold PAF (--map-only, -c)");
+  if (bam && (a.map_only || paf)) throw OptionError("BAM output is SAM's: it cannot hold PAF (--map-only, -c)");
   std::optional<io::ReadGroup> rg;
-  if (!a.read_group.empty() && !a.paf && !a.map_only) {  // minimap2 checks -R for SAM output only
+  if (!a.read_group.empty() && !paf && !a.map_only) {  // minimap2 checks -R for SAM output only
     rg = io::parse_read_group(a.read_group);
     oo.sam.rg_id = rg->id;
   }
@@ -120,7 +121,7 @@ int run_align(const AlignArgs& a) {
   std::fprintf(stderr, "[M::align] DP backend: %s\n", dp->name().c_str());
 
   std::string header;
-  if (!a.paf) {
+  if (!paf) {
     std::vector<io::SamReference> refs;
     const index::Reference& ref = idx.reference();
     for (uint32_t i = 0; i < ref.size(); ++i) refs.push_back({ref.seq(i).name, static_cast<int64_t>(ref.seq(i).len)});

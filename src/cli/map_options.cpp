@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 
 namespace agatha::cli {
@@ -110,7 +111,8 @@ void MapArgs::apply(AlignOptions& opt) const {
   }
   if (min_cnt) opt.min_cnt = *min_cnt;
   if (min_chain_score) opt.min_chain_score = *min_chain_score;
-  if (best_n) opt.best_n = *best_n;
+  // -N 0 is minimap2's "-N <previous value> --secondary=no" (checked below, after --secondary).
+  if (best_n && *best_n != 0) opt.best_n = *best_n;
   if (pri_ratio) opt.pri_ratio = *pri_ratio;
   if (mask_level) opt.mask_level = *mask_level;
   if (secondary) {
@@ -120,6 +122,10 @@ void MapArgs::apply(AlignOptions& opt) const {
       opt.print_secondary = false;
     else
       throw OptionError("--secondary only takes 'yes' or 'no'");
+  }
+  if (best_n && *best_n == 0) {
+    std::fprintf(stderr, "[W::align] changed '-N 0' to '-N %d --secondary=no'\n", opt.best_n);
+    opt.print_secondary = false;
   }
   if (threads) opt.threads = *threads < 1 ? 1 : *threads;
   if (batch_bases) opt.read_batch = static_cast<uint64_t>(std::max<int64_t>(parse_num(*batch_bases, "-K"), 0));

@@ -184,7 +184,10 @@ void append_sam_header(std::string& out, std::span<const SamReference> refs, con
 void append_sam_record(std::string& out, const SamRecord& r, const SamOptions& opt) {
   const int flag = sam_flag(r);
   const bool hard = (flag & kFlagSupplementary) != 0 && !opt.soft_clip;
-  const bool cigar_in_tag = opt.long_cigar && r.cigar.size() > kMaxSamCigarOps;
+  // BAM holds at most 65535 ops; minimap2 counts the clips only once the alignment has
+  // more than 65533.
+  const size_t with_clips = r.cigar.size() + (r.qs != 0) + (r.qe != static_cast<int32_t>(r.seq.size()));
+  const bool cigar_in_tag = opt.long_cigar && r.cigar.size() > kMaxSamCigarOps && with_clips > kMaxSamCigarOps + 2;
   put(out, r.qname, '\t', flag, '\t', r.rname, '\t', r.rs + 1, '\t', r.mapq, '\t');
   if (cigar_in_tag)
     append_cigar_placeholder(out, r, opt);

@@ -18,7 +18,7 @@ namespace agatha::io {
 // The output switches that change a record's text.
 struct SamOptions {
   bool soft_clip = false;   // -Y: S for supplementaries too, and SEQ/QUAL on every record
-  bool long_cigar = false;  // -L: a CIGAR of more than kMaxSamCigarOps ops goes to CG:B:I
+  bool long_cigar = false;  // -L: a CIGAR that BAM cannot hold (clips included) goes to CG:B:I
   std::string rg_id;        // ID of the -R read group; non-empty adds RG:Z to every record
 };
 

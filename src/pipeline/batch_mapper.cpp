@@ -67,7 +67,8 @@ void run_batches(io::SeqReader& reads, Write&& write, int threads, uint64_t batc
     }
     ++stats.batches, stats.reads += batch.size();
     for (const io::SeqRecord& r : batch) stats.bases += r.seq.size();
-    for (const std::string& s : lines) write(s);
+    for (const std::string& s : lines)
+      if (!s.empty()) write(s);
     batch = ahead.valid() ? ahead.get() : read_next();
   }
 }

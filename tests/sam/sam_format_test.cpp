@@ -314,6 +314,34 @@ TEST(SamFormat, LongCigarMovesToCgTag) {
   EXPECT_TRUE(plain.starts_with("long\t0\tc\t1\t60\t2S1M1I1M1I")) << plain.substr(0, 80);
 }
 
+// BAM's limit is 65535 ops including the clips; minimap2 counts a clip only where the
+// read is clipped, so a CIGAR of 65534 or 65535 ops can still stay in the field.
+TEST(SamFormat, LongCigarLimitCountsTheClips) {
+  struct Case {
+    int n_ops;
+    int32_t qs, qe_from_end;
+    bool in_tag;
+  };
+  const Case cases[] = {{65533, 1, 1, false}, {65534, 0, 0, false}, {65534, 1, 0, false}, {65534, 1, 1, true},
+                        {65535, 0, 0, false}, {65535, 1, 0, true},  {65536, 0, 0, true}};
+  for (const Case& c : cases) {
+    std::vector<uint32_t> cigar;
+    int32_t qspan = 0;
+    for (int i = 0; i < c.n_ops; ++i) {
+      const uint32_t op = i % 2 == 0 ? 0u : 1u;  // M I M I ...
+      cigar.push_back(align::cigar_make(1, op));
+      ++qspan;
+    }
+    const std::string seq(static_cast<size_t>(c.qs + qspan + c.qe_from_end), 'A');
+    SamRecord r;
+    r.qname = "q", r.seq = seq, r.rname = "c", r.qs = c.qs, r.qe = c.qs + qspan, r.cigar = cigar;
+    std::string out;
+    append_sam_record(out, r, {.soft_clip = false, .long_cigar = true, .rg_id = ""});
+    EXPECT_EQ(out.find("\tCG:B:I,") != std::string::npos, c.in_tag)
+        << c.n_ops << " ops, clips " << c.qs << "," << c.qe_from_end;
+  }
+}
+
 // bseq.c's complement table: IUPAC pairs swap, S W N stay, case kept, others unchanged.
 TEST(SamFormat, ReverseComplementIupac) {
   // Reversed: N W S H D V B M K Y R T G C A; complemented: N W S D H B V K M R Y A C G T
