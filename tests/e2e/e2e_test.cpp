@@ -444,6 +444,17 @@ TEST_F(E2e, UnwritableOutputIsAnError) {
   EXPECT_EQ(r.out, "");
 }
 
+// A full disk: every write fails with ENOSPC (Linux's /dev/full), for SAM and BAM.
+TEST_F(E2e, FullDiskIsAnError) {
+  if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full on this system";
+  for (const char* format : {"sam", "bam"}) {
+    const Outcome r =
+        run("align -x map-pb --format " + std::string(format) + " " + kMtRef + " " + kMtReads + " -o /dev/full");
+    EXPECT_EQ(r.code, 1) << format;
+    EXPECT_NE(last_line(r.err).find("No space left on device"), std::string::npos) << format << ": " << last_line(r.err);
+  }
+}
+
 // minimap2 2.24 prints "[ERROR] no ID within the read group line" (or "[ERROR] the read
 // group line is not started with @RG") and exits with 1; agatha words it the same with
 // its own prefix, and leaves no -o file.
