@@ -67,6 +67,30 @@ double region_divergence(const Region& r) {
 
 int32_t region_nm(const Region& r) { return r.blen - r.mlen + r.n_ambi; }
 
+// The fields SAM records and PAF lines share (io::SamRecord / io::PafRecord): strand,
+// coordinates, MAPQ, the printed CIGAR, the tags NM ms AS nn tp cm s1 s2 de zd, the
+// MD/cs tag, rl and the -y comment.
+template <class Record>
+void fill_shared(Record& rec, const Region& r, std::span<const uint32_t> cigar, std::string_view diff_tag,
+                 int32_t rep_len, std::string_view comment) {
+  rec.rev = r.rev;
+  rec.rs = r.rs, rec.qs = r.qs, rec.qe = r.qe;
+  rec.mapq = r.mapq;
+  rec.cigar = cigar;
+  rec.nm = region_nm(r), rec.ms = r.dp_max, rec.as = r.dp_score, rec.nn = r.n_ambi;
+  rec.tp = region_type(r);
+  rec.cm = r.cnt, rec.s1 = r.score;
+  if (r.id == r.parent) rec.s2 = r.subsc;
+  rec.de = region_divergence(r);
+  rec.zd = r.split;
+  rec.rl = rep_len;
+  rec.comment = comment;
+  if constexpr (requires { rec.md_cs; })
+    rec.md_cs = diff_tag;
+  else
+    rec.diff_tag = diff_tag;
+}
+
 }  // namespace
 
 ReadAligner::Printed ReadAligner::printed(const io::SeqRecord& read, const Region& r) const {
@@ -112,23 +136,12 @@ void ReadAligner::format_sam(const AlignJob& job, std::string& out) const {
     const Printed pr = printed(rd, r);
     io::SamRecord s;
     s.qname = rd.name, s.seq = rd.seq, s.qual = rd.qual;
-    s.rev = r.rev;
     s.secondary = r.id != r.parent;
     s.supplementary = !s.secondary && !r.sam_pri;
     s.rname = ref.seq(static_cast<uint32_t>(r.rid)).name;
-    s.rs = r.rs, s.qs = r.qs, s.qe = r.qe;
-    s.mapq = r.mapq;
-    s.cigar = out_.eqx ? std::span<const uint32_t>(pr.cigar) : std::span<const uint32_t>(r.cigar);
-    s.nm = region_nm(r), s.ms = r.dp_max, s.as = r.dp_score, s.nn = r.n_ambi;
-    s.tp = region_type(r);
-    s.cm = r.cnt, s.s1 = r.score;
-    if (r.id == r.parent) s.s2 = r.subsc;
-    s.de = region_divergence(r);
-    s.zd = r.split;
+    fill_shared(s, r, out_.eqx ? std::span<const uint32_t>(pr.cigar) : std::span<const uint32_t>(r.cigar),
+                pr.diff_tag, job.mapping.rep_len, comment);
     s.sa = sa;
-    s.md_cs = pr.diff_tag;
-    s.rl = job.mapping.rep_len;
-    s.comment = comment;
     io::append_sam_record(out, s, out_.sam);
   }
 }
@@ -147,19 +160,11 @@ void ReadAligner::format_paf(const AlignJob& job, std::string& out) const {
     const Printed pr = printed(rd, r);
     const index::RefSeq& rs = ref.seq(static_cast<uint32_t>(r.rid));
     io::PafRecord p;
-    p.qname = rd.name, p.qlen = qlen, p.qs = r.qs, p.qe = r.qe, p.rev = r.rev;
-    p.rname = rs.name, p.rlen = static_cast<int32_t>(rs.len), p.rs = r.rs, p.re = r.re;
-    p.mlen = r.mlen, p.blen = r.blen, p.mapq = r.mapq;
-    p.nm = region_nm(r), p.ms = r.dp_max, p.as = r.dp_score, p.nn = r.n_ambi;
-    p.tp = region_type(r);
-    p.cm = r.cnt, p.s1 = r.score;
-    if (r.id == r.parent) p.s2 = r.subsc;
-    p.de = region_divergence(r);
-    p.zd = r.split;
-    p.rl = job.mapping.rep_len;
-    p.cigar = out_.eqx ? std::span<const uint32_t>(pr.cigar) : std::span<const uint32_t>(r.cigar);
-    p.diff_tag = pr.diff_tag;
-    p.comment = comment;
+    p.qname = rd.name, p.qlen = qlen;
+    p.rname = rs.name, p.rlen = static_cast<int32_t>(rs.len), p.re = r.re;
+    p.mlen = r.mlen, p.blen = r.blen;
+    fill_shared(p, r, out_.eqx ? std::span<const uint32_t>(pr.cigar) : std::span<const uint32_t>(r.cigar),
+                pr.diff_tag, job.mapping.rep_len, comment);
     io::append_paf_aligned(out, p);
   }
 }
