@@ -89,7 +89,7 @@ class DpBackend {
 };
 
 struct DpBackendOptions {
-  std::string backend = "cpu";  // scalar | cpu | gpu | gpu-sim | auto (gpu when a device is usable, else cpu)
+  std::string backend = "cpu";  // scalar | cpu | gpu | gpu-sim | gpu-emu | auto (gpu when a device is usable, else cpu)
   std::string isa = "auto";     // for cpu: auto | sse41 | avx2
   int threads = 1;
   // Receives notes such as auto's fall-back to the CPU; may be empty.

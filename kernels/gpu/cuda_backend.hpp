@@ -1,19 +1,55 @@
-// kernels/gpu/cuda_backend.hpp — the CUDA backend (dp_cuda.cu), built when nvcc is
-// available. Without CUDA in the build these functions are not defined; callers test
-// AGATHA_HAVE_CUDA.
+// kernels/gpu/cuda_backend.hpp — the CUDA backend (kernels/gpu/dp_cuda.cu) and the
+// same source compiled for the host emulation of CUDA (kernels/gpu/emu):
+//   gpu::cuda         nvcc and the CUDA runtime; built when nvcc is available (callers
+//                     test AGATHA_HAVE_CUDA);
+//   gpu::emu          the CUDA emulation with one fiber per lane (the gpu-emu backend,
+//                     always built; slow, for tests);
+//   gpu::emu_threads  the emulation with one OS thread per lane, for ThreadSanitizer;
+//                     only the TSan test builds it.
 #pragma once
 
 #include <agatha/dp.hpp>
 
+#include <cstddef>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace agatha::gpu {
 
-// True when the CUDA runtime finds a usable device; otherwise *why says what failed.
-bool cuda_device_available(std::string* why);
+// What the CUDA runtime reports, and which kernel image of this build the device runs.
+struct DeviceInfo {
+  bool emulated = false;
+  int runtime_version = 0, driver_version = 0;  // 1000 * major + 10 * minor; 0 when unknown
+  int device_count = 0;
+  std::string name;
+  int cc = 0;  // compute capability, 10 * major + minor
+  size_t memory = 0;
+  int multiprocessors = 0;
+  std::vector<int> sass, ptx;  // the architectures this build holds images for
+  std::string image;           // the image the runtime loaded for device 0 (empty: none)
+  bool usable = false;
+  std::string why;  // when not usable
+};
 
-// Throws agatha::Error when no device is usable.
-std::unique_ptr<DpBackend> make_cuda_backend();
+#define AGATHA_DECLARE_CUDA_BACKEND                                           \
+  /* True when a device is present and this build holds a kernel image it */  \
+  /* can run; otherwise *why says what failed. */                             \
+  bool device_available(std::string* why);                                    \
+  DeviceInfo device_info();                                                   \
+  /* Throws agatha::Error when no device is usable. */                        \
+  std::unique_ptr<DpBackend> make_backend();
+
+namespace cuda {
+AGATHA_DECLARE_CUDA_BACKEND
+}
+namespace emu {
+AGATHA_DECLARE_CUDA_BACKEND
+}
+namespace emu_threads {
+AGATHA_DECLARE_CUDA_BACKEND
+}
+
+#undef AGATHA_DECLARE_CUDA_BACKEND
 
 }  // namespace agatha::gpu

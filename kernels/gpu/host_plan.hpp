@@ -35,10 +35,14 @@ inline TaskParams make_params(const DpTask& task) {
   return p;
 }
 
+// Words of a packed sequence of n bases: ceil(n / 8), plus one word of zeros that
+// score_at may read past the end.
+inline size_t packed_words(size_t n) { return (n + kTile - 1) / kTile + 1; }
+
 // Packs codes 0..4 four bits a base, eight to a word (see base_at); the last word is
 // padded with zeros.
 inline std::vector<uint32_t> pack_bases(std::span<const uint8_t> seq) {
-  std::vector<uint32_t> w((seq.size() + kTile - 1) / kTile + 1, 0);
+  std::vector<uint32_t> w(packed_words(seq.size()), 0);
   for (size_t i = 0; i < seq.size(); ++i) w[i / kTile] |= static_cast<uint32_t>(seq[i] & 0xf) << (4 * (i % kTile));
   return w;
 }

@@ -162,7 +162,7 @@ Action add_align_command(CLI::App& app) {
   sub->add_flag("--map-only", args->map_only, "Mapping only: PAF without base-level alignment (minimap2 without -c)");
   sub->add_flag("-a", args->sam, "Output SAM (the default)");
   sub->add_option("--dp-backend", args->dp_backend,
-                  "DP backend: scalar, cpu, gpu, gpu-sim or auto (gpu if usable, else cpu); same output from all");
+                  "DP backend: scalar, cpu, gpu, gpu-sim, gpu-emu or auto (gpu if usable, else cpu); same output from all");
   sub->add_option("--isa", args->isa, "Instruction set for --dp-backend cpu: auto, sse41 or avx2");
   sub->add_option("--dp-batch", args->dp_batch,
                   "Bases of reads aligned together, their DP tasks sent to the backend in rounds (K/M/G) [8M]");

@@ -131,8 +131,8 @@ Action add_dp_command(CLI::App& app) {
   sub->add_option("tasks", args->input, "Task file, TSV (gzip or plain), '-' for stdin")->required();
   sub->add_option("-o,--output", args->output, "Write answers here (default: stdout)");
   sub->add_option("--backend", args->backend.backend,
-                  "DP backend: scalar, cpu, gpu, gpu-sim or auto (gpu if usable, else cpu)")
-      ->check(CLI::IsMember({"scalar", "cpu", "gpu", "gpu-sim", "auto"}));
+                  "DP backend: scalar, cpu, gpu, gpu-sim, gpu-emu or auto (gpu if usable, else cpu)")
+      ->check(CLI::IsMember({"scalar", "cpu", "gpu", "gpu-sim", "gpu-emu", "auto"}));
   sub->add_option("--isa", args->backend.isa, "Instruction set for --backend cpu: auto, sse41 or avx2")
       ->check(CLI::IsMember({"auto", "sse41", "avx2"}));
   sub->add_option("-t,--threads", args->backend.threads, "Worker threads")->check(CLI::Range(1, 1024));

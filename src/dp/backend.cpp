@@ -7,10 +7,9 @@
 
 #include "../../kernels/dp_common.hpp"
 #include "../../kernels/dp_kernels.hpp"
-#include "../../kernels/gpu/gpu_sim.hpp"
-#if defined(AGATHA_HAVE_CUDA)
 #include "../../kernels/gpu/cuda_backend.hpp"
-#endif
+#include "../../kernels/gpu/emu/emu_control.hpp"
+#include "../../kernels/gpu/gpu_sim.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -19,35 +18,6 @@
 #include <thread>
 
 namespace agatha {
-
-std::string validate_scoring(const DpScoring& sc) {
-  const int v[] = {sc.a, sc.b, sc.ambi, sc.q, sc.e, sc.q2, sc.e2};
-  for (int x : v)
-    if (x < 0 || x > 127) return "every score and penalty must lie in [0, 127]";
-  if (sc.a < 1) return "the match score must be positive";
-  const int qe = sc.q + sc.e, qe2 = sc.q2 + sc.e2;
-  // The differences u, v, x, y live in 8 bits: gap-open sums and match plus the
-  // larger open must stay below 128.
-  if (qe + qe2 > 127) return "(q+e)+(q2+e2) must be at most 127";
-  if (sc.a + std::max(qe, qe2) > 127) return "a+max(q+e, q2+e2) must be at most 127";
-  return {};
-}
-
-uint8_t encode_base(char c) {
-  switch (c) {
-    case 'A':
-    case 'a': return 0;
-    case 'C':
-    case 'c': return 1;
-    case 'G':
-    case 'g': return 2;
-    case 'T':
-    case 't':
-    case 'U':
-    case 'u': return 3;
-    default: return 4;
-  }
-}
 
 std::vector<std::string> supported_isas() {
   std::vector<std::string> out;
@@ -148,14 +118,18 @@ std::unique_ptr<DpBackend> make_fallback_backend(std::unique_ptr<DpBackend> firs
 std::unique_ptr<DpBackend> make_dp_backend(const DpBackendOptions& opt) {
   if (opt.threads < 1) throw OptionError("the number of threads must be at least 1");
   if (opt.backend == "gpu-sim") return gpu::make_gpu_sim_backend(opt.threads);
+  if (opt.backend == "gpu-emu") {
+    agatha_emu::set_host_threads(opt.threads);
+    return gpu::emu::make_backend();
+  }
   if (opt.backend == "gpu" || opt.backend == "auto") {
     std::string why = "this build has no CUDA support";
     DpBackendOptions cpu = opt;
     cpu.backend = "cpu";
 #if defined(AGATHA_HAVE_CUDA)
-    if (gpu::cuda_device_available(&why)) {
-      if (opt.backend == "gpu") return gpu::make_cuda_backend();
-      return make_fallback_backend(gpu::make_cuda_backend(), cpu);
+    if (gpu::cuda::device_available(&why)) {
+      if (opt.backend == "gpu") return gpu::cuda::make_backend();
+      return make_fallback_backend(gpu::cuda::make_backend(), cpu);
     }
 #endif
     if (opt.backend == "gpu") throw OptionError("--backend gpu: " + why);
@@ -181,7 +155,7 @@ std::unique_ptr<DpBackend> make_dp_backend(const DpBackendOptions& opt) {
     throw OptionError("unknown instruction set '" + opt.isa + "' (expected auto, sse41 or avx2)");
 #endif
   }
-  throw OptionError("unknown DP backend '" + opt.backend + "' (expected scalar, cpu, gpu, gpu-sim or auto)");
+  throw OptionError("unknown DP backend '" + opt.backend + "' (expected scalar, cpu, gpu, gpu-sim, gpu-emu or auto)");
 }
 
 }  // namespace agatha

@@ -21,7 +21,7 @@ namespace {
 
 std::unique_ptr<DpBackend> cuda_or_skip_reason(std::string& why) {
 #if defined(AGATHA_HAVE_CUDA)
-  if (gpu::cuda_device_available(&why)) return gpu::make_cuda_backend();
+  if (gpu::cuda::device_available(&why)) return gpu::cuda::make_backend();
   return nullptr;
 #else
   why = "this build has no CUDA support";

@@ -1,0 +1,321 @@
+// kernels/gpu/emu/cuda_runtime.h — the part of CUDA that the DP kernel and its launcher
+// use, emulated on the host, so that kernels/gpu/dp_cuda.cu compiles with g++ and runs
+// on the CPU unchanged apart from its launch site (see emu_launch below).
+//
+// A translation unit that puts this folder on its include path before including a .cu
+// file gets this header for <cuda_runtime.h>. Semantics follow CUDA's, strictly where a
+// GPU would misbehave silently:
+//   * every lane (CUDA thread) is a fiber (AGATHA_EMU_THREADS unset) or an OS thread
+//     (AGATHA_EMU_THREADS set: for ThreadSanitizer); the lanes of a block share
+//     __shared__ variables;
+//   * __syncwarp(mask), shuffles and votes wait until every lane named in the mask has
+//     reached a collective with that mask; a lane of the mask that exits instead, a mask
+//     without the calling lane, a collective of another kind met under the same mask,
+//     a shuffle reading a lane outside its mask, and a deadlock are kernel faults;
+//   * device and pinned memory come filled with pseudo-random bytes, not zeros; copies
+//     are checked against the allocations they touch;
+//   * streams are queues run lazily, at synchronisation: the host sees a kernel's
+//     results only after it synchronises, and an asynchronous copy from pinned memory
+//     reads that memory when it executes, not when it is enqueued. A copy from pageable
+//     memory is staged at the call, a copy to pageable memory completes before the call
+//     returns, as CUDA documents;
+//   * a fault in a kernel is a sticky cudaErrorLaunchFailure, as on a device;
+//   * faults can be injected (emu_control.hpp): allocation, launch and copy failures,
+//     a smaller device.
+//
+// The types and functions live in namespace AGATHA_EMU_NS and are brought into the
+// global namespace with using-declarations, so a program can link this emulation beside
+// the real CUDA runtime.
+#pragma once
+
+#define AGATHA_CUDA_EMULATION 1
+
+#if !defined(AGATHA_EMU_NS)
+#if defined(AGATHA_EMU_THREADS)
+#define AGATHA_EMU_NS agatha_emu_threads
+#else
+#define AGATHA_EMU_NS agatha_emu
+#endif
+#endif
+
+#include <atomic>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <source_location>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#define __global__
+#define __device__
+#define __host__
+#define __forceinline__ inline
+#define __noinline__
+#define __launch_bounds__(...)
+#define __restrict__ __restrict
+#if defined(AGATHA_EMU_THREADS)
+// Lanes are OS threads and blocks run one at a time: one instance per program.
+#define __shared__ static
+#else
+// The lanes of a block are fibers on one OS thread, and an OS thread runs one block at
+// a time: one instance per block in flight.
+#define __shared__ static thread_local
+#endif
+
+namespace AGATHA_EMU_NS {
+
+struct uint3 {
+  unsigned x, y, z;
+};
+struct dim3 {
+  unsigned x = 1, y = 1, z = 1;
+  constexpr dim3(unsigned vx = 1, unsigned vy = 1, unsigned vz = 1) : x(vx), y(vy), z(vz) {}
+};
+
+enum cudaError {
+  cudaSuccess = 0,
+  cudaErrorInvalidValue = 1,
+  cudaErrorMemoryAllocation = 2,
+  cudaErrorInitializationError = 3,
+  cudaErrorNoDevice = 100,
+  cudaErrorInvalidDevice = 101,
+  cudaErrorNoKernelImageForDevice = 209,
+  cudaErrorInvalidResourceHandle = 400,
+  cudaErrorNotReady = 600,
+  cudaErrorIllegalAddress = 700,
+  cudaErrorLaunchOutOfResources = 701,
+  cudaErrorLaunchFailure = 719,
+  cudaErrorUnknown = 999,
+};
+using cudaError_t = cudaError;
+
+enum cudaMemcpyKind {
+  cudaMemcpyHostToHost = 0,
+  cudaMemcpyHostToDevice = 1,
+  cudaMemcpyDeviceToHost = 2,
+  cudaMemcpyDeviceToDevice = 3,
+  cudaMemcpyDefault = 4,
+};
+
+struct Stream;
+using cudaStream_t = Stream*;
+inline constexpr unsigned cudaStreamDefault = 0, cudaStreamNonBlocking = 1;
+
+struct cudaDeviceProp {
+  char name[256];
+  size_t totalGlobalMem;
+  size_t sharedMemPerBlock;
+  int regsPerBlock, warpSize, maxThreadsPerBlock;
+  int major, minor;
+  int multiProcessorCount;
+  int clockRate;
+};
+
+struct cudaFuncAttributes {
+  size_t sharedSizeBytes, constSizeBytes, localSizeBytes;
+  int maxThreadsPerBlock, numRegs, ptxVersion, binaryVersion;
+};
+
+// ---- host API (emu_runtime.cpp) ----
+cudaError_t cudaGetLastError();
+cudaError_t cudaPeekAtLastError();
+const char* cudaGetErrorString(cudaError_t e);
+const char* cudaGetErrorName(cudaError_t e);
+cudaError_t cudaGetDeviceCount(int* n);
+cudaError_t cudaGetDevice(int* d);
+cudaError_t cudaSetDevice(int d);
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int d);
+cudaError_t cudaRuntimeGetVersion(int* v);
+cudaError_t cudaDriverGetVersion(int* v);
+cudaError_t cudaDeviceSynchronize();
+cudaError_t cudaMalloc(void** p, size_t bytes);
+cudaError_t cudaMallocHost(void** p, size_t bytes);
+cudaError_t cudaFree(void* p);
+cudaError_t cudaFreeHost(void* p);
+cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total_bytes);
+cudaError_t cudaMemcpy(void* dst, const void* src, size_t n, cudaMemcpyKind kind);
+cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t n, cudaMemcpyKind kind, cudaStream_t s = nullptr);
+cudaError_t cudaMemset(void* p, int value, size_t n);
+cudaError_t cudaMemsetAsync(void* p, int value, size_t n, cudaStream_t s = nullptr);
+cudaError_t cudaStreamCreate(cudaStream_t* s);
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t* s, unsigned flags);
+cudaError_t cudaStreamDestroy(cudaStream_t s);
+cudaError_t cudaStreamSynchronize(cudaStream_t s);
+cudaError_t cudaStreamQuery(cudaStream_t s);
+cudaError_t func_attributes(cudaFuncAttributes* a);
+
+template <class T>
+cudaError_t cudaMalloc(T** p, size_t bytes) {
+  return cudaMalloc(reinterpret_cast<void**>(p), bytes);
+}
+template <class T>
+cudaError_t cudaMallocHost(T** p, size_t bytes) {
+  return cudaMallocHost(reinterpret_cast<void**>(p), bytes);
+}
+// Every kernel of the emulation has an "image" for the emulated device.
+template <class F>
+cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* a, F*) {
+  return func_attributes(a);
+}
+
+// ---- device side ----
+struct LaneIds {
+  uint3 thread, block;
+  dim3 block_dim, grid_dim;
+};
+// The lane running on this OS thread (fibers: updated at every switch).
+inline thread_local const LaneIds* current_ids = nullptr;
+
+enum class Collective : uint8_t { kSyncwarp, kShflIdx, kShflXor, kShflUp, kShflDown, kBallot, kSyncthreads };
+
+// Blocks the calling lane at a warp collective; returns the shuffled value or the
+// ballot. `arg` is the source lane, lane mask or delta; `value` the lane's operand.
+uint64_t collective(Collective kind, unsigned mask, uint64_t value, int arg, int width,
+                    const std::source_location& where);
+
+template <class T>
+uint64_t to_bits(T v) {
+  static_assert(std::is_trivially_copyable_v<T> && sizeof(T) <= 8, "shuffles move at most 8 bytes");
+  uint64_t b = 0;
+  std::memcpy(&b, &v, sizeof(T));
+  return b;
+}
+template <class T>
+T from_bits(uint64_t b) {
+  T v;
+  std::memcpy(&v, &b, sizeof(T));
+  return v;
+}
+
+// kernel<<<grid, block, smem, stream>>>(args...): the arguments are converted to the
+// kernel's parameter types and captured by value when the launch is enqueued, as CUDA
+// does.
+void enqueue_launch(const char* kernel, dim3 grid, dim3 block, size_t smem, cudaStream_t s,
+                    std::function<void()> body);
+
+template <class... P, class... A>
+cudaError_t emu_launch(void (*kernel)(P...), dim3 grid, dim3 block, size_t smem, cudaStream_t s, A&&... args) {
+  static_assert(sizeof...(P) == sizeof...(A), "kernel launched with the wrong number of arguments");
+  std::tuple<std::decay_t<P>...> bound(static_cast<std::decay_t<P>>(std::forward<A>(args))...);
+  enqueue_launch("kernel", grid, block, smem, s, [kernel, bound] { std::apply(kernel, bound); });
+  return cudaSuccess;
+}
+
+}  // namespace AGATHA_EMU_NS
+
+// The CUDA names, in the global namespace where CUDA puts them.
+using AGATHA_EMU_NS::cudaDeviceProp;
+using AGATHA_EMU_NS::cudaError;
+using AGATHA_EMU_NS::cudaError_t;
+using AGATHA_EMU_NS::cudaFuncAttributes;
+using AGATHA_EMU_NS::cudaMemcpyKind;
+using AGATHA_EMU_NS::cudaStream_t;
+using AGATHA_EMU_NS::dim3;
+using AGATHA_EMU_NS::uint3;
+using namespace AGATHA_EMU_NS;  // the enumerators and the cuda* functions
+
+#define threadIdx (::AGATHA_EMU_NS::current_ids->thread)
+#define blockIdx (::AGATHA_EMU_NS::current_ids->block)
+#define blockDim (::AGATHA_EMU_NS::current_ids->block_dim)
+#define gridDim (::AGATHA_EMU_NS::current_ids->grid_dim)
+inline constexpr int warpSize = 32;
+
+inline void __syncwarp(unsigned mask = 0xffffffffu, std::source_location loc = std::source_location::current()) {
+  AGATHA_EMU_NS::collective(AGATHA_EMU_NS::Collective::kSyncwarp, mask, 0, 0, 32, loc);
+}
+inline void __syncthreads(std::source_location loc = std::source_location::current()) {
+  AGATHA_EMU_NS::collective(AGATHA_EMU_NS::Collective::kSyncthreads, 0, 0, 0, 32, loc);
+}
+template <class T>
+T __shfl_sync(unsigned mask, T v, int src, int width = 32, std::source_location loc = std::source_location::current()) {
+  using namespace AGATHA_EMU_NS;
+  return from_bits<T>(collective(Collective::kShflIdx, mask, to_bits(v), src, width, loc));
+}
+template <class T>
+T __shfl_xor_sync(unsigned mask, T v, int lane_mask, int width = 32,
+                  std::source_location loc = std::source_location::current()) {
+  using namespace AGATHA_EMU_NS;
+  return from_bits<T>(collective(Collective::kShflXor, mask, to_bits(v), lane_mask, width, loc));
+}
+template <class T>
+T __shfl_up_sync(unsigned mask, T v, unsigned delta, int width = 32,
+                 std::source_location loc = std::source_location::current()) {
+  using namespace AGATHA_EMU_NS;
+  return from_bits<T>(collective(Collective::kShflUp, mask, to_bits(v), static_cast<int>(delta), width, loc));
+}
+template <class T>
+T __shfl_down_sync(unsigned mask, T v, unsigned delta, int width = 32,
+                   std::source_location loc = std::source_location::current()) {
+  using namespace AGATHA_EMU_NS;
+  return from_bits<T>(collective(Collective::kShflDown, mask, to_bits(v), static_cast<int>(delta), width, loc));
+}
+inline unsigned __ballot_sync(unsigned mask, int pred, std::source_location loc = std::source_location::current()) {
+  using namespace AGATHA_EMU_NS;
+  return static_cast<unsigned>(collective(Collective::kBallot, mask, pred != 0, 0, 32, loc));
+}
+inline int __any_sync(unsigned mask, int pred, std::source_location loc = std::source_location::current()) {
+  return __ballot_sync(mask, pred, loc) != 0;
+}
+inline int __all_sync(unsigned mask, int pred, std::source_location loc = std::source_location::current()) {
+  return __ballot_sync(mask, pred, loc) == mask;
+}
+
+inline int __popc(unsigned x) { return std::popcount(x); }
+inline int __popcll(unsigned long long x) { return std::popcount(x); }
+inline int __ffs(int x) { return __builtin_ffs(x); }
+inline int __ffsll(long long x) { return __builtin_ffsll(x); }
+inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz(static_cast<unsigned>(x)); }
+inline unsigned __brev(unsigned x) {
+  x = (x >> 1 & 0x55555555u) | (x & 0x55555555u) << 1;
+  x = (x >> 2 & 0x33333333u) | (x & 0x33333333u) << 2;
+  x = (x >> 4 & 0x0f0f0f0fu) | (x & 0x0f0f0f0fu) << 4;
+  return __builtin_bswap32(x);
+}
+inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
+inline void __threadfence_block() { std::atomic_thread_fence(std::memory_order_seq_cst); }
+
+// Atomics: blocks run concurrently on host threads, so these are real atomics.
+template <class T>
+T atomicAdd(T* p, T v) {
+  return std::atomic_ref<T>(*p).fetch_add(v);
+}
+template <class T>
+T atomicSub(T* p, T v) {
+  return std::atomic_ref<T>(*p).fetch_sub(v);
+}
+template <class T>
+T atomicOr(T* p, T v) {
+  return std::atomic_ref<T>(*p).fetch_or(v);
+}
+template <class T>
+T atomicAnd(T* p, T v) {
+  return std::atomic_ref<T>(*p).fetch_and(v);
+}
+template <class T>
+T atomicExch(T* p, T v) {
+  return std::atomic_ref<T>(*p).exchange(v);
+}
+template <class T>
+T atomicCAS(T* p, T expected, T desired) {
+  std::atomic_ref<T>(*p).compare_exchange_strong(expected, desired);
+  return expected;
+}
+template <class T>
+T atomicMax(T* p, T v) {
+  std::atomic_ref<T> a(*p);
+  T old = a.load();
+  while (old < v && !a.compare_exchange_weak(old, v)) {
+  }
+  return old;
+}
+template <class T>
+T atomicMin(T* p, T v) {
+  std::atomic_ref<T> a(*p);
+  T old = a.load();
+  while (v < old && !a.compare_exchange_weak(old, v)) {
+  }
+  return old;
+}

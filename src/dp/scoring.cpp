@@ -1,0 +1,38 @@
+// src/dp/scoring.cpp — the engine's input rules that need no backend: which scoring
+// schemes the 8-bit difference arithmetic holds exactly, and the base encoding.
+#include <agatha/dp.hpp>
+
+#include <algorithm>
+
+namespace agatha {
+
+std::string validate_scoring(const DpScoring& sc) {
+  const int v[] = {sc.a, sc.b, sc.ambi, sc.q, sc.e, sc.q2, sc.e2};
+  for (int x : v)
+    if (x < 0 || x > 127) return "every score and penalty must lie in [0, 127]";
+  if (sc.a < 1) return "the match score must be positive";
+  const int qe = sc.q + sc.e, qe2 = sc.q2 + sc.e2;
+  // The differences u, v, x, y live in 8 bits: gap-open sums and match plus the
+  // larger open must stay below 128.
+  if (qe + qe2 > 127) return "(q+e)+(q2+e2) must be at most 127";
+  if (sc.a + std::max(qe, qe2) > 127) return "a+max(q+e, q2+e2) must be at most 127";
+  return {};
+}
+
+uint8_t encode_base(char c) {
+  switch (c) {
+    case 'A':
+    case 'a': return 0;
+    case 'C':
+    case 'c': return 1;
+    case 'G':
+    case 'g': return 2;
+    case 'T':
+    case 't':
+    case 'U':
+    case 'u': return 3;
+    default: return 4;
+  }
+}
+
+}  // namespace agatha
