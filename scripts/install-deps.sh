@@ -11,4 +11,9 @@ $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
   g++ meson ninja-build pkg-config python3 \
   libhts-dev zlib1g-dev libcli11-dev libgtest-dev samtools >/dev/null
+# With nvcc present: cuobjdump (the build test reads the kernel images in the binary).
+if command -v nvcc >/dev/null 2>&1 && ! command -v cuobjdump >/dev/null 2>&1; then
+  python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore nvidia-cuda-cuobjdump ||
+    echo "install-deps: nvidia-cuda-cuobjdump not installed; the fat-binary test will skip"
+fi
 echo "install-deps: done"

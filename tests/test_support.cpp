@@ -9,14 +9,14 @@
 namespace agatha::test {
 
 const std::vector<std::string>& all_backends() {
-  static const std::vector<std::string> names = {"scalar", "cpu-sse41", "cpu-avx2", "gpu-sim"};
+  static const std::vector<std::string> names = {"scalar", "cpu-sse41", "cpu-avx2", "gpu-sim", "gpu-emu"};
   return names;
 }
 
 std::unique_ptr<DpBackend> try_backend(const std::string& name, int threads) {
   DpBackendOptions opt;
   opt.threads = threads;
-  if (name == "scalar" || name == "gpu-sim") {
+  if (name == "scalar" || name == "gpu-sim" || name == "gpu-emu") {
     opt.backend = name;
   } else {
     opt.backend = "cpu";

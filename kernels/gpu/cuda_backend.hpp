@@ -37,6 +37,9 @@ struct DeviceInfo {
   /* can run; otherwise *why says what failed. */                             \
   bool device_available(std::string* why);                                    \
   DeviceInfo device_info();                                                   \
+  /* The architectures of the kernel images this build holds. */              \
+  std::vector<int> built_sass();                                              \
+  std::vector<int> built_ptx();                                               \
   /* Throws agatha::Error when no device is usable. */                        \
   std::unique_ptr<DpBackend> make_backend();
 

@@ -532,10 +532,10 @@ class CudaBackend final : public DpBackend {
   Stage stages_[2];
 };
 
+}  // namespace
+
 std::vector<int> built_sass() { return parse_arch_list(AGATHA_CUDA_SASS); }
 std::vector<int> built_ptx() { return parse_arch_list(AGATHA_CUDA_PTX); }
-
-}  // namespace
 
 DeviceInfo device_info() {
   DeviceInfo d;

@@ -28,6 +28,9 @@ Action add_align_command(CLI::App& app);
 // agatha eval: mapping accuracy against simulated origins (eval_cmd.cpp).
 Action add_eval_command(CLI::App& app);
 
+// agatha gpu-info: the CUDA backend, the runtime, the device (gpu_info_cmd.cpp).
+Action add_gpu_info_command(CLI::App& app);
+
 // agatha compare: read-by-read comparison of two alignment files (compare_cmd.cpp).
 Action add_compare_command(CLI::App& app);
 

@@ -5,6 +5,8 @@
 #include <agatha/error.hpp>
 #include <agatha/version.hpp>
 
+#include "../dp/gpu_report.hpp"
+
 #include <csignal>
 #include <cstdio>
 #include <exception>
@@ -23,13 +25,17 @@ int main(int argc, char** argv) {
   // A closed pipe shows up as a write error with a message, not as a silent signal.
   std::signal(SIGPIPE, SIG_IGN);
   CLI::App app{"agatha: long-read alignment, minimap2-compatible, on CPU SIMD and GPU"};
-  app.set_version_flag("--version", std::string(agatha::kVersion));
+  app.set_version_flag("--version", [] {
+    return "agatha " + std::string(agatha::kVersion) + "\n" + agatha::cuda_build_summary() +
+           "\n(agatha gpu-info describes the device)";
+  });
   app.require_subcommand(1);
   agatha::cli::Action dp = agatha::cli::add_dp_command(app);
   agatha::cli::Action index = agatha::cli::add_index_command(app);
   agatha::cli::Action align = agatha::cli::add_align_command(app);
   agatha::cli::Action eval = agatha::cli::add_eval_command(app);
   agatha::cli::Action compare = agatha::cli::add_compare_command(app);
+  agatha::cli::Action gpu_info = agatha::cli::add_gpu_info_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -42,6 +48,7 @@ int main(int argc, char** argv) {
       if (sub->get_name() == "align") return align();
       if (sub->get_name() == "eval") return eval();
       if (sub->get_name() == "compare") return compare();
+      if (sub->get_name() == "gpu-info") return gpu_info();
     }
     return 1;
   } catch (const agatha::Error& e) {

@@ -4,6 +4,9 @@
 #include <agatha/error.hpp>
 
 #include "fallback.hpp"
+#include "gpu_report.hpp"
+
+#include "../../kernels/gpu/arch_select.hpp"
 
 #include "../../kernels/dp_common.hpp"
 #include "../../kernels/dp_kernels.hpp"
@@ -12,6 +15,7 @@
 #include "../../kernels/gpu/gpu_sim.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <atomic>
 #include <exception>
 #include <mutex>
@@ -156,6 +160,54 @@ std::unique_ptr<DpBackend> make_dp_backend(const DpBackendOptions& opt) {
 #endif
   }
   throw OptionError("unknown DP backend '" + opt.backend + "' (expected scalar, cpu, gpu, gpu-sim, gpu-emu or auto)");
+}
+
+namespace {
+
+std::string cuda_version(int v) {
+  if (v <= 0) return "unknown";
+  return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
+}
+
+std::string describe_device(const gpu::DeviceInfo& d, bool* usable) {
+  std::string s;
+  if (d.emulated) {
+    s += "CUDA runtime: none (host emulation)\n";
+  } else {
+    s += "CUDA runtime: " + cuda_version(d.runtime_version) + ", driver: " + cuda_version(d.driver_version) + "\n";
+  }
+  s += "devices: " + std::to_string(d.device_count) + "\n";
+  if (!d.name.empty()) {
+    char mem[64];
+    std::snprintf(mem, sizeof mem, "%.1f GiB", static_cast<double>(d.memory) / (1024.0 * 1024.0 * 1024.0));
+    s += "device 0: " + d.name + ", compute capability " + std::to_string(d.cc / 10) + "." +
+         std::to_string(d.cc % 10) + ", " + mem + ", " + std::to_string(d.multiprocessors) + " multiprocessors\n";
+    s += "kernel image: " + (d.image.empty() ? std::string("none") : d.image) + "\n";
+  }
+  s += d.usable ? std::string("usable: yes\n") : "usable: no (" + d.why + ")\n";
+  if (usable) *usable = d.usable;
+  return s;
+}
+
+}  // namespace
+
+std::string cuda_build_summary() {
+#if defined(AGATHA_HAVE_CUDA)
+  return "CUDA backend: built with kernel images for SASS " + gpu::join_archs(gpu::cuda::built_sass(), "sm_") +
+         "; PTX " + gpu::join_archs(gpu::cuda::built_ptx(), "compute_");
+#else
+  return "CUDA backend: not built (no nvcc 12 or later when this binary was built)";
+#endif
+}
+
+std::string gpu_report(bool emulated, bool* usable) {
+  if (usable) *usable = false;
+  if (emulated) return "CUDA backend: the host emulation of CUDA (gpu-emu)\n" + describe_device(gpu::emu::device_info(), usable);
+#if defined(AGATHA_HAVE_CUDA)
+  return cuda_build_summary() + "\n" + describe_device(gpu::cuda::device_info(), usable);
+#else
+  return cuda_build_summary() + "\nusable: no (this build has no CUDA support)\n";
+#endif
 }
 
 }  // namespace agatha

@@ -147,7 +147,7 @@ TEST_P(DpDifferential, ThreadCountDoesNotChangeResults) {
   for (size_t i = 0; i < tasks.size(); ++i) expect_same(a[i], b[i], tasks[i], i, GetParam());
 }
 
-INSTANTIATE_TEST_SUITE_P(Backends, DpDifferential, ::testing::Values("cpu-sse41", "cpu-avx2", "gpu-sim"),
+INSTANTIATE_TEST_SUITE_P(Backends, DpDifferential, ::testing::Values("cpu-sse41", "cpu-avx2", "gpu-sim", "gpu-emu"),
                          [](const auto& info) {
                            std::string n = info.param;
                            for (char& c : n) c = c == '-' ? '_' : c;
@@ -159,6 +159,59 @@ INSTANTIATE_TEST_SUITE_P(Backends, DpDifferential, ::testing::Values("cpu-sse41"
 
 namespace agatha {
 namespace {
+
+// Long tasks and wide bands for the tiled engines (gpu-sim, and the CUDA kernel on the
+// emulation): lengths up to 100 kb, bands up to 5,000, every flag combination the
+// presets use and more; the scalar oracle decides. The sizes are drawn so the cells of
+// the whole set stay near 2e8, which the emulation computes in a few minutes on two cores.
+TEST(DpLongTask, TiledBackendsMatchTheOracleOnLongTasksAndWideBands) {
+  std::mt19937_64 rng(0x5eed0004);
+  struct Owned {
+    std::vector<uint8_t> q, t;
+    DpTask task;
+  };
+  static constexpr uint32_t kFlags[] = {0, 1, 2, 8, 24, 64, 66, 128, 194, 200, 65};
+  static constexpr int kBands[] = {-1, 40, 200, 751, 1500, 5000};
+  std::vector<Owned> owned;
+  const std::vector<std::pair<int, int>> sizes = {{100000, 40}, {100000, 200}, {60000, 751}, {30000, 5000},
+                                                  {20000, 1500}, {12000, 5000}, {8000, -1}, {5000, 5000}};
+  for (size_t k = 0; k < sizes.size() * 2; ++k) {
+    Owned o;
+    const auto [len, band] = sizes[k % sizes.size()];
+    o.t.resize(static_cast<size_t>(len));
+    for (auto& c : o.t) c = static_cast<uint8_t>(rng() % 4);
+    const uint64_t div = 2 + rng() % 15;  // percent
+    for (uint8_t c : o.t) {
+      const uint64_t x = rng() % 100;
+      if (x < div / 3) continue;                                              // deletion
+      o.q.push_back(x < 2 * div / 3 ? static_cast<uint8_t>((c + 1 + rng() % 3) & 3) : c);  // substitution
+      if (x >= 2 * div / 3 && x < div) o.q.push_back(static_cast<uint8_t>(rng() % 4));   // insertion
+    }
+    if (k % 5 == 4) std::fill(o.q.begin() + o.q.size() / 2, o.q.begin() + o.q.size() / 2 + 300, uint8_t{4});
+    o.task.flag = kFlags[(k * 7 + rng() % 3) % std::size(kFlags)];
+    o.task.w = band >= 0 ? band : kBands[rng() % std::size(kBands)];
+    if (o.task.w < 0 && len > 8000) o.task.w = 500;
+    o.task.zdrop = k % 3 == 0 ? -1 : 100 + static_cast<int>(rng() % 400);
+    o.task.end_bonus = k % 4 == 0 ? -1 : static_cast<int>(rng() % 60);
+    owned.push_back(std::move(o));
+  }
+  std::vector<DpTask> tasks;
+  for (auto& o : owned) {
+    o.task.query = o.q, o.task.target = o.t;
+    tasks.push_back(o.task);
+  }
+  std::vector<DpResult> want(tasks.size());
+  test::try_backend("scalar", 2)->run(tasks, want);
+  size_t far = 0;
+  for (const auto& r : want) far += r.max_t > 20000;
+  EXPECT_GE(far, 4u) << "the set must reach deep into long tasks";
+  for (const char* name : {"gpu-sim", "gpu-emu"}) {
+    auto b = test::try_backend(name, 2);
+    std::vector<DpResult> got(tasks.size());
+    b->run(tasks, got);
+    for (size_t i = 0; i < tasks.size(); ++i) expect_same(want[i], got[i], tasks[i], i, name);
+  }
+}
 
 // A 120 kb extension: coordinates past 65,535 on every backend, identical answers.
 TEST(DpLongTask, ExtensionOf120KbAgreesOnAllBackends) {

@@ -258,6 +258,25 @@ TEST_P(E2eCase, EqualsMinimap2) {
 
 INSTANTIATE_TEST_SUITE_P(Minimap2, E2eCase, ::testing::ValuesIn(load_cases()), case_name);
 
+// The CUDA backend's own kernel and launcher, run on the host emulation of CUDA: the
+// same bytes as the cpu backend, and so as minimap2, on every case.
+class E2eGpuEmu : public E2eCase {};
+
+TEST_P(E2eGpuEmu, EqualsCpuBackendAndMinimap2) {
+  const Case& c = GetParam();
+  const auto want = lines_without_pg(read_gz(test::source_path(c.expected())));
+  ASSERT_FALSE(want.empty()) << c.expected();
+  const Outcome cpu = align("--dp-backend cpu " + c.options, src(c.reference), src(c.reads), "cpu.out");
+  ASSERT_RAN(cpu, "--dp-backend cpu " + c.options);
+  const Outcome emu = align("--dp-backend gpu-emu -t 2 " + c.options, src(c.reference), src(c.reads), "emu.out");
+  ASSERT_RAN(emu, "--dp-backend gpu-emu " + c.options);
+  const auto got = lines_without_pg(emu.out);
+  EXPECT_EQ(describe_difference(lines_without_pg(cpu.out), got), "") << "gpu-emu vs cpu: " << c.options;
+  EXPECT_EQ(describe_difference(want, got), "") << "gpu-emu vs " << c.expected();
+}
+
+INSTANTIATE_TEST_SUITE_P(Minimap2, E2eGpuEmu, ::testing::ValuesIn(load_cases()), case_name);
+
 // ---- properties of the SAM output of every SAM case ----
 
 class E2eSam : public E2eCase {};

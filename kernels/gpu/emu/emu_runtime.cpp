@@ -352,6 +352,20 @@ std::string deadlock(const Block& b) {
   return s;
 }
 
+// $AGATHA_EMU_DROP_SYNCWARP=FILE:LINE turns the __syncwarp at that place into a no-op:
+// a deliberately broken kernel, to show that the ThreadSanitizer test catches it.
+bool dropped(Collective kind, const std::source_location& where) {
+  static const std::string drop = [] {
+    const char* e = std::getenv("AGATHA_EMU_DROP_SYNCWARP");
+    return std::string(e ? e : "");
+  }();
+  if (drop.empty() || kind != Collective::kSyncwarp) return false;
+  const size_t colon = drop.rfind(':');
+  if (colon == std::string::npos || std::to_string(where.line()) != drop.substr(colon + 1)) return false;
+  const std::string file = where.file_name(), name = drop.substr(0, colon);
+  return file.size() >= name.size() && file.compare(file.size() - name.size(), name.size(), name) == 0;
+}
+
 void validate(const Lane& l, Collective kind, unsigned mask, int width, const std::source_location& where) {
   if (kind == Collective::kSyncthreads) return;
   const int lane = l.index % 32;
@@ -374,6 +388,7 @@ uint64_t collective(Collective kind, unsigned mask, uint64_t value, int arg, int
   Lane* l = t_lane;
   if (!l) throw std::logic_error("a warp collective was called outside a kernel");
   validate(*l, kind, mask, width, where);
+  if (dropped(kind, where)) return 0;
   Block& b = *l->block;
   std::unique_lock lock(b.mu);
   if (b.aborted) throw Aborted{};
@@ -593,6 +608,7 @@ uint64_t collective(Collective kind, unsigned mask, uint64_t value, int arg, int
   Lane* l = t_lane;
   if (!l) throw std::logic_error("a warp collective was called outside a kernel");
   validate(*l, kind, mask, width, where);
+  if (dropped(kind, where)) return 0;
   Block& b = *l->block;
   l->kind = kind, l->mask = mask, l->value = value, l->arg = arg, l->width = width, l->where = where;
   l->st = LaneState::kWaiting;

@@ -1,0 +1,95 @@
+// ThreadSanitizer over the CUDA kernel: kernels/gpu/dp_cuda.cu's kernel and launcher on
+// the emulation with one OS thread per lane (AGATHA_EMU_THREADS), where a warp barrier
+// is a mutex and a condition variable, so TSan sees the happens-before edges a
+// __syncwarp gives and reports any access pair that no barrier orders. The whole
+// executable is built with -fsanitize=thread and runs with halt_on_error: a report
+// fails it. The second test breaks the kernel on purpose (one __syncwarp removed
+// through the emulation) and checks that TSan reports the race.
+#include "../../kernels/gpu/cuda_backend.hpp"
+#include "../../kernels/gpu/emu/emu_control.hpp"
+#include "../../src/io/line_reader.hpp"
+#include "../../src/io/task_file.hpp"
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace agatha::gpu {
+namespace {
+
+std::string source(const std::string& rel) { return std::string(AGATHA_SOURCE_DIR) + "/" + rel; }
+
+// A few dozen small tasks of the golden subset, every flag the presets use among them;
+// a count that is not a multiple of four leaves empty slots in the last warp, and more
+// than four warps fill a block, so lanes of several warps run concurrently.
+struct TaskSet {
+  std::vector<io::TaskRecord> recs;
+  std::vector<DpTask> tasks;
+};
+
+TaskSet small_tasks(size_t n) {
+  TaskSet s;
+  io::LineReader in(source("tests/data/golden_subset.tsv.gz"));
+  std::string line;
+  while (s.recs.size() < n && in.next(line)) {
+    io::TaskRecord r = io::parse_task_line(line, in.path(), in.line_number());
+    if (r.query.size() + r.target.size() > 1200) continue;
+    s.recs.push_back(std::move(r));
+  }
+  for (const auto& r : s.recs) s.tasks.push_back(r.task());
+  return s;
+}
+
+TEST(KernelUnderTsan, GoldenTasksRaceFreeAndExact) {
+  const TaskSet s = small_tasks(37);
+  ASSERT_EQ(s.tasks.size(), 37u);
+  agatha_emu_threads::reset();
+  auto b = emu_threads::make_backend();
+  std::vector<DpResult> res(s.tasks.size());
+  b->run(s.tasks, res);
+  size_t bad = 0;
+  for (size_t i = 0; i < s.recs.size(); ++i) bad += io::format_answer(res[i]) != s.recs[i].answer;
+  EXPECT_EQ(bad, 0u);
+}
+
+// The __syncwarp between publishing the lanes' partial statistics and the leader's
+// merge of them: the line in dp_cuda.cu after `ws.part[lane] = ...`.
+int publish_barrier_line() {
+  std::ifstream in(source("kernels/gpu/dp_cuda.cu"));
+  std::string line;
+  int no = 0;
+  bool seen = false;
+  while (std::getline(in, line)) {
+    ++no;
+    if (line.find("ws.part[lane] = window[") != std::string::npos) seen = true;
+    if (seen && line.find("__syncwarp();") != std::string::npos) return no;
+  }
+  return 0;
+}
+
+TEST(KernelUnderTsan, CatchesARemovedSyncwarp) {
+  if (std::getenv("AGATHA_EMU_DROP_SYNCWARP")) GTEST_SKIP() << "this is the child run";
+  const int line = publish_barrier_line();
+  ASSERT_GT(line, 0) << "the publish barrier was not found in dp_cuda.cu";
+  const std::string self = ::testing::internal::GetArgvs()[0];
+  const std::string cmd = "AGATHA_EMU_DROP_SYNCWARP=dp_cuda.cu:" + std::to_string(line) +
+                          " TSAN_OPTIONS=halt_on_error=1 '" + self +
+                          "' --gtest_filter=KernelUnderTsan.GoldenTasksRaceFreeAndExact 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  ASSERT_NE(p, nullptr);
+  std::string out;
+  char buf[4096];
+  for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
+  const int status = pclose(p);
+  EXPECT_NE(status, 0) << "the broken kernel passed";
+  EXPECT_NE(out.find("ThreadSanitizer: data race"), std::string::npos) << out.substr(0, 3000);
+  EXPECT_NE(out.find("tile_dp_kernel"), std::string::npos) << out.substr(0, 3000);
+}
+
+}  // namespace
+}  // namespace agatha::gpu
