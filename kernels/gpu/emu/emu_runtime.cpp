@@ -10,6 +10,7 @@
 #include "emu_control.hpp"
 
 #include <algorithm>
+#include <array>
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
@@ -22,6 +23,19 @@
 #include <string>
 #include <thread>
 #include <vector>
+
+#if defined(AGATHA_EMU_THREADS) && defined(__SANITIZE_THREAD__)
+#include <sanitizer/tsan_interface.h>
+extern "C" {
+void AnnotateIgnoreSyncBegin(const char* file, int line);
+void AnnotateIgnoreSyncEnd(const char* file, int line);
+void AnnotateIgnoreReadsBegin(const char* file, int line);
+void AnnotateIgnoreReadsEnd(const char* file, int line);
+void AnnotateIgnoreWritesBegin(const char* file, int line);
+void AnnotateIgnoreWritesEnd(const char* file, int line);
+}
+#define AGATHA_EMU_TSAN 1
+#endif
 
 #if !defined(AGATHA_EMU_THREADS)
 #include <sys/mman.h>
@@ -180,7 +194,9 @@ struct Lane {
   int arg = 0, width = 32;
   uint64_t value = 0, result = 0;
   std::source_location where;
-#if !defined(AGATHA_EMU_THREADS)
+#if defined(AGATHA_EMU_THREADS)
+  unsigned epoch = 0, block_epoch = 0;  // collectives passed: warp and block ones
+#else
   bool started = false;
   void* sp = nullptr;
   char* stack = nullptr;
@@ -200,6 +216,11 @@ struct Block {
 #if defined(AGATHA_EMU_THREADS)
   std::mutex mu;
   std::condition_variable cv;
+  // Addresses on which ThreadSanitizer is told of each barrier's ordering: per warp and
+  // per parity of the collectives passed, so a lane that has gone on to the next
+  // barrier cannot order a slower lane's accesses after this one.
+  std::vector<std::array<char, 2>> warp_sync;
+  std::array<char, 2> block_sync{};
 #else
   void* sched_sp = nullptr;
 #endif
@@ -383,6 +404,46 @@ void validate(const Lane& l, Collective kind, unsigned mask, int width, const st
 // ---------------------------------------------------------------------------------------
 // Lanes as OS threads
 // ---------------------------------------------------------------------------------------
+namespace {
+
+// Under ThreadSanitizer the emulation's own mutex, which every lane of a block takes,
+// must not count as synchronisation between the kernel's lanes (it would order every
+// access of one warp after another's): inside the emulation TSan ignores
+// synchronisation and memory accesses, and each collective tells it exactly the
+// ordering CUDA gives, a release by every arriving lane and an acquire by every
+// released one.
+struct Quiet {
+#if defined(AGATHA_EMU_TSAN)
+  Quiet() {
+    AnnotateIgnoreSyncBegin(__FILE__, __LINE__);
+    AnnotateIgnoreReadsBegin(__FILE__, __LINE__);
+    AnnotateIgnoreWritesBegin(__FILE__, __LINE__);
+  }
+  ~Quiet() {
+    AnnotateIgnoreWritesEnd(__FILE__, __LINE__);
+    AnnotateIgnoreReadsEnd(__FILE__, __LINE__);
+    AnnotateIgnoreSyncEnd(__FILE__, __LINE__);
+  }
+#endif
+};
+
+void tsan_release(void* p) {
+#if defined(AGATHA_EMU_TSAN)
+  __tsan_release(p);
+#else
+  (void)p;
+#endif
+}
+void tsan_acquire(void* p) {
+#if defined(AGATHA_EMU_TSAN)
+  __tsan_acquire(p);
+#else
+  (void)p;
+#endif
+}
+
+}  // namespace
+
 uint64_t collective(Collective kind, unsigned mask, uint64_t value, int arg, int width,
                     const std::source_location& where) {
   Lane* l = t_lane;
@@ -390,21 +451,31 @@ uint64_t collective(Collective kind, unsigned mask, uint64_t value, int arg, int
   validate(*l, kind, mask, width, where);
   if (dropped(kind, where)) return 0;
   Block& b = *l->block;
-  std::unique_lock lock(b.mu);
-  if (b.aborted) throw Aborted{};
-  l->kind = kind, l->mask = mask, l->value = value, l->arg = arg, l->width = width, l->where = where;
-  l->st = LaneState::kWaiting;
-  ++b.waiting;
-  if (try_release(b, l->index)) {
-    b.cv.notify_all();
-  } else if (!b.fault.empty() || b.waiting == b.live) {
-    if (b.fault.empty()) set_fault(b, deadlock(b));
-    b.aborted = true;
-    b.cv.notify_all();
+  const bool block_wide = kind == Collective::kSyncthreads;
+  char* sync = block_wide ? &b.block_sync[l->block_epoch % 2] : &b.warp_sync[l->index / 32][l->epoch % 2];
+  tsan_release(sync);
+  uint64_t result = 0;
+  {
+    Quiet quiet;
+    std::unique_lock lock(b.mu);
+    if (b.aborted) throw Aborted{};
+    l->kind = kind, l->mask = mask, l->value = value, l->arg = arg, l->width = width, l->where = where;
+    l->st = LaneState::kWaiting;
+    ++b.waiting;
+    if (try_release(b, l->index)) {
+      b.cv.notify_all();
+    } else if (!b.fault.empty() || b.waiting == b.live) {
+      if (b.fault.empty()) set_fault(b, deadlock(b));
+      b.aborted = true;
+      b.cv.notify_all();
+    }
+    b.cv.wait(lock, [&] { return l->st == LaneState::kRunnable || b.aborted; });
+    if (b.aborted) throw Aborted{};
+    result = l->result;
   }
-  b.cv.wait(lock, [&] { return l->st == LaneState::kRunnable || b.aborted; });
-  if (b.aborted) throw Aborted{};
-  return l->result;
+  ++(block_wide ? l->block_epoch : l->epoch);
+  tsan_acquire(sync);
+  return result;
 }
 
 namespace {
@@ -414,6 +485,7 @@ void run_block(const std::function<void()>& body, dim3 grid, dim3 block, unsigne
   std::vector<Lane> lanes(static_cast<size_t>(n));
   Block b;
   b.lanes = &lanes, b.n = n, b.body = &body, b.live = n, b.bx = bx;
+  b.warp_sync.assign(static_cast<size_t>(n + 31) / 32, std::array<char, 2>{});
   std::vector<std::thread> threads;
   threads.reserve(lanes.size());
   for (int i = 0; i < n; ++i) {
@@ -434,6 +506,7 @@ void run_block(const std::function<void()>& body, dim3 grid, dim3 block, unsigne
       } catch (...) {
         err = "unknown exception";
       }
+      Quiet quiet;
       std::lock_guard lock(b.mu);
       if (!err.empty()) set_fault(b, err), b.aborted = true;
       l.st = LaneState::kExited;
