@@ -37,18 +37,30 @@ std::vector<uint8_t> encode(const std::string& s) {
 std::string shared_golden_dir() {
   namespace fs = std::filesystem;
   if (const char* env = std::getenv("AGATHA_GOLDEN_DIR")) return fs::is_directory(env) ? env : "";
-  const fs::path p = fs::path(AGATHA_SOURCE_DIR) / ".." / "shared" / "golden";
+  const fs::path p = fs::path(source_dir()) / ".." / "shared" / "golden";
   return fs::is_directory(p) ? p.string() : "";
 }
 
-std::string source_path(const std::string& rel) { return std::string(AGATHA_SOURCE_DIR) + "/" + rel; }
+std::string source_path(const std::string& rel) { return source_dir() + "/" + rel; }
+
+// $AGATHA_SOURCE_DIR and $AGATHA_BINARY override the build's paths, for test binaries
+// run elsewhere (scripts/gpu-check.sh on a device machine).
+std::string source_dir() {
+  const char* e = std::getenv("AGATHA_SOURCE_DIR");
+  return e && *e ? e : AGATHA_SOURCE_DIR;
+}
+
+std::string agatha_binary() {
+  const char* e = std::getenv("AGATHA_BINARY");
+  return e && *e ? e : AGATHA_BINARY;
+}
 
 }  // namespace agatha::test
 
 namespace agatha::test {
 
 CommandResult run_agatha(const std::string& args) {
-  const std::string cmd = std::string(AGATHA_BINARY) + " " + args;
+  const std::string cmd = agatha_binary() + " " + args;
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) return {-1, "popen failed"};
   std::string out;

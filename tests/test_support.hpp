@@ -9,7 +9,7 @@
 
 namespace agatha::test {
 
-// Backends every DP test runs on: "scalar", "cpu-sse41", "cpu-avx2", "gpu-sim".
+// Backends every DP test runs on: "scalar", "cpu-sse41", "cpu-avx2", "gpu-sim", "gpu-emu".
 const std::vector<std::string>& all_backends();
 
 // The backend, or nullptr when this processor cannot run it (the caller skips).
@@ -24,6 +24,8 @@ std::vector<uint32_t> parse_cigar(const std::string& s);
 std::string shared_golden_dir();
 
 std::string source_path(const std::string& rel);
+std::string source_dir();
+std::string agatha_binary();
 
 struct CommandResult {
   int code;         // exit status, 128 + signal when killed

@@ -406,12 +406,13 @@ class CudaBackend final : public DpBackend {
         launch(st, tasks, params, sizes, lo, hi);
       } catch (const OutOfDeviceMemory& e) {
         if (hi - lo == 1) throw Error(std::string("GPU: DP task ") + std::to_string(lo) + ": " + e.what());
-        // Free what both stages hold and retry this chunk at half its size.
+        // Free what both stages hold and retry this chunk at half its size (its first
+        // task alone at least).
         for (Stage& s : stages_) {
           if (s.busy) harvest(s, results);
           s.release_device();
         }
-        budget = used / 2;
+        budget = std::max(used / 2, task_cost(sizes[lo]));
         continue;
       }
       lo = hi, ++k;

@@ -259,6 +259,138 @@ TEST_F(GpuEmu, DeviceMemoryIsGarbageAndCopiesAreChecked) {
   EXPECT_EQ(agatha_emu::stats().device_bytes, 0u);
 }
 
+// ---- the emulation's CUDA semantics, on small kernels ----
+
+__global__ void shuffle_kernel(int* out) {
+  const int lane = static_cast<int>(threadIdx.x % 32), w = static_cast<int>(threadIdx.x / 32);
+  int* o = out + (blockIdx.x * blockDim.x / 32 + w) * 32 * 5 + lane * 5;
+  o[0] = __shfl_xor_sync(0xffffffffu, lane * 10, 5);
+  o[1] = __shfl_up_sync(0xffffffffu, lane * 10, 3);
+  o[2] = __shfl_down_sync(0xffffffffu, lane * 10, 3, 16);
+  o[3] = __shfl_sync(0xffffffffu, lane * 10, 7);
+  o[4] = static_cast<int>(__ballot_sync(0xffffffffu, lane % 3 == 0));
+}
+
+TEST_F(GpuEmu, ShufflesAndBallotsFollowCuda) {
+  int* d = nullptr;
+  const int n = 2 * 64 * 5;  // two blocks of two warps
+  ASSERT_EQ(cudaMalloc(&d, n * sizeof(int)), 0);
+  emu_launch(shuffle_kernel, dim3(2), dim3(64), 0, nullptr, d);
+  std::vector<int> h(n);
+  ASSERT_EQ(cudaMemcpy(h.data(), d, n * sizeof(int), cudaMemcpyDeviceToHost), 0);
+  unsigned ballot = 0;
+  for (int l = 0; l < 32; l += 3) ballot |= 1u << l;
+  for (int w = 0; w < 4; ++w)
+    for (int l = 0; l < 32; ++l) {
+      const int* o = &h[(w * 32 + l) * 5];
+      EXPECT_EQ(o[0], (l ^ 5) * 10);
+      EXPECT_EQ(o[1], (l >= 3 ? l - 3 : l) * 10);
+      EXPECT_EQ(o[2], (l % 16 + 3 < 16 ? l + 3 : l) * 10);
+      EXPECT_EQ(o[3], 70);
+      EXPECT_EQ(static_cast<unsigned>(o[4]), ballot);
+    }
+  cudaFree(d);
+}
+
+__global__ void early_exit_kernel(int* out) {
+  if (threadIdx.x == 5) return;  // lane 5 leaves; the others wait for it
+  __syncwarp();
+  out[threadIdx.x] = 1;
+}
+
+__global__ void partial_mask_kernel(int* out) {
+  // Lanes 0-15 and 16-31 synchronise separately: legal.
+  const unsigned half = threadIdx.x < 16 ? 0x0000ffffu : 0xffff0000u;
+  __syncwarp(half);
+  out[threadIdx.x] = __shfl_sync(half, static_cast<int>(threadIdx.x), 0, 16);
+}
+
+__global__ void foreign_mask_kernel(int*) {
+  if (threadIdx.x == 0) __syncwarp(0x2u);  // a mask without the calling lane
+}
+
+__global__ void mismatch_kernel(int* out) {
+  if (threadIdx.x % 2)
+    __syncwarp();
+  else
+    out[0] = __shfl_xor_sync(0xffffffffu, 1, 1);
+}
+
+__global__ void syncthreads_kernel(int* out) {
+  __shared__ int cell[64];
+  cell[threadIdx.x] = static_cast<int>(threadIdx.x);
+  __syncthreads();
+  out[blockIdx.x * 64 + threadIdx.x] = cell[63 - threadIdx.x];
+}
+
+std::string run_faulty(void (*k)(int*)) {
+  agatha_emu::reset();
+  int* d = nullptr;
+  EXPECT_EQ(cudaMalloc(&d, 4096), 0);
+  emu_launch(k, dim3(1), dim3(32), 0, nullptr, d);
+  const cudaError_t e = cudaDeviceSynchronize();
+  std::string fault = agatha_emu::last_fault();
+  EXPECT_EQ(e == 0, fault.empty());
+  agatha_emu::reset();
+  cudaFree(d);
+  return fault;
+}
+
+TEST_F(GpuEmu, CollectivesOfAMaskWaitForEveryLaneNamedInIt) {
+  const std::string exited = run_faulty(early_exit_kernel);
+  EXPECT_NE(exited.find("lane 5 of its mask has exited without reaching it"), std::string::npos) << exited;
+  EXPECT_NE(exited.find("emu_test.cpp"), std::string::npos) << exited;
+  EXPECT_EQ(run_faulty(partial_mask_kernel), "");
+  const std::string foreign = run_faulty(foreign_mask_kernel);
+  EXPECT_NE(foreign.find("the mask does not name the calling lane"), std::string::npos) << foreign;
+  const std::string mixed = run_faulty(mismatch_kernel);
+  EXPECT_NE(mixed.find("while lane"), std::string::npos) << mixed;
+}
+
+TEST_F(GpuEmu, AFaultIsStickyUntilTheDeviceIsReset) {
+  int* d = nullptr;
+  ASSERT_EQ(cudaMalloc(&d, 4096), 0);
+  emu_launch(early_exit_kernel, dim3(1), dim3(32), 0, nullptr, d);
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorLaunchFailure);
+  void* p = nullptr;
+  EXPECT_EQ(cudaMalloc(&p, 16), cudaErrorLaunchFailure);
+  EXPECT_NE(std::string(cudaGetErrorString(cudaErrorLaunchFailure)).find("exited"), std::string::npos);
+  agatha_emu::reset();
+  EXPECT_EQ(cudaFree(d), 0);
+}
+
+TEST_F(GpuEmu, SyncthreadsOrdersTheWarpsOfABlockAndSharedIsPerBlock) {
+  int* d = nullptr;
+  ASSERT_EQ(cudaMalloc(&d, 3 * 64 * sizeof(int)), 0);
+  emu_launch(syncthreads_kernel, dim3(3), dim3(64), 0, nullptr, d);
+  std::vector<int> h(3 * 64);
+  ASSERT_EQ(cudaMemcpy(h.data(), d, h.size() * sizeof(int), cudaMemcpyDeviceToHost), 0);
+  for (int b = 0; b < 3; ++b)
+    for (int t = 0; t < 64; ++t) ASSERT_EQ(h[b * 64 + t], 63 - t);
+  cudaFree(d);
+}
+
+// A stream runs when the host synchronises: a result read before that is not there.
+TEST_F(GpuEmu, StreamsRunAtSynchronisation) {
+  cudaStream_t s = nullptr;
+  ASSERT_EQ(cudaStreamCreate(&s), 0);
+  int* d = nullptr;
+  int* h = nullptr;
+  ASSERT_EQ(cudaMalloc(&d, 64 * sizeof(int)), 0);
+  ASSERT_EQ(cudaMallocHost(&h, 64 * sizeof(int)), 0);
+  std::fill(h, h + 64, -1);
+  emu_launch(syncthreads_kernel, dim3(1), dim3(64), 0, s, d);
+  ASSERT_EQ(cudaMemcpyAsync(h, d, 64 * sizeof(int), cudaMemcpyDeviceToHost, s), 0);
+  EXPECT_EQ(h[0], -1) << "the copy ran before the host synchronised";
+  EXPECT_EQ(cudaStreamQuery(s), cudaErrorNotReady);
+  ASSERT_EQ(cudaStreamSynchronize(s), 0);
+  EXPECT_EQ(h[0], 63);
+  EXPECT_EQ(cudaStreamQuery(s), 0);
+  cudaFreeHost(h);
+  cudaFree(d);
+  cudaStreamDestroy(s);
+}
+
 // The decision the CUDA backend makes about a fat binary, on the CPU.
 TEST(KernelImage, SassRunsOnTheSameMajorAndNewerMinorPtxOnAnythingNewer) {
   const std::vector<int> sass = {75, 80, 86, 89, 90, 100, 120};
