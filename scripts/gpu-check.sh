@@ -75,7 +75,9 @@ nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>
 say "== GPU test suites"
 for t in test_gpu test_build; do
   [ -x "$TESTS/$t" ] || { say "$t: missing"; continue; }
-  timeout 300 "$TESTS/$t" >"$OUT/$t.log" 2>&1
+  filter='*'
+  [ "$t" = test_build ] && filter='CudaBuild.FatBinary*:CudaBuild.GpuInfo*'  # no meson setup there
+  timeout 300 "$TESTS/$t" --gtest_filter="$filter" >"$OUT/$t.log" 2>&1
   say "$t exit $? ($(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$OUT/$t.log" | tr '\n' ' '))"
 done
 
