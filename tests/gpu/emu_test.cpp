@@ -50,6 +50,14 @@ class GpuEmu : public ::testing::Test {
     agatha_emu::set_host_threads(2);
   }
   void TearDown() override { agatha_emu::reset(); }
+  // gpu-emu under `auto`'s fall-back to the scalar backend; its notes go to notes_.
+  std::unique_ptr<DpBackend> with_fallback() {
+    DpBackendOptions cpu;
+    cpu.backend = "scalar";
+    cpu.log = [this](const std::string& m) { notes_.push_back(m); };
+    return make_fallback_backend(emu::make_backend(), cpu);
+  }
+  std::vector<std::string> notes_;
 };
 
 TEST_F(GpuEmu, DeviceInfoDescribesTheEmulatedDevice) {
@@ -195,34 +203,27 @@ TEST_F(GpuEmu, AKernelFaultFallsBackToTheCpuUnderAuto) {
   agatha_emu::Faults f;
   f.kernel = 0;
   agatha_emu::set_faults(f);
-  std::vector<std::string> notes;
-  DpBackendOptions cpu;
-  cpu.backend = "scalar";
-  cpu.log = [&](const std::string& m) { notes.push_back(m); };
-  auto b = make_fallback_backend(emu::make_backend(), cpu);
+  auto b = with_fallback();
   std::vector<DpResult> res(s.tasks.size());
   b->run(s.tasks, res);
   EXPECT_EQ(wrong(s, res), 0u);
-  ASSERT_EQ(notes.size(), 1u);
-  EXPECT_NE(notes[0].find("unspecified launch failure"), std::string::npos) << notes[0];
-  EXPECT_NE(notes[0].find("continuing on the cpu backend"), std::string::npos) << notes[0];
+  ASSERT_EQ(notes_.size(), 1u);
+  EXPECT_NE(notes_[0].find("unspecified launch failure"), std::string::npos) << notes_[0];
+  EXPECT_NE(notes_[0].find("continuing on the cpu backend"), std::string::npos) << notes_[0];
   b->run(s.tasks, res);
   EXPECT_EQ(wrong(s, res), 0u);
-  EXPECT_EQ(notes.size(), 1u);
+  EXPECT_EQ(notes_.size(), 1u);
 }
 
 TEST_F(GpuEmu, ABatchTheDeviceCannotHoldFallsBackToTheCpuUnderAuto) {
   const TaskSet s = golden(100);
   agatha_emu::set_device_memory(4096);
-  std::vector<std::string> notes;
-  DpBackendOptions cpu;
-  cpu.backend = "scalar";
-  cpu.log = [&](const std::string& m) { notes.push_back(m); };
-  auto b = make_fallback_backend(emu::make_backend(), cpu);
+  auto b = with_fallback();
   std::vector<DpResult> res(s.tasks.size());
   b->run(s.tasks, res);
   EXPECT_EQ(wrong(s, res), 0u);
-  EXPECT_EQ(notes.size(), 1u);
+  ASSERT_EQ(notes_.size(), 1u);
+  EXPECT_NE(notes_[0].find("bytes of device memory"), std::string::npos) << notes_[0];
 }
 
 // The answers do not depend on how many host threads run the blocks, nor on the size

@@ -30,13 +30,7 @@
 
 #define AGATHA_CUDA_EMULATION 1
 
-#if !defined(AGATHA_EMU_NS)
-#if defined(AGATHA_EMU_THREADS)
-#define AGATHA_EMU_NS agatha_emu_threads
-#else
-#define AGATHA_EMU_NS agatha_emu
-#endif
-#endif
+#include "emu_control.hpp"  // AGATHA_EMU_NS; the emulated device's controls
 
 #include <atomic>
 #include <bit>

@@ -398,6 +398,15 @@ void validate(const Lane& l, Collective kind, unsigned mask, int width, const st
   if (width < 1 || width > 32 || (width & (width - 1)) != 0) complain("width must be a power of two up to 32");
 }
 
+// The calling lane, checked: inside a kernel, a mask that names it, a valid width.
+// nullptr when the collective is dropped ($AGATHA_EMU_DROP_SYNCWARP).
+Lane* enter(Collective kind, unsigned mask, int width, const std::source_location& where) {
+  Lane* l = t_lane;
+  if (!l) throw std::logic_error("a warp collective was called outside a kernel");
+  validate(*l, kind, mask, width, where);
+  return dropped(kind, where) ? nullptr : l;
+}
+
 }  // namespace
 
 #if defined(AGATHA_EMU_THREADS)
@@ -446,10 +455,8 @@ void tsan_acquire(void* p) {
 
 uint64_t collective(Collective kind, unsigned mask, uint64_t value, int arg, int width,
                     const std::source_location& where) {
-  Lane* l = t_lane;
-  if (!l) throw std::logic_error("a warp collective was called outside a kernel");
-  validate(*l, kind, mask, width, where);
-  if (dropped(kind, where)) return 0;
+  Lane* l = enter(kind, mask, width, where);
+  if (!l) return 0;
   Block& b = *l->block;
   const bool block_wide = kind == Collective::kSyncthreads;
   char* sync = block_wide ? &b.block_sync[l->block_epoch % 2] : &b.warp_sync[l->index / 32][l->epoch % 2];
@@ -678,10 +685,8 @@ void resume(Block& b, Lane& l) {
 
 uint64_t collective(Collective kind, unsigned mask, uint64_t value, int arg, int width,
                     const std::source_location& where) {
-  Lane* l = t_lane;
-  if (!l) throw std::logic_error("a warp collective was called outside a kernel");
-  validate(*l, kind, mask, width, where);
-  if (dropped(kind, where)) return 0;
+  Lane* l = enter(kind, mask, width, where);
+  if (!l) return 0;
   Block& b = *l->block;
   l->kind = kind, l->mask = mask, l->value = value, l->arg = arg, l->width = width, l->where = where;
   l->st = LaneState::kWaiting;

@@ -1,0 +1,120 @@
+// How the CUDA backend is built: the fat binary holds a kernel image for every current
+// GPU (cuobjdump reads what is really embedded), the architectures the binary reports
+// are those, and meson refuses an nvcc older than CUDA 12 (the CUDA sources are C++20).
+// Tests that need nvcc, cuobjdump or meson skip, visibly, where they are absent.
+#include "../test_support.hpp"
+
+#include "../../kernels/gpu/arch_select.hpp"
+#include "../../kernels/gpu/cuda_backend.hpp"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <string>
+
+namespace agatha {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct ShellRun {
+  int status;
+  std::string out;
+};
+
+ShellRun shell(const std::string& cmd) {
+  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
+  if (!p) return {-1, ""};
+  std::string out;
+  char buf[4096];
+  for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
+  return {pclose(p), out};
+}
+
+std::set<int> archs(const std::string& text, const std::string& kind) {
+  std::set<int> s;
+  const std::regex re(kind + R"( file\s+\d+: \S+\.sm_(\d+)a?\.(cubin|ptx))");
+  for (std::sregex_iterator it(text.begin(), text.end(), re), end; it != end; ++it) s.insert(std::stoi((*it)[1]));
+  return s;
+}
+
+TEST(CudaBuild, FatBinaryHoldsSassForCurrentGpusAndPtxForLaterOnes) {
+#if !defined(AGATHA_HAVE_CUDA)
+  GTEST_SKIP() << "this build has no CUDA backend";
+#else
+  const char* env = std::getenv("AGATHA_CUOBJDUMP");
+  const std::string tool = env && *env ? env : AGATHA_CUOBJDUMP;
+  if (tool.empty()) GTEST_SKIP() << "cuobjdump not found";
+  const ShellRun r = shell("'" + tool + "' --list-elf --list-ptx '" + test::agatha_binary() + "'");
+  ASSERT_EQ(r.status, 0) << r.out;
+  const std::set<int> elf = archs(r.out, "ELF"), ptx = archs(r.out, "PTX");
+  // What the binary says it holds is what it holds.
+  const auto sass_built = gpu::cuda::built_sass(), ptx_built = gpu::cuda::built_ptx();
+  EXPECT_EQ(elf, std::set<int>(sass_built.begin(), sass_built.end())) << r.out;
+  EXPECT_EQ(ptx, std::set<int>(ptx_built.begin(), ptx_built.end())) << r.out;
+  ASSERT_EQ(ptx.size(), 1u) << r.out;
+  if (AGATHA_GPU_ARCHS_CHOSEN) GTEST_SKIP() << "built for a chosen list of architectures (-Dgpu_archs)";
+  for (int a : {75, 80, 86, 89, 90}) EXPECT_TRUE(elf.count(a)) << "no SASS for sm_" << a << "\n" << r.out;
+  EXPECT_GE(*ptx.begin(), *elf.rbegin()) << "the PTX must be of the newest architecture";
+  // Every data-centre and desktop GPU from Turing on gets an image.
+  const std::vector<int> s(elf.begin(), elf.end()), p(ptx.begin(), ptx.end());
+  for (int cc : {75, 80, 86, 87, 89, 90, 100, 103, 120, 121, 130})
+    EXPECT_NE(gpu::pick_image(s, p, cc).kind, gpu::KernelImage::kNone) << "compute capability " << cc;
+#endif
+}
+
+TEST(CudaBuild, GpuInfoNamesTheBuildAndTheDevice) {
+  const auto r = test::run_agatha("gpu-info 2>&1");
+  EXPECT_NE(r.out.find("CUDA backend: "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("usable: "), std::string::npos) << r.out;
+  EXPECT_EQ(r.code, r.out.find("usable: yes") != std::string::npos ? 0 : 1) << r.out;
+  const auto e = test::run_agatha("gpu-info --emulated 2>&1");
+  EXPECT_EQ(e.code, 0) << e.out;
+  EXPECT_NE(e.out.find("device 0: CPU emulation of a CUDA device, compute capability 9.0"), std::string::npos) << e.out;
+  EXPECT_NE(e.out.find("kernel image: host emulation"), std::string::npos) << e.out;
+  const auto v = test::run_agatha("--version 2>&1");
+  EXPECT_EQ(v.code, 0);
+  EXPECT_NE(v.out.find("CUDA backend: "), std::string::npos) << v.out;
+}
+
+// meson with an nvcc that reports CUDA 11.8 (a wrapper around the real one): refused
+// when CUDA is required, skipped with a warning when it is optional.
+TEST(CudaBuild, MesonRefusesNvccOlderThan12) {
+  if (std::string(AGATHA_NVCC).empty() || !fs::exists(AGATHA_NVCC)) GTEST_SKIP() << "nvcc not found";
+  if (std::string(AGATHA_MESON).empty() || !fs::exists(AGATHA_MESON)) GTEST_SKIP() << "meson not found";
+  const fs::path dir = fs::temp_directory_path() / ("agatha_nvcc11_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path fake = dir / "nvcc";
+  {
+    std::ofstream f(fake);
+    f << "#!/bin/sh\n"
+         "for a in \"$@\"; do case \"$a\" in --version|-V)\n"
+         "  echo 'nvcc: NVIDIA (R) Cuda compiler driver'\n"
+         "  echo 'Cuda compilation tools, release 11.8, V11.8.89'\n"
+         "  echo 'Build cuda_11.8.r11.8/compiler.31833905_0'; exit 0;; esac; done\n"
+         "exec '"
+      << AGATHA_NVCC << "' \"$@\"\n";
+  }
+  fs::permissions(fake, fs::perms::owner_all);
+  auto setup = [&](const std::string& feature, const std::string& name) {
+    return shell("PATH='" + dir.string() + "':\"$PATH\" '" + AGATHA_MESON + "' setup '" + (dir / name).string() + "' '" +
+                 AGATHA_SOURCE_DIR + "' -Dtests=false -Dcuda=" + feature);
+  };
+  const ShellRun required = setup("enabled", "required");
+  EXPECT_NE(required.status, 0) << required.out;
+  EXPECT_NE(required.out.find("accepts from CUDA 12 on; nvcc 11.8.89 found"), std::string::npos) << required.out;
+  const ShellRun optional = setup("auto", "optional");
+  EXPECT_EQ(optional.status, 0) << optional.out;
+  EXPECT_NE(optional.out.find("building without the CUDA backend"), std::string::npos) << optional.out;
+  EXPECT_TRUE(std::regex_search(optional.out, std::regex(R"(CUDA\s*: (NO|False))"))) << optional.out;
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace agatha
