@@ -39,7 +39,9 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    // CLI11 prints the message (or the help, or the version); a command-line error
+    // exits 1, as minimap2 does, not with CLI11's own codes (105, 106, 109, ...).
+    return app.exit(e) == 0 ? 0 : 1;
   }
   try {
     for (CLI::App* sub : app.get_subcommands()) {

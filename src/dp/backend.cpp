@@ -136,7 +136,7 @@ std::unique_ptr<DpBackend> make_dp_backend(const DpBackendOptions& opt) {
       return make_fallback_backend(gpu::cuda::make_backend(), cpu);
     }
 #endif
-    if (opt.backend == "gpu") throw OptionError("--backend gpu: " + why);
+    if (opt.backend == "gpu") throw OptionError("DP backend gpu: " + why);
     if (opt.log) opt.log("no GPU (" + why + "); using the cpu backend");
     return make_dp_backend(cpu);
   }

@@ -115,6 +115,18 @@ TEST_F(DpCli, UnknownBackendIsRejected) {
   EXPECT_NE(r.out.find("quantum"), std::string::npos) << r.out;
 }
 
+// Command-line errors exit 1, as minimap2's do, whatever CLI11 calls them; --help and
+// --version exit 0.
+TEST_F(DpCli, CommandLineErrorsExitOne) {
+  for (const char* args : {"dp", "dp a.tsv --no-such-option", "dp a.tsv -t 0", "align", "align -x"}) {
+    const Outcome r = test::run_agatha(std::string(args) + " 2>&1");
+    EXPECT_EQ(r.code, 1) << args << ": " << r.out;
+    EXPECT_FALSE(r.out.empty()) << args;
+  }
+  EXPECT_EQ(test::run_agatha("dp --help >/dev/null 2>&1").code, 0);
+  EXPECT_EQ(test::run_agatha("--version >/dev/null 2>&1").code, 0);
+}
+
 TEST_F(DpCli, BundledExampleChecks) {
   for (const char* backend : {"scalar", "cpu"}) {
     const Outcome r = dp(std::string("--check --backend ") + backend + " " + test::source_path("data/mt.dp.tsv.gz"));
