@@ -857,16 +857,17 @@ const char* cudaGetErrorString(cudaError_t e) {
   }
 }
 
-cudaError_t cudaGetDeviceCount(int* n) {
-  if (!n) return fail(cudaErrorInvalidValue);
-  *n = 1;
+namespace {
+// The query functions' common shape: a value written through a pointer that must not be null.
+cudaError_t put(int* out, int value) {
+  if (!out) return fail(cudaErrorInvalidValue);
+  *out = value;
   return cudaSuccess;
 }
-cudaError_t cudaGetDevice(int* d) {
-  if (!d) return fail(cudaErrorInvalidValue);
-  *d = 0;
-  return cudaSuccess;
-}
+}  // namespace
+
+cudaError_t cudaGetDeviceCount(int* n) { return put(n, 1); }
+cudaError_t cudaGetDevice(int* d) { return put(d, 0); }
 cudaError_t cudaSetDevice(int d) { return d == 0 ? cudaSuccess : fail(cudaErrorInvalidDevice); }
 
 cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int d) {
@@ -885,16 +886,9 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int d) {
   return cudaSuccess;
 }
 
-cudaError_t cudaRuntimeGetVersion(int* v) {
-  if (!v) return fail(cudaErrorInvalidValue);
-  *v = 0;  // no CUDA runtime: the emulation
-  return cudaSuccess;
-}
-cudaError_t cudaDriverGetVersion(int* v) {
-  if (!v) return fail(cudaErrorInvalidValue);
-  *v = 0;
-  return cudaSuccess;
-}
+// No CUDA runtime or driver: the emulation reports version 0.
+cudaError_t cudaRuntimeGetVersion(int* v) { return put(v, 0); }
+cudaError_t cudaDriverGetVersion(int* v) { return put(v, 0); }
 
 cudaError_t cudaDeviceSynchronize() {
   auto& d = dev();
