@@ -407,6 +407,14 @@ Lane* enter(Collective kind, unsigned mask, int width, const std::source_locatio
   return dropped(kind, where) ? nullptr : l;
 }
 
+// Records that lane l waits at a collective (under the block's lock, with threads).
+void arrive(Lane& l, Collective kind, unsigned mask, uint64_t value, int arg, int width,
+            const std::source_location& where) {
+  l.kind = kind, l.mask = mask, l.value = value, l.arg = arg, l.width = width, l.where = where;
+  l.st = LaneState::kWaiting;
+  ++l.block->waiting;
+}
+
 }  // namespace
 
 #if defined(AGATHA_EMU_THREADS)
@@ -466,9 +474,7 @@ uint64_t collective(Collective kind, unsigned mask, uint64_t value, int arg, int
     Quiet quiet;
     std::unique_lock lock(b.mu);
     if (b.aborted) throw Aborted{};
-    l->kind = kind, l->mask = mask, l->value = value, l->arg = arg, l->width = width, l->where = where;
-    l->st = LaneState::kWaiting;
-    ++b.waiting;
+    arrive(*l, kind, mask, value, arg, width, where);
     if (try_release(b, l->index)) {
       b.cv.notify_all();
     } else if (!b.fault.empty() || b.waiting == b.live) {
@@ -688,9 +694,7 @@ uint64_t collective(Collective kind, unsigned mask, uint64_t value, int arg, int
   Lane* l = enter(kind, mask, width, where);
   if (!l) return 0;
   Block& b = *l->block;
-  l->kind = kind, l->mask = mask, l->value = value, l->arg = arg, l->width = width, l->where = where;
-  l->st = LaneState::kWaiting;
-  ++b.waiting;
+  arrive(*l, kind, mask, value, arg, width, where);
   switch_to(&l->sp, b.sched_sp);
   if (b.aborted) throw Aborted{};
   return l->result;
