@@ -91,6 +91,7 @@ int run_dp(const DpArgs& a) {
   DpBackendOptions bopt = a.backend;
   bopt.log = [](const std::string& msg) { std::fprintf(stderr, "[M::dp] %s\n", msg.c_str()); };
   std::unique_ptr<DpBackend> backend = make_dp_backend(bopt);
+  io::refuse_input_as_output(a.output, {a.input});
   io::LineReader in(a.input);
   std::unique_ptr<io::OutputFile> out;
   if (!a.check || a.output != "-") out = std::make_unique<io::OutputFile>(a.output);

@@ -1,9 +1,8 @@
 // src/cli/index_cmd.cpp — `agatha index ref.fa -o ref.agi`: builds the minimizer index
-// of a reference with the preset's (or -k/-w/-H) parameters and saves it as .agi. The
-// file is written under a temporary name and renamed when complete.
+// of a reference with the preset's (or -k/-w/-H) parameters and saves it as .agi. A
+// regular file is written under a temporary name and renamed when complete.
 #include <agatha/error.hpp>
 
-#include <unistd.h>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -11,6 +10,7 @@
 #include <string>
 
 #include "../index/index.hpp"
+#include "../io/output_path.hpp"
 #include "commands.hpp"
 #include "map_options.hpp"
 
@@ -26,19 +26,24 @@ int run_index(const IndexCmdArgs& a) {
   AlignOptions opt;
   a.index.apply(opt);
   opt.validate();
-  // Fail before the (long) build when the output cannot be created.
-  const std::string tmp = a.output + ".tmp." + std::to_string(::getpid());
-  std::FILE* probe = std::fopen(tmp.c_str(), "wb");
-  if (!probe) throw Error("cannot create '" + a.output + "': " + std::strerror(errno));
-  std::fclose(probe);
+  io::refuse_input_as_output(a.output, {a.reference});
+  // Fail before the (long) build when the output cannot be created. A regular file is
+  // written under a temporary name and renamed; a device or FIFO is written in place.
+  const io::OutputTarget target = io::plan_output(a.output);
+  if (target.via_temp) {
+    std::FILE* probe = std::fopen(target.open_path.c_str(), "wb");
+    if (!probe) throw Error("cannot create '" + a.output + "': " + std::strerror(errno));
+    std::fclose(probe);
+    io::begin_output(target);
+  }
   std::unique_ptr<index::MinimizerIndex> idx;
   try {
     idx = std::make_unique<index::MinimizerIndex>(index::MinimizerIndex::build(a.reference, opt));
-    idx->save(tmp);
-    if (std::rename(tmp.c_str(), a.output.c_str()) != 0)
-      throw Error("cannot create '" + a.output + "': " + std::strerror(errno));
+    idx->save(target.open_path);
+    if (const int err = io::commit_output(target); err != 0)
+      throw Error("cannot create '" + a.output + "': " + std::strerror(err));
   } catch (...) {
-    std::remove(tmp.c_str());
+    io::discard_output(target);
     throw;
   }
   std::fprintf(stderr, "[M::index] %zu target sequence(s), %zu distinct minimizers, %zu occurrences\n",

@@ -6,6 +6,9 @@
 #include <agatha/version.hpp>
 
 #include "../dp/gpu_report.hpp"
+#include "../io/output_path.hpp"
+
+#include <htslib/hts_log.h>
 
 #include <csignal>
 #include <cstdio>
@@ -22,8 +25,13 @@ const std::vector<std::string>& command_line() { return g_command_line; }
 
 int main(int argc, char** argv) {
   agatha::cli::set_command_line(argc, argv);
-  // A closed pipe shows up as a write error with a message, not as a silent signal.
-  std::signal(SIGPIPE, SIG_IGN);
+  // Output into a closed pipe (`agatha align ... | head`) ends the process quietly by
+  // SIGPIPE, as it ends minimap2, even when the parent left SIGPIPE ignored.
+  std::signal(SIGPIPE, SIG_DFL);
+  // Interrupted runs leave no temporary output files behind.
+  agatha::io::install_signal_cleanup();
+  // Errors are reported here, with the file and line; htslib's own log would repeat them.
+  hts_set_log_level(HTS_LOG_OFF);
   CLI::App app{"agatha: long-read alignment, minimap2-compatible, on CPU SIMD and GPU"};
   app.set_version_flag("--version", [] {
     return "agatha " + std::string(agatha::kVersion) + "\n" + agatha::cuda_build_summary() +

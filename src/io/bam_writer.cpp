@@ -57,14 +57,13 @@ BamWriter::BamWriter(const std::string& path, int threads)
     : path_(path == "-" ? "standard output" : path), h_(std::make_unique<Handles>()) {
   std::string open_path = path;
   if (path != "-") {
-    // Devices and pipes (/dev/null, /dev/stdout, a FIFO) are written in place.
-    struct stat st;
-    const bool special = ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode);
-    if (!special) tmp_ = open_path = path + ".tmp." + std::to_string(::getpid());
+    target_ = plan_output(path);  // a regular file through a temporary one, the rest in place
+    open_path = target_.open_path;
   }
   errno = 0;
   h_->file.reset(hts_open(open_path.c_str(), "wb"));
   if (!h_->file) throw Error("cannot create BAM file " + quoted(path_) + ": " + errno_text(errno));
+  begin_output(target_);
   if (threads > 0 && hts_set_threads(h_->file.get(), threads) != 0)
     throw Error("cannot start " + std::to_string(threads) + " compression threads for " + quoted(path_));
   h_->header.reset(sam_hdr_init());
@@ -75,7 +74,7 @@ BamWriter::BamWriter(const std::string& path, int threads)
 BamWriter::~BamWriter() {
   if (h_ && h_->file) {
     h_->file.reset();
-    if (!tmp_.empty()) std::remove(tmp_.c_str());
+    discard_output(target_);
   }
 }
 
@@ -135,14 +134,11 @@ void BamWriter::close() {
   const int ret = hts_close(h_->file.release());
   const int err = errno;
   if (ret != 0) {
-    if (!tmp_.empty()) std::remove(tmp_.c_str());
+    discard_output(target_);
     fail_write(err);
   }
-  if (!tmp_.empty() && std::rename(tmp_.c_str(), path_.c_str()) != 0) {
-    const int rename_err = errno;
-    std::remove(tmp_.c_str());
-    throw Error("cannot move the finished BAM file into place as " + quoted(path_) + ": " + errno_text(rename_err));
-  }
+  if (const int moved = commit_output(target_); moved != 0)
+    throw Error("cannot move the finished BAM file into place as " + quoted(path_) + ": " + errno_text(moved));
 }
 
 }  // namespace agatha::io

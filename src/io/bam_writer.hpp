@@ -20,6 +20,8 @@
 #include <string>
 #include <string_view>
 
+#include "output_path.hpp"
+
 namespace agatha::io {
 
 class BamWriter {
@@ -55,7 +57,7 @@ class BamWriter {
   [[noreturn]] void fail_write(int err) const;
 
   std::string path_;  // as given, or "standard output"
-  std::string tmp_;   // the temporary file for a regular path, else empty
+  OutputTarget target_;  // how a path is written (output_path.hpp)
   std::unique_ptr<Handles> h_;
   std::string line_;  // a record's private copy: sam_parse1 writes into its input
   bool header_written_ = false;

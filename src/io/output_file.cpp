@@ -2,9 +2,6 @@
 
 #include <agatha/error.hpp>
 
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <cerrno>
 #include <cstring>
 
@@ -14,12 +11,10 @@ OutputFile::OutputFile(const std::string& path) : path_(path == "-" ? "standard 
   if (path == "-") {
     fp_ = stdout;
   } else {
-    // Devices and pipes (/dev/null, /dev/stdout, a FIFO) are written in place.
-    struct stat st;
-    const bool special = ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode);
-    if (!special) tmp_ = path + ".tmp." + std::to_string(::getpid());
-    fp_ = std::fopen(special ? path.c_str() : tmp_.c_str(), "w");
+    target_ = plan_output(path);
+    fp_ = std::fopen(target_.open_path.c_str(), "w");
     if (!fp_) throw Error("cannot create '" + path + "': " + std::strerror(errno));
+    begin_output(target_);
     owned_ = true;
   }
   std::setvbuf(fp_, nullptr, _IOFBF, 1 << 20);
@@ -28,7 +23,7 @@ OutputFile::OutputFile(const std::string& path) : path_(path == "-" ? "standard 
 OutputFile::~OutputFile() {
   if (fp_ && owned_) {
     std::fclose(fp_);
-    if (!tmp_.empty()) std::remove(tmp_.c_str());
+    discard_output(target_);
   }
 }
 
@@ -51,11 +46,11 @@ void OutputFile::close() {
     const bool close_failed = std::fclose(fp_) != 0;
     if (close_failed && !bad) err = errno;
     fp_ = nullptr;
-    if (bad || close_failed || (!tmp_.empty() && std::rename(tmp_.c_str(), path_.c_str()) != 0)) {
-      if (!bad && !close_failed) err = errno;
-      if (!tmp_.empty()) std::remove(tmp_.c_str());
+    if (bad || close_failed) {
+      discard_output(target_);
       fail(err);
     }
+    if (const int moved = commit_output(target_); moved != 0) fail(moved);
     return;
   }
   fp_ = nullptr;

@@ -1,15 +1,18 @@
 // src/io/output_file.hpp — buffered text output to a path or "-" (standard output).
 // Every write error (full disk, closed pipe) becomes an Error naming the destination.
 //
-// A path is written through a temporary file beside it ("PATH.tmp.PID") that close()
-// renames to PATH (a device or FIFO such as /dev/null is written directly); an OutputFile destroyed without a
-// successful close() (an error elsewhere stopped the run) removes the temporary file, so PATH is either complete or
-// untouched. Standard output cannot be taken back: what was written stays written.
+// A regular file is written through a temporary file beside it that close() renames
+// over it; devices, FIFOs and /dev/std* are written in place (see output_path.hpp). An
+// OutputFile destroyed without a successful close() (an error elsewhere stopped the
+// run) removes the temporary file, so PATH is either complete or untouched. Standard
+// output cannot be taken back: what was written stays written.
 #pragma once
 
 #include <cstdio>
 #include <string>
 #include <string_view>
+
+#include "output_path.hpp"
 
 namespace agatha::io {
 
@@ -29,7 +32,7 @@ class OutputFile {
   [[noreturn]] void fail(int err) const;
 
   std::string path_;  // as given, or "standard output"
-  std::string tmp_;   // the temporary file, for a path
+  OutputTarget target_;  // how a path is written
   FILE* fp_ = nullptr;
   bool owned_ = false;
 };

@@ -4,10 +4,13 @@
 // file. Every case must give minimap2's lines exactly, @PG lines aside (they hold the
 // command line). Besides: the output does not depend on -t, -K or the DP backend;
 // samtools accepts it; every read is reported once as primary or unmapped; BAM output;
-// and a closed pipe, an unwritable -o and a bad -R fail with a message and exit code 1.
+// an unwritable -o and a bad -R fail with a message and exit code 1; a closed pipe ends
+// the run by SIGPIPE as it ends minimap2; -o never replaces a device, FIFO or link, nor
+// an input, and an interrupted run leaves no temporary file.
 #include "../test_support.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -440,20 +443,146 @@ class DefaultSigpipe {
 };
 
 // `agatha align ... | head -n 1`: head exits after one line and agatha's next write
-// fails (the SAM is ~1 MB, the pipe holds 64 kB). agatha starts with SIGPIPE at its
-// default (as from a shell), so it must handle the broken pipe itself.
-TEST_F(E2e, ClosedPipeIsAnErrorNotACrash) {
+// fails (the SAM is ~1 MB, the pipe holds 64 kB). Like minimap2, agatha then ends by
+// SIGPIPE without a message (the shell sees 141), even if its parent ignored SIGPIPE.
+TEST_F(E2e, ClosedPipeEndsQuietlyBySigpipeLikeMinimap2) {
   const fs::path script = path("pipe.sh"), err = path("stderr");
-  std::ofstream(script) << AGATHA_BINARY << " align -x map-pb " << kMtRef << " " << kMtReads << " 2> " << quoted(err)
-                        << " | head -n 1 > /dev/null\nexit ${PIPESTATUS[0]}\n";
-  DefaultSigpipe sigpipe;
-  const int code = exit_code(std::system(("bash " + quoted(script)).c_str()));
-  const std::string msg = read_raw(err);
-  EXPECT_NE(code, 0) << "exit status 0 although the output was cut";
-  EXPECT_LT(code, 128) << "killed by signal " << code - 128 << (code == 128 + SIGPIPE ? " (SIGPIPE)" : "")
-                       << "\nstderr:\n"
-                       << last_lines(msg);
-  EXPECT_TRUE(last_line(msg).starts_with("[E::align] ")) << "no [E::align] message; stderr:\n" << last_lines(msg);
+  for (const char* parent : {"", "trap '' PIPE\n"}) {
+    SCOPED_TRACE(*parent ? "SIGPIPE ignored by the parent" : "SIGPIPE at its default");
+    std::ofstream(script) << parent << AGATHA_BINARY << " align -x map-pb " << kMtRef << " " << kMtReads << " 2> "
+                          << quoted(err) << " | head -n 1 > /dev/null\nexit ${PIPESTATUS[0]}\n";
+    DefaultSigpipe sigpipe;
+    const int code = exit_code(std::system(("bash " + quoted(script)).c_str()));
+    const std::string msg = read_raw(err);
+    EXPECT_EQ(code, 128 + SIGPIPE) << "stderr:\n" << last_lines(msg);
+    EXPECT_EQ(msg.find("[E::"), std::string::npos) << "an error message; stderr:\n" << last_lines(msg);
+  }
+  if (std::system("command -v minimap2 > /dev/null 2>&1") == 0) {
+    std::ofstream(script) << "minimap2 -a -x map-pb " << kMtRef << " " << kMtReads
+                          << " 2> /dev/null | head -n 1 > /dev/null\nexit ${PIPESTATUS[0]}\n";
+    DefaultSigpipe sigpipe;
+    EXPECT_EQ(exit_code(std::system(("bash " + quoted(script)).c_str())), 128 + SIGPIPE) << "minimap2 itself";
+  }
+}
+
+// ---- output paths: what -o names is written, never replaced by something else ----
+
+// -o through a symlink to /dev/stdout with stdout redirected to a file: the SAM reaches
+// the file, and the link stays a link (a rename over it used to leave the file empty).
+TEST_F(E2e, OutputThroughALinkToStdoutReachesTheRedirectedFile) {
+  fs::create_symlink("/dev/stdout", path("to-stdout"));
+  const Outcome direct = run("align -x map-pb " + kMtRef + " " + kMtReads);
+  ASSERT_RAN(direct, "agatha align");
+  const Outcome r = run("align -x map-pb " + kMtRef + " " + kMtReads + " -o " + quoted(path("to-stdout")));
+  ASSERT_RAN(r, "agatha align -o to-stdout");
+  EXPECT_EQ(describe_difference(lines_without_pg(direct.out), lines_without_pg(r.out)), "");
+  EXPECT_TRUE(fs::is_symlink(path("to-stdout")));
+  for (const auto& e : fs::directory_iterator(dir_))
+    EXPECT_EQ(e.path().filename().string().find(".tmp."), std::string::npos) << e.path();
+}
+
+// `agatha index -o` to a link to /dev/null and to a FIFO: written in place, the link
+// and the FIFO stay what they are (the index was always renamed over the path).
+TEST_F(E2e, IndexIntoADeviceOrFifoWritesThroughIt) {
+  fs::create_symlink("/dev/null", path("to-null"));
+  ASSERT_RAN(run("index -x map-pb " + kMtRef + " -o " + quoted(path("to-null"))), "agatha index -o to-null");
+  EXPECT_TRUE(fs::is_symlink(path("to-null")));
+  EXPECT_TRUE(fs::is_character_file("/dev/null"));
+
+  ASSERT_RAN(run("index -x map-pb " + kMtRef + " -o " + quoted(path("ref.agi"))), "agatha index -o ref.agi");
+  const fs::path fifo = path("fifo");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const fs::path script = path("fifo.sh");
+  std::ofstream(script) << "cat " << quoted(fifo) << " > " << quoted(path("copy.agi")) << " &\n"
+                        << AGATHA_BINARY << " index -x map-pb " << kMtRef << " -o " << quoted(fifo)
+                        << " 2> /dev/null\ncode=$?\nwait\nexit $code\n";
+  EXPECT_EQ(exit_code(std::system(("bash " + quoted(script)).c_str())), 0);
+  EXPECT_TRUE(fs::is_fifo(fifo));
+  EXPECT_EQ(read_raw(path("copy.agi")), read_raw(path("ref.agi")));
+}
+
+// A link to a regular file: the file gets the output and keeps its permission bits; the
+// link stays a link.
+TEST_F(E2e, OutputThroughALinkToAFileReplacesTheFileAndKeepsItsMode) {
+  const fs::path file = path("real.sam"), link = path("link.sam");
+  std::ofstream(file) << "old\n";
+  fs::permissions(file, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
+  fs::create_symlink(file, link);
+  const Outcome r = align("-x map-pb", kMtRef, kMtReads, "out.sam");
+  ASSERT_RAN(r, "agatha align -o out.sam");
+  ASSERT_RAN(run("align -x map-pb " + kMtRef + " " + kMtReads + " -o " + quoted(link)), "agatha align -o link.sam");
+  EXPECT_TRUE(fs::is_symlink(link));
+  EXPECT_EQ(describe_difference(lines_without_pg(r.out), lines_without_pg(read_raw(file))), "");
+  EXPECT_EQ(fs::status(file).permissions() & fs::perms::all,
+            fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
+}
+
+// SIGINT, SIGTERM or SIGHUP while the output is being written: the process ends by that
+// signal and no temporary file is left (the reads come from a FIFO that stalls).
+TEST_F(E2e, InterruptedRunLeavesNoTemporaryFile) {
+  for (const int sig : {SIGINT, SIGTERM, SIGHUP}) {
+    SCOPED_TRACE("signal " + std::to_string(sig));
+    const fs::path fifo = path("reads.fifo"), out = path("out.sam"), script = path("stall.sh");
+    fs::remove(fifo);
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    // Job control: a background job of a script would otherwise start with SIGINT ignored.
+    std::ofstream(script) << "set -m\n(head -n 8 " << kMtReads << "; exec sleep 60) > " << quoted(fifo) << " &\nW=$!\n"
+                          << AGATHA_BINARY << " align -x map-pb " << kMtRef << " " << quoted(fifo) << " -o "
+                          << quoted(out) << " 2> /dev/null &\nP=$!\n"
+                          << "for i in $(seq 300); do ls " << quoted(out) << ".tmp.* > /dev/null 2>&1 && break; sleep 0.1; done\n"
+                          << "ls " << quoted(out) << ".tmp.* > /dev/null 2>&1 || { kill $P $W; exit 99; }\n"
+                          << "kill -" << sig << " $P\nwait $P\ncode=$?\nkill $W\nexit $code\n";
+    EXPECT_EQ(exit_code(std::system(("bash " + quoted(script)).c_str())), 128 + sig) << "99: no temporary file seen";
+    std::vector<std::string> left;
+    for (const auto& e : fs::directory_iterator(dir_))
+      if (e.path().filename().string().starts_with("out.sam")) left.push_back(e.path().filename().string());
+    EXPECT_TRUE(left.empty()) << "left behind: " << left.front();
+  }
+}
+
+// -o naming an input (directly or through a link) is refused before anything is written.
+TEST_F(E2e, OutputThatIsAnInputIsRefused) {
+  const fs::path reads = path("reads.fq"), ref = path("ref.fa"), link = path("reads-link.fq");
+  fs::copy_file(test::source_path("data/reads.fq"), reads);
+  fs::copy_file(test::source_path("data/ref.fa"), ref);
+  fs::create_symlink(reads, link);
+  const std::string before = read_raw(reads);
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"align -x map-pb " + quoted(ref) + " " + quoted(reads) + " -o " + quoted(reads), reads.string()},
+      {"align -x map-pb " + quoted(ref) + " " + quoted(link) + " -o " + quoted(reads), link.string()},
+      {"align -x map-pb " + quoted(ref) + " " + quoted(reads) + " -o " + quoted(ref), ref.string()},
+      {"index -x map-pb " + quoted(ref) + " -o " + quoted(ref), ref.string()},
+  };
+  for (const auto& [args, input] : cases) {
+    SCOPED_TRACE(args);
+    const Outcome r = run(args);
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(last_line(r.err).find("is the input file '" + input + "'"), std::string::npos) << last_line(r.err);
+  }
+  EXPECT_EQ(read_raw(reads), before);
+  EXPECT_EQ(read_raw(ref), read_raw(test::source_path("data/ref.fa")));
+}
+
+// Bytes 0x00-0x03 in a read are A, C, G, T to minimap2 (seq_nt4_table): the read aligns
+// as its lettered copy does, and SEQ holds the letters, so samtools reads the SAM back.
+TEST_F(E2e, BytesBelowFourInAReadAlignAsTheirBases) {
+  std::ifstream in(test::source_path("data/reads.fq"));
+  std::string name, seq, plus, qual;
+  std::getline(in, name), std::getline(in, seq), std::getline(in, plus), std::getline(in, qual);
+  std::string coded = seq;
+  for (size_t i = 0; i < coded.size(); i += 7) {
+    const size_t k = std::string_view("ACGT").find(coded[i]);
+    if (k != std::string_view::npos) coded[i] = static_cast<char>(k);
+  }
+  std::ofstream(path("letters.fq"), std::ios::binary) << name << '\n' << seq << "\n+\n" << qual << '\n';
+  std::ofstream(path("coded.fq"), std::ios::binary) << name << '\n' << coded << "\n+\n" << qual << '\n';
+  const Outcome want = align("-x map-pb", kMtRef, quoted(path("letters.fq")), "letters.sam");
+  const Outcome got = align("-x map-pb", kMtRef, quoted(path("coded.fq")), "coded.sam");
+  ASSERT_RAN(want, "letters");
+  ASSERT_RAN(got, "coded");
+  EXPECT_EQ(describe_difference(lines_without_pg(want.out), lines_without_pg(got.out)), "");
+  EXPECT_NE(want.out.find("\t60\t"), std::string::npos) << "the read maps with MAPQ 60";
+  if (have_samtools()) EXPECT_EQ(std::system(("samtools view " + quoted(path("coded.sam")) + " > /dev/null 2>&1").c_str()), 0);
 }
 
 TEST_F(E2e, UnwritableOutputIsAnError) {
