@@ -102,7 +102,8 @@ std::unique_ptr<DpBackend> make_dp_backend(const DpBackendOptions& opt);
 // Names of the instruction sets this processor supports for the cpu backend, best last.
 std::vector<std::string> supported_isas();
 
-// 0..3 for A C G T (either case, U as T), 4 for anything else.
+// minimap2's seq_nt4_table: 0..3 for A C G T (either case, U as T) and for the bytes
+// 0x00-0x03 themselves, 4 for anything else.
 uint8_t encode_base(char c);
 
 }  // namespace agatha

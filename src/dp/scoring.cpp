@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "../index/nt4.hpp"
+
 namespace agatha {
 
 std::string validate_scoring(const DpScoring& sc) {
@@ -19,20 +21,6 @@ std::string validate_scoring(const DpScoring& sc) {
   return {};
 }
 
-uint8_t encode_base(char c) {
-  switch (c) {
-    case 'A':
-    case 'a': return 0;
-    case 'C':
-    case 'c': return 1;
-    case 'G':
-    case 'g': return 2;
-    case 'T':
-    case 't':
-    case 'U':
-    case 'u': return 3;
-    default: return 4;
-  }
-}
+uint8_t encode_base(char c) { return index::nt4(c); }
 
 }  // namespace agatha

@@ -4,6 +4,7 @@
 #include <agatha/error.hpp>
 
 #include <htslib/bgzf.h>
+#include <zlib.h>
 
 #include <cerrno>
 #include <cstring>
@@ -15,9 +16,37 @@ constexpr size_t kBufferBytes = 1 << 16;
 
 bool is_space(int c) { return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'; }
 
-void u_to_t(std::string& seq) {
-  for (char& c : seq)
-    if (c == 'U' || c == 'u') --c;  // 'U'-1 == 'T', 'u'-1 == 't'
+// kseq2bseq's U -> T, and two rules of this reader's own so that SAM SEQ stays valid
+// ([A-Za-z=.]+) whatever bytes the input holds. minimap2 reads the bytes 0x00-0x03 as
+// the codes of A, C, G, T (seq_nt4_table) and any other byte outside the letters as an
+// ambiguous base, but writes them back verbatim; here they become the letters they are
+// aligned as ("ACGT", and 'N'), so alignment is unchanged and the SAM can be read back.
+void normalize_bases(std::string& seq) {
+  for (char& ch : seq) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c == 'U' || c == 'u')
+      --ch;  // 'U'-1 == 'T', 'u'-1 == 't'
+    else if (c < 4)
+      ch = "ACGT"[c];
+    else if (!((c | 0x20) >= 'a' && (c | 0x20) <= 'z') && c != '=' && c != '.')
+      ch = 'N';
+  }
+}
+
+// BGZF loses the bytes of a gzip block it cannot finish, so after a read error the
+// line reached tells little. zlib's gzread hands back everything before the damage:
+// the line that holds it is one past the complete lines of that prefix. 0 if unknown.
+size_t damaged_line(const std::string& path) {
+  if (path == "-") return 0;
+  gzFile z = gzopen(path.c_str(), "rb");
+  if (!z) return 0;
+  std::vector<char> buf(1 << 16);
+  size_t lines = 1;
+  int n;
+  while ((n = gzread(z, buf.data(), static_cast<unsigned>(buf.size()))) > 0)
+    for (int i = 0; i < n; ++i) lines += buf[static_cast<size_t>(i)] == '\n';
+  gzclose(z);
+  return lines;
 }
 
 }  // namespace
@@ -45,7 +74,10 @@ int SeqReader::getc() {
   if (pos_ == len_) {
     if (eof_) return -1;
     const ssize_t n = bgzf_read(fp_, buf_.data(), buf_.size());
-    if (n < 0) fail("read error (truncated or corrupt compressed stream)", line_, nullptr);
+    if (n < 0) {
+      const size_t at = damaged_line(path_);
+      fail("read error (truncated or corrupt compressed stream)", at > line_ ? at : line_, nullptr);
+    }
     if (n == 0) {
       eof_ = true;
       return -1;
@@ -115,12 +147,19 @@ void SeqReader::read_quality(SeqRecord& rec) {
   while ((c = getc()) != -1 && c != '\n') {
   }
   if (c == -1) fail("missing quality string", last_line_, &rec);
-  while (read_line_into(rec.qual) && rec.qual.size() < rec.seq.size()) {
-  }
+  // As kseq: quality lines until the string is at least as long as the sequence. When a
+  // short quality string swallowed the next record's header, report the length before it.
+  size_t before = 0, line_before = last_line_;
+  do {
+    before = rec.qual.size(), line_before = last_line_;
+  } while (read_line_into(rec.qual) && rec.qual.size() < rec.seq.size());
   if (rec.qual.size() != rec.seq.size()) {
-    fail("quality string length " + std::to_string(rec.qual.size()) + " differs from sequence length " +
-             std::to_string(rec.seq.size()),
-         last_line_, &rec);
+    const bool swallowed_header =
+        before < rec.seq.size() && rec.qual.size() > rec.seq.size() && rec.qual[before] == '@';
+    const size_t len = swallowed_header ? before : rec.qual.size();
+    fail("quality string length " + std::to_string(len) + " differs from sequence length " +
+             std::to_string(rec.seq.size()) + (swallowed_header ? " (the next line, a header, was read as quality)" : ""),
+         swallowed_header ? line_before : last_line_, &rec);
   }
 }
 
@@ -134,7 +173,7 @@ bool SeqReader::next(SeqRecord& rec) {
   }
   if (c == '>' || c == '@') pending_ = c;
   if (c == '+') read_quality(rec);
-  u_to_t(rec.seq);
+  normalize_bases(rec.seq);
   ++n_records_;
   return true;
 }

@@ -10,7 +10,10 @@
 //     is at least as long as the sequence;
 //   - a '\r' ending a line is dropped, unless it would be the only byte read so far
 //     into that field (kseq's `l > 1` rule);
-//   - every 'U'/'u' of the sequence becomes 'T'/'t' (spec 1.1).
+//   - every 'U'/'u' of the sequence becomes 'T'/'t', as kseq2bseq does;
+//   - the bytes 0x00-0x03 become A, C, G, T and any other byte that is not a letter,
+//     '=' or '.' becomes N: the bases minimap2 aligns them as, written so that SAM SEQ
+//     stays valid (minimap2 writes such bytes verbatim).
 // Where minimap2 only warns (a record it cannot parse), this reader throws InputError
 // naming the file, the record number and name, and the line.
 //

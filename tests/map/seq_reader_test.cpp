@@ -109,9 +109,14 @@ TEST_F(SeqReaderTest, ErrorMessages) {
   EXPECT_EQ(error_of(junk), "'" + junk + "' line 2: not FASTA or FASTQ: expected '>' or '@', found 'h'");
   const auto qlen = write("qlen.fq", "@a\nAC\n+\nII\n@b\nACGT\n+\nIII\n@c\nA\n+\nI\n");
   // kseq reads quality lines until it has at least the sequence's length: "III" then "@c".
+  // The message gives the length before the swallowed header, at the line it ended on.
   EXPECT_EQ(error_of(qlen), "'" + qlen +
-                                "' line 9 (record 2 'b', starting at line 5): quality string length 5 differs "
-                                "from sequence length 4");
+                                "' line 8 (record 2 'b', starting at line 5): quality string length 3 differs "
+                                "from sequence length 4 (the next line, a header, was read as quality)");
+  const auto longq = write("longq.fq", "@a\nACGT\n+\nII\nIII\n");  // too long, not a header
+  EXPECT_EQ(error_of(longq), "'" + longq +
+                                 "' line 5 (record 1 'a', starting at line 1): quality string length 5 differs "
+                                 "from sequence length 4");
   const auto noq = write("noq.fq", "@a\nAC\n+");
   EXPECT_EQ(error_of(noq), "'" + noq + "' line 3 (record 1 'a', starting at line 1): missing quality string");
   const auto shortq = write("shortq.fq", "@a\nACGT\n+\nII\n");
@@ -130,6 +135,21 @@ TEST_F(SeqReaderTest, TruncatedGzipIsAnError) {
   const std::string msg = error_of(cut);
   EXPECT_EQ(msg.rfind("'" + cut + "' line ", 0), 0u) << msg;
   EXPECT_NE(msg.find("read error (truncated or corrupt compressed stream)"), std::string::npos) << msg;
+  // The line named is where the damage is: about half way into the 4,000 lines, not line 1
+  // (the whole file is one gzip block, which BGZF drops at once).
+  const size_t line = std::stoul(msg.substr(msg.find("' line ") + 7));
+  EXPECT_GT(line, 1000u) << msg;
+  EXPECT_LE(line, 4000u) << msg;
+}
+
+TEST_F(SeqReaderTest, BytesBelowFourAreBasesAndOtherNonLettersAreN) {
+  // minimap2 aligns 0x00-0x03 as A, C, G, T and other non-letters as N; SEQ must stay
+  // valid SAM ([A-Za-z=.]), so they are stored as those letters. Letters, '=' and '.'
+  // are kept as they are.
+  const std::string seq("\x00\x01\x02\x03\xff*-1 ACgtRy=.", 17);
+  const auto recs = read_all(write("bytes.fa", ">r\n" + seq + "\n"));
+  ASSERT_EQ(recs.size(), 1u);
+  EXPECT_EQ(recs[0].seq, "ACGTNNNNNACgtRy=.");
 }
 
 }  // namespace
