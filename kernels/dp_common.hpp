@@ -40,6 +40,10 @@ struct Setup {
   int tlen16 = 0;  // tlen rounded up to a multiple of kBlock
   // Gap pieces ordered so that q + e <= q2 + e2 (the reference swaps them).
   int8_t q = 0, e = 0, q2 = 0, e2 = 0, qe = 0, qe2 = 0;
+  // q + e of the first piece as the task gives it, before the swap: ksw_extd2 takes it
+  // once before swapping and subtracts it for H(0,0), so with the pieces given in the
+  // other order every H (score, max, mqe, mte) moves by the difference.
+  int32_t qe_row0 = 0;
   // Boundary: H(-1,j) - H(-1,j-1) is -e up to long_thres, long_diff at it, -e2 after.
   int long_thres = 0;
   int8_t long_diff = 0;
@@ -55,6 +59,7 @@ inline bool prepare(const DpTask& task, Setup& s) {
   s.tlen = static_cast<int>(task.target.size());
   if (s.qlen <= 0 || s.tlen <= 0) return false;
   int q = task.scoring.q, e = task.scoring.e, q2 = task.scoring.q2, e2 = task.scoring.e2;
+  s.qe_row0 = q + e;
   if (q2 + e2 < q + e) std::swap(q, q2), std::swap(e, e2);
   const int min_sc = std::min({task.scoring.a, -task.scoring.b, -task.scoring.ambi});
   if (-min_sc > 2 * (q + e)) return false;
@@ -65,7 +70,10 @@ inline bool prepare(const DpTask& task, Setup& s) {
   s.sc_mismatch = static_cast<int8_t>(-task.scoring.b);
   // A zero N penalty means "-e2" in the reference.
   s.sc_ambi = static_cast<int8_t>(task.scoring.ambi == 0 ? -e2 : -task.scoring.ambi);
-  s.w = task.w < 0 ? std::max(s.tlen, s.qlen) : task.w;
+  // A band of max(tlen, qlen) already holds every cell, so a wider one (up to INT_MAX)
+  // computes the same cells; clamping keeps band arithmetic (w + r, w + 30) in range.
+  const int full = std::max(s.tlen, s.qlen);
+  s.w = task.w < 0 || task.w > full ? full : task.w;
   s.tlen16 = (s.tlen + kBlock - 1) / kBlock * kBlock;
   // First gap length at which the long piece is cheaper.
   int lt = e != e2 ? (q2 - q) / (e - e2) - 1 : 0;
@@ -182,7 +190,7 @@ inline bool traceback_start(const DpTask& task, int tlen, int qlen, DpResult& re
   const bool extz = (task.flag & dp_flag::kExtzOnly) != 0;
   if (!res.zdropped && !extz) {
     i0 = tlen - 1, j0 = qlen - 1;
-  } else if (!res.zdropped && extz && res.mqe + task.end_bonus > res.max) {
+  } else if (!res.zdropped && extz && end_bonus_wins(res.mqe, task.end_bonus, res.max)) {
     res.reach_end = true;
     i0 = res.mqe_t, j0 = qlen - 1;
   } else if (res.max_t >= 0 && res.max_q >= 0) {
@@ -225,7 +233,7 @@ inline bool close_approx(const DpTask& task, const Setup& s, const AntiDiagonal&
     approx_rule(
         d.st0, d.en0, [u](int32_t t) { return int32_t{u[t]}; }, [v](int32_t t) { return int32_t{v[t]}; }, h0, last_t);
   else
-    h0 = v[0] - s.qe, last_t = 0;
+    h0 = v[0] - s.qe_row0, last_t = 0;
   if ((task.flag & dp_flag::kApproxDrop) && zdrop_rule(res, h0, r, last_t, task.zdrop, s.e2))
     return res.zdropped = true;
   if (r == s.qlen + s.tlen - 2 && d.en0 == s.tlen - 1) res.score = h0;

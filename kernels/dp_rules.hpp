@@ -12,6 +12,8 @@ namespace agatha::kernels {
 // S has max, max_t, max_q. A better cell becomes the maximum; otherwise, for a cell
 // below-right of the maximum, stop (return true) when
 //   max - h > zdrop + e2 * |(t - max_t) - (j - max_q)|.
+// The right side is computed in 64 bits: zdrop may be any int (INT_MAX means "never"),
+// and the comparison is then exact where 32-bit arithmetic would wrap.
 template <class S>
 AGATHA_HD bool zdrop_rule(S& s, int32_t h, int32_t r, int32_t t, int32_t zdrop, int32_t e2) {
   if (h > s.max) {
@@ -19,9 +21,16 @@ AGATHA_HD bool zdrop_rule(S& s, int32_t h, int32_t r, int32_t t, int32_t zdrop, 
   } else if (t >= s.max_t && r - t >= s.max_q) {
     const int32_t tl = t - s.max_t, ql = (r - t) - s.max_q;
     const int32_t l = tl > ql ? tl - ql : ql - tl;
-    if (zdrop >= 0 && s.max - h > zdrop + l * e2) return true;
+    if (zdrop >= 0 && int64_t{s.max} - h > int64_t{zdrop} + int64_t{l} * e2) return true;
   }
   return false;
+}
+
+// ksw_extd2's end choice for an extension (EXTZ_ONLY) that was not Z-dropped: the
+// traceback starts at the query end when mqe + end_bonus > max. In 64 bits, so an
+// end_bonus near INT_MAX or INT_MIN (or mqe still at its -inf start) cannot wrap.
+AGATHA_HD bool end_bonus_wins(int32_t mqe, int32_t end_bonus, int32_t max) {
+  return int64_t{mqe} + end_bonus > max;
 }
 
 // One step of APPROX_MAX's greedy path on an anti-diagonal with band [st0, en0]: from

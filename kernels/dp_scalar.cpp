@@ -186,7 +186,7 @@ void extd2_scalar(const DpTask& task, DpResult& res, Workspace& ws) {
     if (!st.approx_max) {
       int32_t max_h;
       int max_t;
-      update_h(d, r, ar.u, ar.v, st.qe, H, max_h, max_t);
+      update_h(d, r, ar.u, ar.v, st.qe_row0, H, max_h, max_t);
       if (close_exact(task, st, d, r, H, max_h, max_t, res)) break;
     } else if (close_approx(task, st, d, r, ar.u, ar.v, h0, last_h0_t, res)) {
       break;

@@ -110,7 +110,7 @@ __device__ void device_traceback(const DeviceTask& dt, const TileLayout& l, cons
   int32_t i0, j0;
   if (!s.zdropped && !extz) {
     i0 = dt.p.tlen - 1, j0 = dt.p.qlen - 1;
-  } else if (!s.zdropped && extz && s.mqe + dt.p.end_bonus > s.max) {
+  } else if (!s.zdropped && extz && kernels::end_bonus_wins(s.mqe, dt.p.end_bonus, s.max)) {
     out.reach_end = true;
     i0 = s.mqe_t, j0 = dt.p.qlen - 1;
   } else if (s.max_t >= 0 && s.max_q >= 0) {

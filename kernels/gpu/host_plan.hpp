@@ -26,6 +26,7 @@ inline TaskParams make_params(const DpTask& task) {
   p.w = s.w;
   p.long_thres = s.long_thres;
   p.q = s.q, p.e = s.e, p.q2 = s.q2, p.e2 = s.e2, p.qe = s.qe, p.qe2 = s.qe2;
+  p.qe_row0 = s.qe_row0;
   p.long_diff = s.long_diff;
   p.sc_match = s.sc_match, p.sc_mismatch = s.sc_mismatch, p.sc_ambi = s.sc_ambi;
   p.with_cigar = s.with_cigar, p.approx_max = s.approx_max;

@@ -38,6 +38,7 @@ inline constexpr int32_t kNone = -0x7fffffff - 1;  // "no candidate" in reductio
 // Everything a tile needs about its task; plain data, copied to the device as is.
 struct TaskParams {
   int32_t qlen, tlen, w, zdrop, end_bonus;
+  int32_t qe_row0;  // q + e of the first piece as given, for H(0,0) (see kernels::Setup)
   uint32_t flag;
   int32_t long_thres;
   int8_t q, e, q2, e2, qe, qe2;  // gap pieces ordered so that q+e <= q2+e2
@@ -229,7 +230,7 @@ AGATHA_HD CellOut compute_cell(const TaskParams& p, uint8_t tb, uint8_t qb, cons
   const bool band = t >= g.st0 && t <= g.en0;
   if (band && !p.approx_max) {
     if (r == 0)
-      h = v - p.qe;
+      h = v - p.qe_row0;
     else if (t < g.en0 || t == 0)
       h = col.h + v;
     else if (j - t == p.w)    // (t-1, j) lies outside the band: the array still holds

@@ -140,7 +140,7 @@ AGATHA_HD void finalize_r(const TaskParams& p, const TileLayout& l, const TaskMe
     if (last && g.en0 == p.tlen - 1) s.score = stat.anchor_h;
   } else {
     if (r == 0) {
-      s.h0 = uv_at(l, m, 0, 0, 1) - p.qe, s.last_h0_t = 0;
+      s.h0 = uv_at(l, m, 0, 0, 1) - p.qe_row0, s.last_h0_t = 0;
     } else {
       auto u_at = [&](int32_t t) { return uv_at(l, m, t, r - t, 0); };
       auto v_at = [&](int32_t t) { return uv_at(l, m, t, r - t, 1); };

@@ -73,6 +73,11 @@ TaskRecord parse_task_line(const std::string& line, const std::string& path, siz
   r.w = parse_int(f[9], "w", path, line_no);
   r.zdrop = parse_int(f[10], "zdrop", path, line_no);
   r.end_bonus = parse_int(f[11], "end_bonus", path, line_no);
+  for (int k : {12, 13})
+    if (f[k].size() > kMaxTaskSequence)
+      throw InputError(where(path, line_no) + ": the " + (k == 12 ? "query" : "target") + " has " +
+                       std::to_string(f[k].size()) + " bases, more than the " + std::to_string(kMaxTaskSequence) +
+                       " a task may have");
   r.query = parse_seq(f[12]);
   r.target = parse_seq(f[13]);
   if (f.size() >= static_cast<size_t>(kTaskInputColumns + kTaskAnswerColumns)) {

@@ -12,6 +12,9 @@
 
 namespace agatha::io {
 
+// Longest query or target a task may have: with both at most 2^23 bases, every H value
+// (at most 127 per base of either sequence) fits the engine's 32-bit scores exactly.
+inline constexpr size_t kMaxTaskSequence = size_t{1} << 23;
 inline constexpr int kTaskInputColumns = 14;
 inline constexpr int kTaskAnswerColumns = 12;  // columns 15-26
 
