@@ -238,10 +238,12 @@ inline void store_cells(const Row& w, int t, const Cells& c, uint8_t* dir) {
 // The cells of one anti-diagonal, [st, en]; dir receives one direction byte per cell.
 template <Mode M>
 void core_loop(const Params& k, const Row& w, const AntiDiagonal& d, uint8_t* dir) {
+  // Score-only runs have no direction rows (dir is null, and stays unoffset).
+  const auto at = [dir, &d](int t) { return M == Mode::kScoreOnly ? dir : dir + (t - d.st); };
   int t = d.st;
-  for (; t + Vec::W - 1 <= d.en; t += Vec::W) store_cells<M, false>(w, t, compute_cells<M>(k, w, t), dir + (t - d.st));
+  for (; t + Vec::W - 1 <= d.en; t += Vec::W) store_cells<M, false>(w, t, compute_cells<M>(k, w, t), at(t));
   if (Vec::W > kBlock && t <= d.en) {  // the rounded range ends mid-vector: 16 cells left
-    store_cells<M, true>(w, t, compute_cells<M>(k, w, t), dir + (t - d.st));
+    store_cells<M, true>(w, t, compute_cells<M>(k, w, t), at(t));
     t += Vec::W;
   }
   if (t <= w.cend) score_vector(k, w, t);  // the last refreshed chunk ends past en

@@ -38,7 +38,10 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <version>
+#if defined(__cpp_lib_source_location)
 #include <source_location>
+#endif
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -60,6 +63,26 @@
 #endif
 
 namespace AGATHA_EMU_NS {
+
+// Where a collective was called from, for fault messages: AGATHA_EMU_NS::source_location, or the
+// same from the compiler's builtins where the library lacks it (clang 14 with
+// libstdc++ 12).
+#if defined(__cpp_lib_source_location)
+using source_location = std::source_location;
+#else
+struct source_location {
+  static constexpr source_location current(const char* file = __builtin_FILE(), unsigned line = __builtin_LINE()) noexcept {
+    source_location l;
+    l.file_ = file, l.line_ = line;
+    return l;
+  }
+  constexpr const char* file_name() const noexcept { return file_; }
+  constexpr unsigned line() const noexcept { return line_; }
+  const char* file_ = "";
+  unsigned line_ = 0;
+};
+#endif
+
 
 struct uint3 {
   unsigned x, y, z;
@@ -168,7 +191,7 @@ enum class Collective : uint8_t { kSyncwarp, kShflIdx, kShflXor, kShflUp, kShflD
 // Blocks the calling lane at a warp collective; returns the shuffled value or the
 // ballot. `arg` is the source lane, lane mask or delta; `value` the lane's operand.
 uint64_t collective(Collective kind, unsigned mask, uint64_t value, int arg, int width,
-                    const std::source_location& where);
+                    const AGATHA_EMU_NS::source_location& where);
 
 template <class T>
 uint64_t to_bits(T v) {
@@ -217,43 +240,43 @@ using namespace AGATHA_EMU_NS;  // the enumerators and the cuda* functions
 #define gridDim (::AGATHA_EMU_NS::current_ids->grid_dim)
 inline constexpr int warpSize = 32;
 
-inline void __syncwarp(unsigned mask = 0xffffffffu, std::source_location loc = std::source_location::current()) {
+inline void __syncwarp(unsigned mask = 0xffffffffu, AGATHA_EMU_NS::source_location loc = AGATHA_EMU_NS::source_location::current()) {
   AGATHA_EMU_NS::collective(AGATHA_EMU_NS::Collective::kSyncwarp, mask, 0, 0, 32, loc);
 }
-inline void __syncthreads(std::source_location loc = std::source_location::current()) {
+inline void __syncthreads(AGATHA_EMU_NS::source_location loc = AGATHA_EMU_NS::source_location::current()) {
   AGATHA_EMU_NS::collective(AGATHA_EMU_NS::Collective::kSyncthreads, 0, 0, 0, 32, loc);
 }
 template <class T>
-T __shfl_sync(unsigned mask, T v, int src, int width = 32, std::source_location loc = std::source_location::current()) {
+T __shfl_sync(unsigned mask, T v, int src, int width = 32, AGATHA_EMU_NS::source_location loc = AGATHA_EMU_NS::source_location::current()) {
   using namespace AGATHA_EMU_NS;
   return from_bits<T>(collective(Collective::kShflIdx, mask, to_bits(v), src, width, loc));
 }
 template <class T>
 T __shfl_xor_sync(unsigned mask, T v, int lane_mask, int width = 32,
-                  std::source_location loc = std::source_location::current()) {
+                  AGATHA_EMU_NS::source_location loc = AGATHA_EMU_NS::source_location::current()) {
   using namespace AGATHA_EMU_NS;
   return from_bits<T>(collective(Collective::kShflXor, mask, to_bits(v), lane_mask, width, loc));
 }
 template <class T>
 T __shfl_up_sync(unsigned mask, T v, unsigned delta, int width = 32,
-                 std::source_location loc = std::source_location::current()) {
+                 AGATHA_EMU_NS::source_location loc = AGATHA_EMU_NS::source_location::current()) {
   using namespace AGATHA_EMU_NS;
   return from_bits<T>(collective(Collective::kShflUp, mask, to_bits(v), static_cast<int>(delta), width, loc));
 }
 template <class T>
 T __shfl_down_sync(unsigned mask, T v, unsigned delta, int width = 32,
-                   std::source_location loc = std::source_location::current()) {
+                   AGATHA_EMU_NS::source_location loc = AGATHA_EMU_NS::source_location::current()) {
   using namespace AGATHA_EMU_NS;
   return from_bits<T>(collective(Collective::kShflDown, mask, to_bits(v), static_cast<int>(delta), width, loc));
 }
-inline unsigned __ballot_sync(unsigned mask, int pred, std::source_location loc = std::source_location::current()) {
+inline unsigned __ballot_sync(unsigned mask, int pred, AGATHA_EMU_NS::source_location loc = AGATHA_EMU_NS::source_location::current()) {
   using namespace AGATHA_EMU_NS;
   return static_cast<unsigned>(collective(Collective::kBallot, mask, pred != 0, 0, 32, loc));
 }
-inline int __any_sync(unsigned mask, int pred, std::source_location loc = std::source_location::current()) {
+inline int __any_sync(unsigned mask, int pred, AGATHA_EMU_NS::source_location loc = AGATHA_EMU_NS::source_location::current()) {
   return __ballot_sync(mask, pred, loc) != 0;
 }
-inline int __all_sync(unsigned mask, int pred, std::source_location loc = std::source_location::current()) {
+inline int __all_sync(unsigned mask, int pred, AGATHA_EMU_NS::source_location loc = AGATHA_EMU_NS::source_location::current()) {
   return __ballot_sync(mask, pred, loc) == mask;
 }
 

@@ -37,6 +37,20 @@ void AnnotateIgnoreWritesEnd(const char* file, int line);
 #define AGATHA_EMU_TSAN 1
 #endif
 
+// AddressSanitizer follows the fiber switches (it must know which stack is current, or
+// it reports the lane stacks' frames as overflows): __sanitizer_{start,finish}_switch_fiber
+// around every switch.
+#if defined(__SANITIZE_ADDRESS__)
+#define AGATHA_EMU_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define AGATHA_EMU_ASAN 1
+#endif
+#endif
+#if defined(AGATHA_EMU_ASAN) && !defined(AGATHA_EMU_THREADS)
+#include <sanitizer/common_interface_defs.h>
+#endif
+
 #if !defined(AGATHA_EMU_THREADS)
 #include <sys/mman.h>
 #if !defined(__x86_64__)
@@ -193,13 +207,14 @@ struct Lane {
   unsigned mask = 0;
   int arg = 0, width = 32;
   uint64_t value = 0, result = 0;
-  std::source_location where;
+  source_location where;
 #if defined(AGATHA_EMU_THREADS)
   unsigned epoch = 0, block_epoch = 0;  // collectives passed: warp and block ones
 #else
   bool started = false;
   void* sp = nullptr;
   char* stack = nullptr;
+  void* asan_fake = nullptr;  // AddressSanitizer's fake stack of the lane while it is switched out
 #endif
 };
 
@@ -375,7 +390,7 @@ std::string deadlock(const Block& b) {
 
 // $AGATHA_EMU_DROP_SYNCWARP=FILE:LINE turns the __syncwarp at that place into a no-op:
 // a deliberately broken kernel, to show that the ThreadSanitizer test catches it.
-bool dropped(Collective kind, const std::source_location& where) {
+bool dropped(Collective kind, const source_location& where) {
   static const std::string drop = [] {
     const char* e = std::getenv("AGATHA_EMU_DROP_SYNCWARP");
     return std::string(e ? e : "");
@@ -387,7 +402,7 @@ bool dropped(Collective kind, const std::source_location& where) {
   return file.size() >= name.size() && file.compare(file.size() - name.size(), name.size(), name) == 0;
 }
 
-void validate(const Lane& l, Collective kind, unsigned mask, int width, const std::source_location& where) {
+void validate(const Lane& l, Collective kind, unsigned mask, int width, const source_location& where) {
   if (kind == Collective::kSyncthreads) return;
   const int lane = l.index % 32;
   auto complain = [&](const std::string& what) {
@@ -400,7 +415,7 @@ void validate(const Lane& l, Collective kind, unsigned mask, int width, const st
 
 // The calling lane, checked: inside a kernel, a mask that names it, a valid width.
 // nullptr when the collective is dropped ($AGATHA_EMU_DROP_SYNCWARP).
-Lane* enter(Collective kind, unsigned mask, int width, const std::source_location& where) {
+Lane* enter(Collective kind, unsigned mask, int width, const source_location& where) {
   Lane* l = t_lane;
   if (!l) throw std::logic_error("a warp collective was called outside a kernel");
   validate(*l, kind, mask, width, where);
@@ -409,7 +424,7 @@ Lane* enter(Collective kind, unsigned mask, int width, const std::source_locatio
 
 // Records that lane l waits at a collective (under the block's lock, with threads).
 void arrive(Lane& l, Collective kind, unsigned mask, uint64_t value, int arg, int width,
-            const std::source_location& where) {
+            const source_location& where) {
   l.kind = kind, l.mask = mask, l.value = value, l.arg = arg, l.width = width, l.where = where;
   l.st = LaneState::kWaiting;
   ++l.block->waiting;
@@ -462,7 +477,7 @@ void tsan_acquire(void* p) {
 }  // namespace
 
 uint64_t collective(Collective kind, unsigned mask, uint64_t value, int arg, int width,
-                    const std::source_location& where) {
+                    const source_location& where) {
   Lane* l = enter(kind, mask, width, where);
   if (!l) return 0;
   Block& b = *l->block;
@@ -662,8 +677,29 @@ struct StackPool {
 };
 thread_local StackPool t_stacks;
 
+#if defined(AGATHA_EMU_ASAN)
+thread_local const void* t_sched_bottom = nullptr;  // the scheduling thread's own stack
+thread_local size_t t_sched_size = 0;
+#endif
+// On a lane, just after switching to it / just before switching back to the scheduler.
+void lane_arrived(Lane& l) {
+#if defined(AGATHA_EMU_ASAN)
+  __sanitizer_finish_switch_fiber(l.asan_fake, &t_sched_bottom, &t_sched_size);
+#else
+  (void)l;
+#endif
+}
+void lane_leaving(Lane& l, bool exiting) {
+#if defined(AGATHA_EMU_ASAN)
+  __sanitizer_start_switch_fiber(exiting ? nullptr : &l.asan_fake, t_sched_bottom, t_sched_size);
+#else
+  (void)l, (void)exiting;
+#endif
+}
+
 void lane_entry(void* p) {
   Lane* l = static_cast<Lane*>(p);
+  lane_arrived(*l);
   Block& b = *l->block;
   try {
     (*b.body)();
@@ -676,6 +712,7 @@ void lane_entry(void* p) {
   l->st = LaneState::kExited;
   --b.live;
   if (!b.aborted) check_exit(b, l->index);
+  lane_leaving(*l, true);
   switch_to(&l->sp, b.sched_sp);
   std::abort();  // an exited lane is never resumed
 }
@@ -683,19 +720,28 @@ void lane_entry(void* p) {
 void resume(Block& b, Lane& l) {
   l.started = true;
   t_lane = &l, current_ids = &l.ids;
+#if defined(AGATHA_EMU_ASAN)
+  void* fake = nullptr;
+  __sanitizer_start_switch_fiber(&fake, l.stack, kStack);
+#endif
   switch_to(&b.sched_sp, l.sp);
+#if defined(AGATHA_EMU_ASAN)
+  __sanitizer_finish_switch_fiber(fake, nullptr, nullptr);
+#endif
   t_lane = nullptr, current_ids = nullptr;
 }
 
 }  // namespace
 
 uint64_t collective(Collective kind, unsigned mask, uint64_t value, int arg, int width,
-                    const std::source_location& where) {
+                    const source_location& where) {
   Lane* l = enter(kind, mask, width, where);
   if (!l) return 0;
   Block& b = *l->block;
   arrive(*l, kind, mask, value, arg, width, where);
+  lane_leaving(*l, false);
   switch_to(&l->sp, b.sched_sp);
+  lane_arrived(*l);
   if (b.aborted) throw Aborted{};
   return l->result;
 }
