@@ -50,6 +50,10 @@ int main(int argc, char** argv) {
     // CLI11 prints the message (or the help, or the version); a command-line error
     // exits 1, as minimap2 does, not with CLI11's own codes (105, 106, 109, ...).
     return app.exit(e) == 0 ? 0 : 1;
+  } catch (const agatha::Error& e) {  // an option checked while parsing (-x)
+    const auto subs = app.get_subcommands();
+    std::fprintf(stderr, "[E::%s] %s\n", subs.empty() ? "agatha" : subs.front()->get_name().c_str(), e.what());
+    return 1;
   }
   try {
     for (CLI::App* sub : app.get_subcommands()) {

@@ -51,7 +51,16 @@ int64_t parse_num(const std::string& text, const std::string& option, size_t* en
 }
 
 void IndexArgs::add_to(CLI::App& sub) {
-  sub.add_option("-x", preset, "Preset: map-ont (default), map-pb, map-hifi, asm5, asm10, asm20, ava-ont, ava-pb");
+  // Checked as it is parsed, so that `-x ref.fa reads.fq` (no preset given) reports the
+  // unknown preset, in minimap2's words, rather than a missing argument.
+  const CLI::Validator known_preset(
+      [](const std::string& name) -> std::string {
+        AlignOptions{}.apply_preset(name);  // throws OptionError("unknown preset 'NAME'")
+        return {};
+      },
+      "PRESET");
+  sub.add_option("-x", preset, "Preset: map-ont (default), map-pb, map-hifi, asm5, asm10, asm20, ava-ont, ava-pb")
+      ->check(known_preset);
   sub.add_option("-k", k, "k-mer size (no larger than 28)");
   sub.add_option("-w", w, "Minimizer window size");
   sub.add_flag("-H", hpc, "Use homopolymer-compressed k-mers");

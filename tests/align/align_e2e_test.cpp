@@ -180,6 +180,14 @@ TEST_F(AlignCli, OptionErrorsAreWordedAsMinimap2) {
   }
 }
 
+// `-x` without its value takes the next argument as the preset: that is the error, not
+// the argument now missing at the end ("reads is required").
+TEST_F(AlignCli, DashXWithoutAPresetNamesTheWordItTook) {
+  const std::string ref = test::source_path("data/ref.fa");
+  expect_error(run("align --map-only -x " + ref + " " + kMtReads), "[E::align] unknown preset '" + ref + "'");
+  expect_error(run("index -x " + ref + " -o /dev/null"), "[E::index] unknown preset '" + ref + "'");
+}
+
 // Without --map-only the output is SAM: the @SQ header, then every read of the example
 // exactly once as a primary (or unmapped) record.
 TEST_F(AlignCli, WithoutMapOnlyWritesSam) {
