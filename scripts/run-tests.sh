@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# Builds agatha with its tests in ./build and runs every suite; prints a one-line
-# summary of the GoogleTest cases at the end. Exits non-zero if anything failed.
+# Builds agatha with its tests in ./build and runs every suite, then builds it again
+# under AddressSanitizer and UndefinedBehaviorSanitizer in ./build-asan and runs the
+# input-handling, golden-subset, end-to-end and fuzz-replay suites there
+# (scripts/run-sanitizers.sh). Prints a one-line summary of the GoogleTest cases of each
+# build. Exits non-zero if anything failed. AGATHA_SANITIZERS=0 skips the second part.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ ! -f build/build.ninja ]; then
@@ -10,4 +13,8 @@ ninja -C build
 status=0
 meson test -C build --print-errorlogs --num-processes "$(nproc)" || status=$?
 python3 scripts/test-summary.py build || status=$?
+if [ "${AGATHA_SANITIZERS:-1}" != 0 ]; then
+  echo "== sanitizers (ASan, UBSan) =="
+  ./scripts/run-sanitizers.sh || status=1
+fi
 exit "$status"
