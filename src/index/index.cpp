@@ -9,15 +9,25 @@
 //           u32 sequence length
 //           u64 packed-base bytes, packed bases (4 bits per base)
 //           u64 number of distinct hashes n; n u64 hashes (strictly ascending);
-//           n+1 u64 list starts (starts[0] = 0, non-decreasing);
+//           n+1 u64 list starts (starts[0] = 0, increasing);
 //           u64 number of occurrences m (= starts[n]); m u64 occurrences
-//   end     magic "AGIXEND\0"
+//   end-12  u32 CRC-32 (zlib's) of every byte before it
+//   end-8   magic "AGIXEND\0"
 // All integers little-endian (the host order on every supported platform).
+//
+// Version 2 added the checksum; version 1 files are refused (rebuild them). load trusts
+// nothing in the file: every count is checked against the bytes the file still holds
+// before anything is allocated, and every field that later code indexes with (sequence
+// ids and positions in occurrences, base codes, list bounds) is checked against the
+// header, so a damaged or hostile file is an InputError and never a bad memory access.
 #include "index.hpp"
 
 #include <agatha/error.hpp>
 
+#include <zlib.h>
+
 #include <algorithm>
+#include <bit>
 #include <cstdio>
 #include <cstring>
 #include <limits>
@@ -31,22 +41,41 @@ namespace {
 
 constexpr char kMagic[8] = {'A', 'G', 'A', 'T', 'H', 'A', 'I', 'X'};
 constexpr char kEndMagic[8] = {'A', 'G', 'I', 'X', 'E', 'N', 'D', '\0'};
-constexpr uint32_t kAgiVersion = 1;
+constexpr uint32_t kAgiVersion = 2;
 constexpr uint32_t kFlagHpc = 1;
+constexpr uint64_t kTrailerBytes = 4 + sizeof kEndMagic;  // CRC-32, end magic
+// The most bucket bits an index may have: 2^24 buckets (128 MiB of table) already give a
+// human genome's ~10^8 distinct hashes a handful of keys per bucket.
+constexpr int kMaxBucketBits = 24;
+// Fuzzing builds (libFuzzer's convention) accept any checksum, so that mutated files reach
+// the field checks behind it.
+#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+constexpr bool kVerifyChecksum = false;
+#else
+constexpr bool kVerifyChecksum = true;
+#endif
+// Bulk data is read and checksummed in pieces of this size, so each piece is summed
+// while it is still in cache.
+constexpr size_t kChunkBytes = size_t{1} << 20;
+
+uint32_t crc32_of(uint32_t crc, const void* p, size_t n) {
+  return static_cast<uint32_t>(crc32_z(crc, static_cast<const Bytef*>(p), n));
+}
 
 struct FileCloser {
   void operator()(std::FILE* f) const { std::fclose(f); }
 };
 using File = std::unique_ptr<std::FILE, FileCloser>;
 
-// Checked binary writer.
+// Checked binary writer; sums everything it writes for the trailer.
 class Writer {
  public:
   explicit Writer(const std::string& path) : path_(path), f_(std::fopen(path.c_str(), "wb")) {
     if (!f_) throw Error("cannot create '" + path + "': " + std::strerror(errno));
   }
   void bytes(const void* p, size_t n) {
-    if (n && std::fwrite(p, 1, n, f_.get()) != n) throw Error("error writing '" + path_ + "'");
+    raw(p, n);
+    crc_ = crc32_of(crc_, p, n);
   }
   template <class T>
   void pod(T v) {
@@ -56,51 +85,126 @@ class Writer {
   void array(const std::vector<T>& v) {
     bytes(v.data(), v.size() * sizeof(T));
   }
+  // The trailer (checksum of all bytes so far, end magic), then closes the file.
   void close() {
+    const uint32_t crc = crc_;
+    raw(&crc, sizeof crc);
+    raw(kEndMagic, sizeof kEndMagic);
     if (std::fclose(f_.release()) != 0) throw Error("error writing '" + path_ + "'");
   }
 
  private:
+  void raw(const void* p, size_t n) {
+    if (n && std::fwrite(p, 1, n, f_.get()) != n) throw Error("error writing '" + path_ + "'");
+  }
+
   std::string path_;
   File f_;
+  uint32_t crc_ = 0;
 };
 
-// Checked binary reader: every count is checked against the bytes left in the file
-// before anything is allocated, so a corrupt count cannot ask for absurd memory.
+// Checked, checksumming binary reader. Once open_payload has read the trailer, reads are
+// limited to the payload before it, and every count is checked against the payload
+// bytes left before anything is allocated, so a corrupt count cannot ask for memory the
+// file does not back.
 class Reader {
  public:
   explicit Reader(const std::string& path) : path_(path), f_(std::fopen(path.c_str(), "rb")) {
     if (!f_) throw InputError("cannot open '" + path + "': " + std::strerror(errno));
     if (std::fseek(f_.get(), 0, SEEK_END) != 0) fail("not a seekable file");
-    left_ = static_cast<uint64_t>(std::ftell(f_.get()));
+    const long end = std::ftell(f_.get());
+    if (end < 0) fail("not a seekable file");
+    size_ = left_ = static_cast<uint64_t>(end);
     std::rewind(f_.get());
   }
-  [[noreturn]] void fail(const std::string& what) const {
-    throw InputError("'" + path_ + "' is not a valid agatha index (.agi): " + what);
+
+  // The start of every message about this file.
+  std::string what() const { return "'" + path_ + "' is not a valid agatha index (.agi)"; }
+
+  // Throws the InputError for `problem`, unless the payload's checksum shows the file is
+  // damaged: a flipped byte trips some rule sooner or later, and then the checksum is
+  // the true cause. The rest of the payload is read for that, on this error path only.
+  [[noreturn]] void fail(const std::string& problem) {
+    if (kVerifyChecksum && sealed_ && !verified_ && drain() && crc_ != stored_crc_)
+      throw InputError(what() + ": " + kDamaged);
+    throw InputError(what() + ": " + problem);
   }
-  void bytes(void* p, uint64_t n) {
-    if (n > left_ || (n && std::fread(p, 1, n, f_.get()) != n)) fail("file is truncated");
-    left_ -= n;
-  }
-  template <class T>
-  T pod() {
-    T v;
-    bytes(&v, sizeof v);
-    return v;
-  }
-  template <class T>
-  std::vector<T> array(uint64_t n) {
-    if (n > left_ / sizeof(T)) fail("file is truncated");
-    std::vector<T> v(n);
-    bytes(v.data(), n * sizeof(T));
-    return v;
-  }
+
+  uint64_t size() const { return size_; }
   uint64_t left() const { return left_; }
 
+  // n bytes; `name` says what they are, for the error when the file has fewer.
+  void bytes(void* p, uint64_t n, const std::string& name) {
+    if (n > left_) fail(sealed_ ? name + " run past the end of the index data" : "file is truncated");
+    auto* out = static_cast<unsigned char*>(p);
+    while (n > 0) {
+      const size_t c = static_cast<size_t>(std::min<uint64_t>(n, kChunkBytes));
+      if (std::fread(out, 1, c, f_.get()) != c) {
+        sealed_ = false;  // the rest cannot be summed either
+        fail("read error");
+      }
+      crc_ = crc32_of(crc_, out, c);
+      out += c, n -= c, left_ -= c;
+    }
+  }
+  template <class T>
+  T pod(const std::string& name) {
+    T v;
+    bytes(&v, sizeof v, name);
+    return v;
+  }
+  // n elements of T, checked against the bytes left before the allocation.
+  template <class T>
+  std::vector<T> array(uint64_t n, const std::string& name) {
+    if (n > left_ / sizeof(T)) fail(std::to_string(n) + " " + name + " run past the end of the index data");
+    std::vector<T> v(n);
+    bytes(v.data(), n * sizeof(T), name);
+    return v;
+  }
+
+  // Reads the trailer (checksum, end magic) and limits further reads to the payload.
+  void open_payload() {
+    if (left_ < kTrailerBytes) fail("file is truncated");
+    const uint64_t at = size_ - left_;
+    unsigned char trailer[kTrailerBytes];
+    if (std::fseek(f_.get(), static_cast<long>(size_ - kTrailerBytes), SEEK_SET) != 0 ||
+        std::fread(trailer, 1, sizeof trailer, f_.get()) != sizeof trailer ||
+        std::fseek(f_.get(), static_cast<long>(at), SEEK_SET) != 0)
+      fail("read error");
+    if (std::memcmp(trailer + 4, kEndMagic, sizeof kEndMagic) != 0)
+      fail("file is truncated (it does not end with the end marker)");
+    std::memcpy(&stored_crc_, trailer, sizeof stored_crc_);
+    left_ -= kTrailerBytes;
+    sealed_ = true;
+  }
+  // Checks that the payload was read exactly and that its checksum matches.
+  void close_payload() {
+    if (left_ != 0) fail(std::to_string(left_) + " bytes of unknown data before the end marker");
+    verified_ = true;
+    if (kVerifyChecksum && crc_ != stored_crc_) throw InputError(what() + ": " + kDamaged);
+  }
+
  private:
+  static constexpr const char* kDamaged = "checksum mismatch: the file is damaged (rebuild it with `agatha index`)";
+
+  // Sums the unread rest of the payload; false if it cannot be read.
+  bool drain() {
+    std::vector<unsigned char> buf(static_cast<size_t>(std::min<uint64_t>(left_, kChunkBytes)));
+    while (left_ > 0) {
+      const size_t c = static_cast<size_t>(std::min<uint64_t>(left_, buf.size()));
+      if (std::fread(buf.data(), 1, c, f_.get()) != c) return false;
+      crc_ = crc32_of(crc_, buf.data(), c);
+      left_ -= c;
+    }
+    return true;
+  }
+
   std::string path_;
   File f_;
-  uint64_t left_ = 0;
+  uint64_t size_ = 0, left_ = 0;
+  uint32_t crc_ = 0, stored_crc_ = 0;
+  bool sealed_ = false;    // the trailer is read: left_ counts payload bytes only
+  bool verified_ = false;  // the whole payload is read and its checksum matched
 };
 
 }  // namespace
@@ -108,7 +212,11 @@ class Reader {
 // Collects the sequences and their minimizers, then groups them by hash.
 class MinimizerIndex::Builder {
  public:
-  Builder(const AlignOptions& opt, std::string what) : opt_(opt), what_(std::move(what)) { opt.validate(); }
+  Builder(const AlignOptions& opt, std::string what) : opt_(opt), what_(std::move(what)) {
+    opt.validate();
+    if (opt.bucket_bits < 0 || opt.bucket_bits > kMaxBucketBits)
+      throw OptionError("bucket bits must be within 0 and " + std::to_string(kMaxBucketBits));
+  }
 
   void add(const std::string& name, const std::string& bases, uint64_t record_no) {
     if (idx_.ref_.find(name) >= 0)
@@ -161,14 +269,18 @@ MinimizerIndex MinimizerIndex::build(const std::vector<std::pair<std::string, st
 }
 
 void MinimizerIndex::build_buckets() {
-  const int shift = 2 * k_ - bucket_bits_;
-  bucket_start_.assign((size_t{1} << bucket_bits_) + 1, 0);
-  for (uint64_t key : keys_) ++bucket_start_[(key >> shift) + 1];
+  // The table only narrows lookup's binary search, which more buckets than about twice
+  // the keys cannot narrow further; so its size follows the keys actually present, and a
+  // loaded index never asks for more table than its file holds hashes.
+  const int bits = std::min(bucket_bits_, static_cast<int>(std::bit_width(keys_.size())));
+  bucket_shift_ = 2 * k_ - bits;
+  bucket_start_.assign((size_t{1} << bits) + 1, 0);
+  for (uint64_t key : keys_) ++bucket_start_[(key >> bucket_shift_) + 1];
   for (size_t i = 1; i < bucket_start_.size(); ++i) bucket_start_[i] += bucket_start_[i - 1];
 }
 
 std::span<const uint64_t> MinimizerIndex::lookup(uint64_t hash) const {
-  const uint64_t top = hash >> (2 * k_ - bucket_bits_);
+  const uint64_t top = hash >> bucket_shift_;
   if (top + 1 >= bucket_start_.size()) return {};
   const auto first = keys_.begin() + static_cast<ptrdiff_t>(bucket_start_[top]);
   const auto last = keys_.begin() + static_cast<ptrdiff_t>(bucket_start_[top + 1]);
@@ -206,57 +318,121 @@ void MinimizerIndex::save(const std::string& path) const {
   out.array(starts_);
   out.pod<uint64_t>(ys_.size());
   out.array(ys_);
-  out.bytes(kEndMagic, sizeof kEndMagic);
   out.close();
 }
 
 MinimizerIndex MinimizerIndex::load(const std::string& path) {
   Reader in(path);
-  char magic[8];
-  if (in.left() < sizeof magic) in.fail("file is too short");
-  in.bytes(magic, sizeof magic);
-  if (std::memcmp(magic, kMagic, sizeof magic) != 0) in.fail("wrong magic number");
-  const auto version = in.pod<uint32_t>();
+  char magic[sizeof kMagic];
+  if (in.size() < sizeof magic)
+    in.fail("file is too short (" + std::to_string(in.size()) + " bytes) to be an agatha index");
+  in.bytes(magic, sizeof magic, "magic");
+  if (std::memcmp(magic, kMagic, sizeof magic) != 0) in.fail("bad magic (not an agatha index)");
+  const auto version = in.pod<uint32_t>("version");
+  if (version < kAgiVersion)
+    in.fail("format version " + std::to_string(version) + " is out of date (this agatha reads version " +
+            std::to_string(kAgiVersion) + "): rebuild the index with `agatha index`");
   if (version != kAgiVersion)
-    in.fail("format version " + std::to_string(version) + ", expected " + std::to_string(kAgiVersion));
+    in.fail("unknown format version " + std::to_string(version) + " (this agatha reads version " +
+            std::to_string(kAgiVersion) + ")");
+  in.open_payload();
+
+  // The header: the same ranges the builder accepts (AlignOptions::validate, Builder).
   MinimizerIndex idx;
-  idx.k_ = static_cast<int>(in.pod<uint32_t>());
-  idx.w_ = static_cast<int>(in.pod<uint32_t>());
-  const auto flags = in.pod<uint32_t>();
+  const auto k = in.pod<uint32_t>("the header"), w = in.pod<uint32_t>("the header");
+  const auto flags = in.pod<uint32_t>("the header"), bucket_bits = in.pod<uint32_t>("the header");
+  if (k < 1 || k > static_cast<uint32_t>(kMaxK))
+    in.fail("k = " + std::to_string(k) + " is outside 1-" + std::to_string(kMaxK));
+  if (w < 1 || w > static_cast<uint32_t>(kMaxW))
+    in.fail("w = " + std::to_string(w) + " is outside 1-" + std::to_string(kMaxW));
+  if ((flags & ~kFlagHpc) != 0) in.fail("unknown flags " + std::to_string(flags));
+  const auto max_bits = static_cast<uint32_t>(std::min(2 * static_cast<int>(k), kMaxBucketBits));
+  if (bucket_bits > max_bits)
+    in.fail("bucket bits " + std::to_string(bucket_bits) + " exceed " + std::to_string(max_bits) +
+            " (the most for k = " + std::to_string(k) + ")");
+  idx.k_ = static_cast<int>(k), idx.w_ = static_cast<int>(w);
   idx.hpc_ = (flags & kFlagHpc) != 0;
-  idx.bucket_bits_ = static_cast<int>(in.pod<uint32_t>());
-  if (idx.k_ <= 0 || idx.k_ > kMaxK || idx.w_ <= 0 || idx.w_ > kMaxW || (flags & ~kFlagHpc) != 0 ||
-      idx.bucket_bits_ < 0 || idx.bucket_bits_ > 2 * idx.k_)
-    in.fail("bad parameters in the header");
+  idx.bucket_bits_ = static_cast<int>(bucket_bits);
 
-  const auto n_seq = in.pod<uint64_t>();
+  // The sequence table. A record takes at least 8 bytes, which bounds the count; past a
+  // modest reserve the vectors grow only with records actually read.
+  const auto n_seq = in.pod<uint64_t>("the sequence count");
   if (n_seq == 0) in.fail("no sequences");
-  if (n_seq > in.left() / 8) in.fail("file is truncated");
-  std::vector<std::string> names(n_seq);
-  std::vector<uint32_t> lengths(n_seq);
+  if (n_seq > std::numeric_limits<uint32_t>::max() || n_seq > in.left() / 8)
+    in.fail(std::to_string(n_seq) + " sequences run past the end of the index data");
+  std::vector<std::string> names;
+  std::vector<uint32_t> lengths;
+  names.reserve(static_cast<size_t>(std::min<uint64_t>(n_seq, 1 << 16)));
+  lengths.reserve(static_cast<size_t>(std::min<uint64_t>(n_seq, 1 << 16)));
+  uint64_t total = 0;  // < 2^32 sequences of < 2^31 bases: no overflow
   for (uint64_t i = 0; i < n_seq; ++i) {
-    const auto len = in.pod<uint32_t>();
-    const auto chars = in.array<char>(len);
-    names[i].assign(chars.begin(), chars.end());
-    lengths[i] = in.pod<uint32_t>();
+    const auto name_len = in.pod<uint32_t>("the sequence table");
+    if (name_len > in.left())
+      in.fail("the name of sequence " + std::to_string(i) + " runs past the end of the index data");
+    std::string name(name_len, '\0');
+    in.bytes(name.data(), name_len, "the sequence table");
+    const auto len = in.pod<uint32_t>("the sequence table");
+    if (len > static_cast<uint32_t>(std::numeric_limits<int32_t>::max()))
+      in.fail("sequence " + std::to_string(i) + " claims " + std::to_string(len) + " bases (at most 2^31-1)");
+    names.push_back(std::move(name));
+    lengths.push_back(len);
+    total += len;
   }
-  auto packed = in.array<uint8_t>(in.pod<uint64_t>());
-  idx.ref_ = Reference::from_parts(std::move(names), lengths, std::move(packed), "'" + path + "'");
+  const auto n_packed = in.pod<uint64_t>("the packed-base count");
+  if (n_packed != (total + 1) / 2)
+    in.fail(std::to_string(n_packed) + " bytes of packed bases for sequences of " + std::to_string(total) +
+            " bases in all");
+  auto packed = in.array<uint8_t>(n_packed, "bytes of packed bases");
 
-  const auto n_keys = in.pod<uint64_t>();
-  idx.keys_ = in.array<uint64_t>(n_keys);
-  idx.starts_ = in.array<uint64_t>(n_keys + 1);
-  idx.ys_ = in.array<uint64_t>(in.pod<uint64_t>());
-  in.bytes(magic, sizeof magic);
-  if (std::memcmp(magic, kEndMagic, sizeof magic) != 0) in.fail("missing end marker");
-  if (in.left() != 0) in.fail("trailing bytes after the end marker");
+  // The hash lists: n keys and n+1 starts need 16n+8 bytes.
+  const auto n_keys = in.pod<uint64_t>("the hash count");
+  if (in.left() < 8 || n_keys > (in.left() - 8) / 16)
+    in.fail(std::to_string(n_keys) + " hashes run past the end of the index data");
+  idx.keys_ = in.array<uint64_t>(n_keys, "hashes");
+  idx.starts_ = in.array<uint64_t>(n_keys + 1, "list starts");
+  idx.ys_ = in.array<uint64_t>(in.pod<uint64_t>("the occurrence count"), "occurrences");
+  in.close_payload();
 
+  // The payload is as written; now check that what was written is an index, so no later
+  // read through these fields (minimap2's mm_idx_get, mm_idx_getseq) leaves its array.
+  idx.ref_ = Reference::from_parts(std::move(names), lengths, std::move(packed), in.what());
+  const std::vector<uint64_t>& keys = idx.keys_;
+  const std::vector<uint64_t>& starts = idx.starts_;
+  const std::vector<uint64_t>& ys = idx.ys_;
+  // Occurrences: y = rid << 32 | pos << 1 | strand, with pos the k-mer's last base
+  // (sketch), so k-1 <= pos < len. A flat pass: most lists hold one occurrence.
+  const Reference& ref = idx.ref_;
+  for (uint64_t j = 0; j < ys.size(); ++j) {
+    const uint64_t rid = ys[j] >> 32;
+    const uint32_t pos = static_cast<uint32_t>(ys[j]) >> 1;
+    if (rid >= lengths.size())
+      in.fail("occurrence " + std::to_string(j) + " names sequence " + std::to_string(rid) + " of " +
+              std::to_string(lengths.size()));
+    if (pos >= lengths[rid] || pos + 1 < k) {
+      const RefSeq& s = ref.seq(static_cast<uint32_t>(rid));
+      in.fail("occurrence " + std::to_string(j) + " is at position " + std::to_string(pos) + " of sequence '" + s.name +
+              "' (" + std::to_string(s.len) + " bases, k = " + std::to_string(k) + ")");
+    }
+  }
+  // Hashes strictly ascending below 4^k (lookup's binary search); lists not empty (the
+  // builder makes none), within the occurrences, of a size occurrence_counts' uint32
+  // holds, and ascending by y as lookup promises.
+  if (starts[0] != 0) in.fail("the first occurrence list starts at " + std::to_string(starts[0]));
+  if (starts[n_keys] != ys.size())
+    in.fail("the occurrence lists end at " + std::to_string(starts[n_keys]) + " but there are " +
+            std::to_string(ys.size()) + " occurrences");
   const uint64_t key_limit = uint64_t{1} << 2 * idx.k_;
-  for (size_t i = 0; i < n_keys; ++i) {
-    if (idx.keys_[i] >= key_limit || (i > 0 && idx.keys_[i] <= idx.keys_[i - 1])) in.fail("hashes out of order");
-    if (idx.starts_[i + 1] <= idx.starts_[i]) in.fail("empty or inverted occurrence list");
+  for (uint64_t i = 0; i < n_keys; ++i) {
+    if (keys[i] >= key_limit) in.fail("hash " + std::to_string(i) + " has more than 2k bits");
+    if (i > 0 && keys[i] <= keys[i - 1]) in.fail("hash " + std::to_string(i) + " is out of order");
+    const uint64_t st = starts[i], en = starts[i + 1];
+    if (en <= st || en > ys.size() || en - st > std::numeric_limits<uint32_t>::max())
+      in.fail("hash " + std::to_string(i) + " has a list of " + std::to_string(static_cast<int64_t>(en - st)) +
+              " occurrences");
+    for (uint64_t j = st + 1; j < en; ++j)
+      if (ys[j] < ys[j - 1])
+        in.fail("occurrence " + std::to_string(j) + " is out of order in the list of hash " + std::to_string(i));
   }
-  if (idx.starts_[0] != 0 || idx.starts_[n_keys] != idx.ys_.size()) in.fail("occurrence lists do not match");
   idx.build_buckets();
   return idx;
 }

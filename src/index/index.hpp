@@ -4,8 +4,9 @@
 // by the sketch are kept, so a list's length is the hash's occurrence count.
 //
 // Layout: distinct hashes in ascending order (keys_), their list starts (starts_, one
-// more than keys_) into one array of occurrences (ys_), and a table over the top
-// `bucket_bits` bits of the 2k-bit hash that narrows the binary search for a key.
+// more than keys_) into one array of occurrences (ys_), and a table over the top bits
+// of the 2k-bit hash (`bucket_bits` of them, fewer for few keys) that narrows the binary
+// search for a key.
 //
 // Single index part: minimap2's -I splitting is not implemented (4G bases, the 2.24
 // default, holds a human genome in one part).
@@ -33,9 +34,10 @@ class MinimizerIndex {
   // Same from (name, bases) pairs already in memory.
   static MinimizerIndex build(const std::vector<std::pair<std::string, std::string>>& seqs, const AlignOptions& opt);
 
-  // The .agi file: a versioned binary image of the whole index (see index.cpp).
-  // save throws Error if the file cannot be written; load throws InputError for a
-  // missing, foreign, truncated or inconsistent file.
+  // The .agi file: a versioned, checksummed binary image of the whole index (see
+  // index.cpp). save throws Error if the file cannot be written; load throws InputError
+  // for a missing, foreign, old, truncated, damaged or inconsistent file, and checks
+  // every count against the file's size before allocating for it.
   void save(const std::string& path) const;
   static MinimizerIndex load(const std::string& path);
 
@@ -57,10 +59,13 @@ class MinimizerIndex {
 
   int k_ = 0, w_ = 0;
   bool hpc_ = false;
-  int bucket_bits_ = 0;  // min(bucket_bits option, 2k)
+  int bucket_bits_ = 0;  // min(bucket_bits option, 2k); kept in the .agi
   Reference ref_;
   std::vector<uint64_t> keys_, starts_, ys_;
-  std::vector<uint64_t> bucket_start_;  // first key index per top-bits bucket (+1 sentinel)
+  // First key index per bucket (+1 sentinel). A bucket is a hash's top bits: at most
+  // bucket_bits_ of them, fewer when there are few keys (see build_buckets).
+  std::vector<uint64_t> bucket_start_;
+  int bucket_shift_ = 0;  // hash >> bucket_shift_ is the bucket
 };
 
 // The occurrence threshold mid_occ (spec 3.4; options.c mm_mapopt_update, index.c

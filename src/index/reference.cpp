@@ -2,6 +2,8 @@
 
 #include <agatha/error.hpp>
 
+#include <algorithm>
+#include <cstring>
 #include <limits>
 
 #include "nt4.hpp"
@@ -33,11 +35,24 @@ void Reference::fetch(uint32_t rid, uint32_t st, uint32_t en, uint8_t* out) cons
   for (uint64_t i = off + st; i < off + en; ++i) *out++ = code_at(i);
 }
 
+namespace {
+
+// Nonzero in the high bit of every nibble of x above 4, the largest base code:
+// n > 4 exactly when bit 3 is set, or bit 2 and one of bits 1, 0.
+uint64_t nibbles_above_4(uint64_t x) {
+  constexpr uint64_t kHigh = 0x8888888888888888ULL;
+  return (x | (x << 1 & (x << 2 | x << 3))) & kHigh;
+}
+
+}  // namespace
+
 Reference Reference::from_parts(std::vector<std::string> names, const std::vector<uint32_t>& lengths,
                                 std::vector<uint8_t> packed, const std::string& what) {
   Reference r;
   for (size_t i = 0; i < names.size(); ++i) {
     if (r.by_name_.count(names[i])) throw InputError(what + ": duplicate reference sequence name '" + names[i] + "'");
+    if (lengths[i] > static_cast<uint32_t>(std::numeric_limits<int32_t>::max()))
+      throw InputError(what + ": reference sequence '" + names[i] + "' is longer than 2^31-1 bases");
     r.by_name_.emplace(names[i], static_cast<uint32_t>(i));
     r.seqs_.push_back({std::move(names[i]), r.total_, lengths[i]});
     r.total_ += lengths[i];
@@ -45,6 +60,31 @@ Reference Reference::from_parts(std::vector<std::string> names, const std::vecto
   if (packed.size() != (r.total_ + 1) / 2)
     throw InputError(what + ": sequence storage does not match the sequence lengths");
   r.packed_ = std::move(packed);
+  // Every nibble is a code add can store (the one after an odd total is add's zero
+  // padding): base and fetch hand codes on as table indices. Whole words first, for
+  // speed; nibbles are looked at one by one only to name a bad one.
+  const std::vector<uint8_t>& p = r.packed_;
+  uint64_t bad = 0;
+  size_t i = 0;
+  for (; i + 8 <= p.size(); i += 8) {
+    uint64_t x;
+    std::memcpy(&x, p.data() + i, sizeof x);
+    bad |= nibbles_above_4(x);
+  }
+  for (; i < p.size(); ++i) bad |= nibbles_above_4(p[i]);
+  if (r.total_ & 1 && p.back() >> 4 != 0) throw InputError(what + ": nonzero padding after the last base");
+  if (bad != 0) {
+    for (uint64_t b = 0; b < r.total_; ++b) {
+      const uint8_t c = r.code_at(b);
+      if (c <= 4) continue;
+      // The last sequence starting at or before b; it is not empty, as the next starts after b.
+      auto s =
+          std::upper_bound(r.seqs_.begin(), r.seqs_.end(), b, [](uint64_t v, const RefSeq& q) { return v < q.offset; });
+      --s;
+      throw InputError(what + ": base " + std::to_string(b - s->offset) + " of sequence '" + s->name + "' has code " +
+                       std::to_string(c) + " (codes are 0-4)");
+    }
+  }
   return r;
 }
 

@@ -38,8 +38,9 @@ class Reference {
 
   // Raw storage, for .agi files: 4-bit codes, base i in the low nibble when i is even.
   const std::vector<uint8_t>& packed() const { return packed_; }
-  // Rebuilds from stored parts (sequence offsets are recomputed). Throws InputError if
-  // the names repeat or `packed` does not hold exactly the summed lengths.
+  // Rebuilds from stored parts (sequence offsets are recomputed). Throws InputError,
+  // starting with `what`, if the names repeat, a length is >= 2^31, `packed` does not
+  // hold exactly the summed lengths, or a stored code is not one add writes.
   static Reference from_parts(std::vector<std::string> names, const std::vector<uint32_t>& lengths,
                               std::vector<uint8_t> packed, const std::string& what);
 
