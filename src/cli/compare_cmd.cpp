@@ -6,6 +6,7 @@
 #include "../eval/svg_plot.hpp"
 #include "../io/output_file.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -18,6 +19,20 @@ struct CompareArgs {
   size_t show = 5;
   bool fail_on_diff = false;
 };
+
+// Decimal digits only. CLI11 reads a size_t with strtoull in base 0, which takes "-1"
+// as the largest value and "010" as 8; leading zeros are dropped here so it reads
+// the number as written.
+CLI::Validator decimal_count() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
+          return "'" + text + "' is not a non-negative integer";
+        text.erase(0, std::min(text.find_first_not_of('0'), text.size() - 1));
+        return std::string();
+      },
+      "INT >= 0");
+}
 
 std::string pct_line(const char* name, size_t n, size_t base) {
   char b[160];
@@ -82,7 +97,7 @@ Action add_compare_command(CLI::App& app) {
       "CIGAR; MAPQ; the set of optional tags). Shown reads: '<' REF records, '>' TEST records.");
   sub->add_option("ref", args->ref, "Reference alignments")->required()->check(CLI::ExistingFile);
   sub->add_option("test", args->test, "Alignments to compare with REF")->required()->check(CLI::ExistingFile);
-  sub->add_option("--show", args->show, "Differing reads to print with both records");
+  sub->add_option("--show", args->show, "Differing reads to print with both records")->transform(decimal_count());
   sub->add_flag("--fail-on-diff", args->fail_on_diff, "Exit 1 when any read differs, is missing or is extra");
   sub->add_option("--plot", args->plot, "Write an SVG summary chart");
   return [args] { return run_compare(*args); };

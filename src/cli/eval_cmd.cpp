@@ -6,6 +6,10 @@
 #include "../eval/svg_plot.hpp"
 #include "../io/output_file.hpp"
 
+#include <agatha/error.hpp>
+
+#include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -33,7 +37,39 @@ const char* kEvalHelp =
     "  wrong  = reads among 'mapped' whose primary is not correct,\n"
     "  error  = wrong / mapped (0 when mapped is 0).\n"
     "Without --truth the origin is read from each input's read names\n"
-    "(name!contig!start!end!strand, 0-based start, as paftools.js pbsim2fq writes).";
+    "(name!contig!start!end!strand, 0-based start, as paftools.js pbsim2fq writes).\n"
+    "Labels (-l) name the inputs in order: at most one per input; inputs after the last\n"
+    "label are named by their path as given.";
+
+// A finite decimal number in [LO, HI]. CLI::Range alone would let "nan" through, as
+// every comparison with NaN is false.
+CLI::Validator finite_range(double lo, double hi) {
+  char desc[64];
+  std::snprintf(desc, sizeof desc, "FLOAT in [%g, %g]", lo, hi);
+  return CLI::Validator(
+      [lo, hi](std::string& text) -> std::string {
+        double x = 0;
+        const char* end = text.data() + text.size();
+        const auto [p, ec] = std::from_chars(text.data(), end, x);
+        if (ec != std::errc() || p != end || !std::isfinite(x) || x < lo || x > hi) {
+          char b[64];
+          std::snprintf(b, sizeof b, "a number from %g to %g", lo, hi);
+          return "'" + text + "' is not " + b;
+        }
+        return std::string();
+      },
+      desc);
+}
+
+// Labels become column names of a tab-separated table, so they must be one field.
+void check_labels(const std::vector<std::string>& labels, size_t inputs) {
+  if (labels.size() > inputs)
+    throw OptionError(std::to_string(labels.size()) + " labels (-l) given for " + std::to_string(inputs) +
+                      " alignment file" + (inputs == 1 ? "" : "s") + "; give at most one label per file");
+  for (const std::string& l : labels)
+    if (l.empty() || l.find_first_of("\t\n\r") != std::string::npos)
+      throw OptionError("label '" + l + "' must be non-empty and without tabs or line breaks");
+}
 
 void warn(const std::string& path, const eval::Anomaly& a, const char* what) {
   if (a.count == 0) return;
@@ -70,6 +106,7 @@ std::string table(const std::vector<eval::AccuracyReport>& reps, const std::vect
 }
 
 int run_eval(const EvalArgs& a) {
+  check_labels(a.labels, a.inputs.size());
   std::vector<std::string> labels = a.labels;
   for (size_t i = labels.size(); i < a.inputs.size(); ++i) labels.push_back(a.inputs[i]);
   std::unique_ptr<eval::Truth> truth;
@@ -111,8 +148,10 @@ Action add_eval_command(CLI::App& app) {
       ->check(CLI::ExistingFile);
   sub->add_option("--truth", args->truth, "pbsim MAF (plain or gzip), or FASTA/FASTQ with origin-encoding names");
   sub->add_option("--overlap", args->overlap, "Correct when overlap/union of reference intervals exceeds this")
-      ->check(CLI::Range(0.0, 1.0));
-  sub->add_option("-l,--label", args->labels, "Name of each input in the table and plot, in order (default: its path)")
+      ->check(finite_range(0.0, 1.0));
+  sub->add_option("-l,--label", args->labels,
+                  "Name of each input in the table and plot, in order; at most one per input "
+                  "(inputs without one: their path)")
       ->allow_extra_args(false);
   sub->add_option("--plot", args->plot, "Write an SVG plot: error rate (log x) against fraction mapped");
   return [args] { return run_eval(*args); };

@@ -7,6 +7,7 @@
 
 #include <agatha/error.hpp>
 
+#include <htslib/bgzf.h>
 #include <htslib/kstring.h>
 #include <htslib/sam.h>
 
@@ -36,7 +37,9 @@ AlnFormat detect(const std::string& path) {
   if (line.compare(0, 4, std::string("BAM\1", 4)) == 0) return AlnFormat::kBam;
   if (!line.empty() && line[0] == '@') return AlnFormat::kSam;
   const std::vector<std::string_view> f = split_tabs(line);
-  if (f.size() >= 12 && (f[4] == "+" || f[4] == "-")) return AlnFormat::kPaf;
+  // SAM's column 5 is the MAPQ, never a strand: a line with one there is PAF, and one
+  // short of columns is reported as such rather than misread as headerless SAM.
+  if (f.size() >= 5 && (f[4] == "+" || f[4] == "-")) return AlnFormat::kPaf;
   if (f.size() >= 11) return AlnFormat::kSam;
   throw InputError("'" + path + "' is not SAM, BAM or PAF: line 1 has " + std::to_string(f.size()) +
                    " tab-separated columns");
@@ -90,6 +93,13 @@ AlignmentReader::AlignmentReader(const std::string& path) : path_(path), format_
   if (!sam_->fp) throw InputError("cannot open '" + path + "': " + std::strerror(errno ? errno : EINVAL));
   sam_->hdr.reset(sam_hdr_read(sam_->fp.get()));
   if (!sam_->hdr) throw InputError("'" + path + "': cannot read the " + format_name(format_) + " header");
+  // A BAM cut at a block boundary reads as a shorter valid file: htslib only warns.
+  // Scoring such a prefix would give wrong numbers silently, so it is an error.
+  if (format_ == AlnFormat::kBam) {
+    samFile* fp = sam_->fp.get();
+    if (fp->is_bgzf && bgzf_check_EOF(fp->fp.bgzf) == 0)
+      throw InputError("'" + path + "': truncated BAM file (no end-of-file marker)");
+  }
 }
 
 AlignmentReader::~AlignmentReader() = default;
@@ -108,11 +118,20 @@ AlnRecord sam_record(const sam_hdr_t* hdr, bam1_t* b, kstring_t* ks, const std::
   r.qname = bam_get_qname(b);
   r.secondary = flag & BAM_FSECONDARY;
   r.supplementary = flag & BAM_FSUPPLEMENTARY;
-  r.mapped = !(flag & BAM_FUNMAP) && b->core.tid >= 0;
+  // htslib turns a mapped SAM record without a position into an unmapped one; a BAM
+  // record is taken as it is stored, so the same rule is applied here.
+  r.mapped = !(flag & BAM_FUNMAP) && b->core.tid >= 0 && b->core.pos >= 0;
   if (r.mapped) {
-    r.contig = sam_hdr_tid2name(hdr, b->core.tid);
+    const char* contig = sam_hdr_tid2name(hdr, b->core.tid);
+    if (!contig)
+      throw InputError("'" + path + "' record " + std::to_string(no) + ": reference " + std::to_string(b->core.tid) +
+                       " is not in the header");
+    r.contig = contig;
     r.start = b->core.pos;
     r.end = bam_endpos(b);
+    // htslib bounds POS + reference length; an end before the start could only come
+    // from a sum that wrapped.
+    if (r.end < r.start) throw InputError("'" + path + "' record " + std::to_string(no) + ": position out of range");
     r.strand = bam_is_rev(b) ? '-' : '+';
   }
   r.mapq = b->core.qual;
@@ -124,9 +143,11 @@ AlnRecord sam_record(const sam_hdr_t* hdr, bam1_t* b, kstring_t* ks, const std::
 int64_t paf_int(const std::vector<std::string_view>& f, size_t col, const char* what, const std::string& path,
                 size_t line) {
   int64_t v = 0;
-  if (!parse_nonneg(f[col], v))
+  const Num n = read_nonneg(f[col], v);
+  if (n != Num::kOk)
     throw InputError("'" + path + "' line " + std::to_string(line) + ": column " + std::to_string(col + 1) + " (" +
-                     what + ") is not a non-negative integer: '" + std::string(f[col]) + "'");
+                     what + ") " + (n == Num::kOutOfRange ? "is out of range" : "is not a non-negative integer") +
+                     ": '" + std::string(f[col]) + "'");
   return v;
 }
 
@@ -160,9 +181,15 @@ bool AlignmentReader::next(AlnRecord& rec) {
   r.qname = std::string(f[0]);
   r.contig = std::string(f[5]);
   r.strand = f[4][0];
-  paf_int(f, 6, "target length", path_, ln);
+  const int64_t tlen = paf_int(f, 6, "target length", path_, ln);
   r.start = paf_int(f, 7, "target start", path_, ln);
   r.end = paf_int(f, 8, "target end", path_, ln);
+  // [start, end) must be an interval on the target: a line that is not (or runs past
+  // its target) is malformed, not an empty or negative interval to score.
+  if (r.start > r.end || r.end > tlen)
+    throw InputError("'" + path_ + "' line " + std::to_string(ln) + ": position out of range: target start " +
+                     std::to_string(r.start) + " and end " + std::to_string(r.end) +
+                     " must satisfy start <= end <= target length " + std::to_string(tlen));
   r.mapq = static_cast<int>(std::min<int64_t>(paf_int(f, 11, "mapping quality", path_, ln), 255));
   r.mapped = true;
   bool has_tp = false, s1 = false, s2 = false;

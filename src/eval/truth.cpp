@@ -6,6 +6,9 @@
 
 #include <agatha/error.hpp>
 
+#include <algorithm>
+#include <iterator>
+
 namespace agatha::eval {
 
 bool Truth::add(const std::string& read, Origin o) {
@@ -53,9 +56,15 @@ SLine parse_s_line(const std::string& line, const io::LineReader& in) {
     throw InputError(where(in) + ": MAF 's' line has " + std::to_string(f.size()) + " fields, expected 7");
   SLine s;
   s.name = std::string(f[1]);
-  int64_t src = 0;
-  if (!parse_nonneg(f[2], s.start) || !parse_nonneg(f[3], s.size) || !parse_nonneg(f[5], src))
+  int64_t src = 0, end = 0;
+  const Num nums[] = {read_nonneg(f[2], s.start), read_nonneg(f[3], s.size), read_nonneg(f[5], src)};
+  if (std::find(std::begin(nums), std::end(nums), Num::kNotNumber) != std::end(nums))
     throw InputError(where(in) + ": MAF 's' line: start, size and srcSize must be non-negative integers");
+  // The block covers [start, start + size) of a source of srcSize bases (on either
+  // strand); checking that here also keeps the origin's end from overflowing.
+  if (std::find(std::begin(nums), std::end(nums), Num::kOutOfRange) != std::end(nums) ||
+      !add_nonneg(s.start, s.size, end) || end > src)
+    throw InputError(where(in) + ": MAF 's' line: position out of range (start + size must be at most srcSize)");
   if (f[4] != "+" && f[4] != "-") throw InputError(where(in) + ": MAF 's' line: strand must be + or -");
   s.strand = f[4][0];
   return s;
@@ -86,12 +95,14 @@ void load_maf(io::LineReader& in, std::string line, Truth& t) {
   if (in_block == 1 || in_block == 2) throw InputError("'" + in.path() + "': last MAF block is incomplete");
 }
 
-// FASTA/FASTQ: only the names matter; FASTQ records are four lines.
+// FASTA/FASTQ: only the names matter; FASTQ records are four lines, counted from the
+// first header (load_truth skips blank lines before it).
 void load_names(io::LineReader& in, std::string line, Truth& t) {
   const bool fastq = line[0] == '@';
+  const size_t first = in.line_number();
   do {
     if (line.empty()) continue;
-    if (fastq && (in.line_number() % 4) != 1) continue;
+    if (fastq && (in.line_number() - first) % 4 != 0) continue;
     if (!fastq && line[0] != '>') continue;
     if (line[0] != (fastq ? '@' : '>')) throw InputError(where(in) + ": expected a FASTQ header line");
     const std::string name = line.substr(1, line.find_first_of(" \t") - 1);

@@ -3,11 +3,15 @@
 #include "eval_cli.hpp"
 
 #include "src/eval/accuracy.hpp"
+#include "src/eval/compare.hpp"
 #include "src/eval/truth.hpp"
 
 #include <agatha/error.hpp>
 
 #include <gtest/gtest.h>
+#include <htslib/sam.h>
+
+#include <functional>
 
 namespace agatha {
 namespace {
@@ -171,6 +175,251 @@ TEST(EvalCli, TruncatedBamIsAnErrorNotACrash) {
   const auto r = agatha("eval --truth " + eval_data("truth.maf") + " " + bam);
   EXPECT_EQ(r.code, 1);
   EXPECT_EQ(r.out, "[E::eval] error reading '" + bam + "' after line 0: truncated gzip stream\n");
+}
+
+// start + size near 2^63 does not fit in int64: an error naming the file and line, not
+// a wrapped (undefined) end.
+TEST(Accuracy, MafPositionsOutOfRangeAreErrors) {
+  test::TempDir d;
+  const std::string read = "s r 0 4 + 4 ACGT\n";
+  for (const std::string ref : {"s chrA 9223372036854775800 100 + 9223372036854775807 ACGT\n",
+                                "s chrA 9223372036854775807 9223372036854775807 + 9223372036854775807 ACGT\n",
+                                "s chrA 99999999999999999999 4 + 100 ACGT\n",
+                                "s chrA 10 4 + 99999999999999999999 ACGT\n", "s chrA 98 4 + 100 ACGT\n"}) {
+    const std::string maf = d.write("big.maf", "a\n" + ref + read);
+    try {
+      eval::load_truth(maf);
+      ADD_FAILURE() << "accepted: " << ref;
+    } catch (const InputError& e) {
+      EXPECT_EQ(std::string(e.what()),
+                "'" + maf + "' line 2: MAF 's' line: position out of range (start + size must be at most srcSize)")
+          << ref;
+    }
+  }
+  // The read line is held to the same bound.
+  const std::string maf = d.write("read.maf", "a\ns chrA 0 4 + 100 ACGT\ns r 1 4 + 4 ACGT\n");
+  EXPECT_THROW(eval::load_truth(maf), InputError);
+  // Right at the bound is fine.
+  const std::string ok = d.write("ok.maf", "a\ns chrA 96 4 + 100 ACGT\n" + read);
+  EXPECT_EQ(eval::load_truth(ok).by_read.at("r").end, 100);
+}
+
+TEST(EvalCli, MafPositionOverflowIsAnError) {
+  test::TempDir d;
+  const std::string maf =
+      d.write("x.maf", "a\ns chrA 9223372036854775800 100 + 9223372036854775807 ACGT\ns r 0 4 + 4 ACGT\n");
+  const auto r = agatha("eval --truth " + maf + " " + eval_data("cases.sam"));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.out, "[E::eval] '" + maf +
+                       "' line 2: MAF 's' line: position out of range (start + size must be at most srcSize)\n");
+}
+
+TEST(EvalCli, PafPositionsOutOfRangeAreErrors) {
+  test::TempDir d;
+  const std::string truth = eval_data("truth.maf");
+  const auto run = [&](const std::string& cols) {
+    return agatha("eval --truth " + truth + " " + d.write("x.paf", "r1\t1000\t0\t1000\t+\tchrA\t" + cols + "\n"));
+  };
+  const std::string paf = (d.dir / "x.paf").string();
+  auto r = run("10000\t99999999999999999999\t2000\t1000\t1000\t60");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.out, "[E::eval] '" + paf + "' line 1: column 8 (target start) is out of range: '99999999999999999999'\n");
+  r = run("10000\t2000\t1000\t1000\t1000\t60");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.out, "[E::eval] '" + paf +
+                       "' line 1: position out of range: target start 2000 and end 1000 must satisfy start <= end "
+                       "<= target length 10000\n");
+  r = run("10000\t9000\t10001\t1000\t1000\t60");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.out.find("position out of range: target start 9000 and end 10001"), std::string::npos) << r.out;
+  r = run("9223372036854775807\t0\t9223372036854775807\t1000\t1000\t60");
+  EXPECT_EQ(r.code, 0) << r.out;
+  r = run("10000\t1000\t2000\t1000\t1000\t-1");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.out, "[E::eval] '" + paf + "' line 1: column 12 (mapping quality) is not a non-negative integer: '-1'\n");
+  r = run("10000\t1000\t2000\t1000\t1000");  // a column short
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.out, "[E::eval] '" + paf + "' line 1: expected at least 12 tab-separated PAF columns, found 11\n");
+  r = run("10000\t\t2000\t1000\t1000\t60");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.out, "[E::eval] '" + paf + "' line 1: column 8 (target start) is not a non-negative integer: ''\n");
+}
+
+// htslib bounds SAM positions and CIGAR lengths itself; out of range they must stay
+// errors, not wrapped intervals.
+TEST(EvalCli, SamPositionsOutOfRangeAreErrors) {
+  test::TempDir d;
+  const std::string hdr = "@SQ\tSN:chrA\tLN:10000\n";
+  const auto run = [&](const std::string& rec) {
+    return agatha("eval --truth " + eval_data("truth.maf") + " " + d.write("x.sam", hdr + rec), "2>&1 >/dev/null");
+  };
+  const std::string sam = (d.dir / "x.sam").string();
+  for (const std::string rec :
+       {"r1\t0\tchrA\t9223372036854775800\t60\t1000M\t*\t0\t0\t*\t*\n",
+        "r1\t0\tchrA\t99999999999999999999\t60\t10M\t*\t0\t0\t*\t*\n",
+        "r1\t0\tchrA\t100\t60\t99999999999M\t*\t0\t0\t*\t*\n", "r1\t0\tchrA\t100\t60\t10M\t*\t0\t0\tACGT\t*\n",
+        "r1\t0\tchrA\tx\t60\t10M\t*\t0\t0\t*\t*\n", "r1\t0\tchrA\t100\n"}) {
+    const auto r = run(rec);
+    EXPECT_EQ(r.code, 1) << rec;
+    EXPECT_NE(r.out.find("[E::eval] '" + sam + "': malformed or truncated SAM record 1\n"), std::string::npos)
+        << rec << r.out;
+  }
+  // Long, but well within range.
+  EXPECT_EQ(run("r1\t0\tchrA\t100\t60\t268435455M268435455N268435455D\t*\t0\t0\t*\t*\n").code, 0);
+}
+
+// Every prefix of a BAM file is an error, never a crash, a read past the data (which a
+// build with -Db_sanitize=address reports) or a silently shorter input.
+TEST(Accuracy, EveryTruncationOfABamIsHandled) {
+  test::TempDir d;
+  const eval::Truth t = eval::load_truth(eval_data("truth.maf"));
+  const std::string full = test::slurp(eval_data("cases.bam"));
+  size_t errors = 0;
+  for (size_t n = 1; n < full.size(); ++n) {  // an empty file is PAF without records
+    const std::string bam = d.write("cut.bam", full.substr(0, n));
+    try {
+      eval::evaluate(t, bam, 0.1);
+    } catch (const InputError&) {
+      ++errors;
+    }
+  }
+  EXPECT_EQ(errors, full.size() - 1);
+}
+
+// Writes the records of SAM to BAM, COPIES times over, each changed by EDIT first.
+void write_bam(const std::string& sam, const std::string& bam, int copies,
+               const std::function<void(bam1_t*)>& edit = {}) {
+  samFile* in = sam_open(sam.c_str(), "r");
+  ASSERT_TRUE(in);
+  sam_hdr_t* hdr = sam_hdr_read(in);
+  ASSERT_TRUE(hdr);
+  std::vector<bam1_t*> recs;
+  for (;;) {
+    bam1_t* b = bam_init1();
+    if (sam_read1(in, hdr, b) < 0) {
+      bam_destroy1(b);
+      break;
+    }
+    recs.push_back(b);
+  }
+  samFile* out = sam_open(bam.c_str(), "wb");
+  ASSERT_TRUE(out);
+  ASSERT_EQ(sam_hdr_write(out, hdr), 0);
+  for (int i = 0; i < copies; ++i)
+    for (bam1_t* b : recs) {
+      if (edit) edit(b);
+      ASSERT_GE(sam_write1(out, hdr, b), 0);
+    }
+  ASSERT_EQ(sam_close(out), 0);
+  for (bam1_t* b : recs) bam_destroy1(b);
+  sam_hdr_destroy(hdr);
+  sam_close(in);
+}
+
+// The offsets at which the BGZF blocks of DATA end (each block says its own size).
+std::vector<size_t> bgzf_block_ends(const std::string& data) {
+  std::vector<size_t> ends;
+  for (size_t at = 0; at + 18 <= data.size();) {
+    at += (static_cast<uint8_t>(data[at + 16]) | static_cast<uint8_t>(data[at + 17]) << 8) + 1;
+    ends.push_back(at);
+  }
+  return ends;
+}
+
+// Cut at a block boundary, a BAM is a valid shorter file but for its missing end
+// marker; htslib only warns, and the counts would silently cover part of the input.
+TEST(Accuracy, BamCutBetweenBlocksIsAnError) {
+  test::TempDir d;
+  const std::string bam = (d.dir / "big.bam").string();
+  write_bam(eval_data("mm.map-pb.sam"), bam, 40);
+  const std::string full = test::slurp(bam);
+  const std::vector<size_t> ends = bgzf_block_ends(full);
+  ASSERT_GE(ends.size(), 4u);  // header, records..., the empty end-of-file block
+  ASSERT_EQ(ends.back(), full.size());
+  const eval::Truth t = eval::load_truth(eval_data("truth.maf"));
+  EXPECT_EQ(eval::evaluate(t, bam, 0.1).records, 320u);
+  for (size_t i = 0; i + 1 < ends.size(); ++i) {
+    const std::string cut = d.write("cut.bam", full.substr(0, ends[i]));
+    const std::string msg = "'" + cut + "': truncated BAM file (no end-of-file marker)";
+    try {
+      eval::evaluate(t, cut, 0.1);
+      ADD_FAILURE() << "eval accepted a BAM cut after block " << i;
+    } catch (const InputError& e) {
+      EXPECT_EQ(std::string(e.what()), msg);
+    }
+    try {
+      eval::compare_files(cut, cut, 0);
+      ADD_FAILURE() << "compare accepted a BAM cut after block " << i;
+    } catch (const InputError& e) {
+      EXPECT_EQ(std::string(e.what()), msg);
+    }
+  }
+}
+
+// A BAM record stored mapped but at position -1 is unmapped, as htslib makes the same
+// record in SAM (POS 0); otherwise the interval would start before the contig.
+TEST(Accuracy, BamRecordWithoutPositionIsUnmappedAsInSam) {
+  test::TempDir d;
+  const eval::Truth t = eval::load_truth(eval_data("truth.maf"));
+  const std::string hdr = "@SQ\tSN:chrA\tLN:10000\n";
+  const std::string at1 = d.write("at1.sam", hdr + "r4\t0\tchrA\t1\t60\t1000M\t*\t0\t0\t*\t*\n");
+  const std::string at0 = d.write("at0.sam", hdr + "r4\t0\tchrA\t0\t60\t1000M\t*\t0\t0\t*\t*\n");
+  const std::string bam = (d.dir / "nopos.bam").string();
+  write_bam(at1, bam, 1, [](bam1_t* b) { b->core.pos = -1; });
+  EXPECT_EQ(eval::evaluate(t, at1, 0.1).at(0).mapped, 1u);
+  EXPECT_EQ(eval::evaluate(t, at0, 0.1).at(0).mapped, 0u);
+  EXPECT_EQ(eval::evaluate(t, bam, 0.1).at(0).mapped, 0u);
+}
+
+// A truth FASTQ may start with blank lines: records are counted from the first header.
+TEST(Accuracy, FastqTruthAfterBlankLines) {
+  test::TempDir d;
+  const std::string fq = d.write("t.fq", "\n\n@a!chrA!0!4!+\nACGT\n+\n@@@@\n@b!chrA!4!8!-\nACGT\n+\nIIII\n");
+  const eval::Truth t = eval::load_truth(fq);
+  EXPECT_EQ(t.size(), 2u);
+  EXPECT_EQ(t.by_read.at("b!chrA!4!8!-").strand, '-');
+}
+
+TEST(EvalCli, MoreLabelsThanFilesIsAUsageError) {
+  const std::string truth = eval_data("truth.maf"), sam = eval_data("cases.sam");
+  auto r = agatha("eval --truth " + truth + " -l a -l b -l c " + sam + " " + eval_data("cases.paf"));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.out, "[E::eval] 3 labels (-l) given for 2 alignment files; give at most one label per file\n");
+  r = agatha("eval --truth " + truth + " -l a -l b " + sam);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.out, "[E::eval] 2 labels (-l) given for 1 alignment file; give at most one label per file\n");
+  // A label is one column name of a tab-separated table.
+  r = agatha("eval --truth " + truth + " -l '' " + sam);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.out, "[E::eval] label '' must be non-empty and without tabs or line breaks\n");
+  r = agatha("eval --truth " + truth + " -l 'a\tb' " + sam);
+  EXPECT_EQ(r.code, 1);
+}
+
+TEST(EvalCli, FilesAfterTheLastLabelAreNamedByPath) {
+  const std::string sam = eval_data("cases.sam"), paf = eval_data("cases.paf");
+  const auto r = agatha("eval --truth " + eval_data("truth.maf") + " -l a " + sam + " " + paf, "2>/dev/null");
+  EXPECT_EQ(r.code, 0);
+  EXPECT_EQ(r.out.substr(0, r.out.find('\n')), "MAPQ\ta:mapped\ta:frac\ta:wrong\ta:error\t" + paf + ":mapped\t" + paf +
+                                                   ":frac\t" + paf + ":wrong\t" + paf + ":error");
+  EXPECT_NE(r.out.find("\nsummary\t" + paf + "\treads 9\t"), std::string::npos) << r.out;
+  const auto h = agatha("eval --help");
+  EXPECT_NE(h.out.find("inputs after the last\nlabel are named by their path as given"), std::string::npos) << h.out;
+}
+
+// CLI11's range check compares, and every comparison with NaN is false.
+TEST(EvalCli, OverlapMustBeAFiniteNumberInRange) {
+  const std::string args = " --truth " + eval_data("truth.maf") + " " + eval_data("cases.sam");
+  for (const char* v : {"nan", "NaN", "-nan", "inf", "-inf", "infinity", "1e999", "2", "-0.1", "1.5", "x", "0.5x"}) {
+    const auto r = agatha("eval --overlap='" + std::string(v) + "'" + args);
+    EXPECT_EQ(r.code, 1) << v;
+    EXPECT_NE(r.out.find("--overlap: '" + std::string(v) + "' is not a number from 0 to 1"), std::string::npos)
+        << v << ": " << r.out;
+  }
+  for (const char* v : {"0", "0.1", ".25", "1", "1e-3"}) {
+    const auto r = agatha("eval --overlap " + std::string(v) + args, "2>/dev/null");
+    EXPECT_EQ(r.code, 0) << v << ": " << r.out;
+  }
 }
 
 TEST(EvalCli, HelpDefinesMappedAndErrorRate) {

@@ -80,6 +80,32 @@ TEST(CompareCli, SamAgainstBamAndPaf) {
   EXPECT_NE(r.out.find("identical\t8\t100.00%\n"), std::string::npos) << r.out;
 }
 
+// CLI11 alone reads a size_t with strtoull in base 0: "-1" as the largest value, "010"
+// as 8.
+TEST(CompareCli, ShowTakesADecimalCount) {
+  const std::string sam = eval_data("cases.sam");
+  for (const char* v : {"-1", "1.5", "x", "0x10", " 1"}) {
+    const auto r = agatha("compare '--show=" + std::string(v) + "' " + sam + " " + sam);
+    EXPECT_EQ(r.code, 1) << v;
+    EXPECT_NE(r.out.find("--show: '" + std::string(v) + "' is not a non-negative integer"), std::string::npos)
+        << v << ": " << r.out;
+  }
+  // 12 reads that differ in MAPQ: --show 010 shows 10 of them.
+  test::TempDir d;
+  std::string a, b;
+  for (int i = 0; i < 12; ++i) {
+    const std::string name = std::to_string(i);
+    a.append(name).append("\t4\t*\t0\t0\t*\t*\t0\t0\tACGT\t*\n");
+    b.append(name).append("\t4\t*\t0\t1\t*\t*\t0\t0\tACGT\t*\n");
+  }
+  const auto r = agatha("compare --show 010 " + d.write("a.sam", a) + " " + d.write("b.sam", b));
+  EXPECT_EQ(r.code, 0);
+  size_t shown = 0;
+  for (const std::string& l : lines(r.out)) shown += l.rfind("diff\t", 0) == 0;
+  EXPECT_EQ(shown, 10u) << r.out;
+  EXPECT_EQ(agatha("compare --show 0 " + sam + " " + sam).code, 0);
+}
+
 TEST(CompareCli, MissingFileIsAnError) {
   const auto r = agatha("compare /nonexistent/a.sam /nonexistent/b.sam");
   EXPECT_EQ(r.code, 1);  // a command-line error, as minimap2 exits
