@@ -10,11 +10,13 @@
 #include <htslib/bgzf.h>
 #include <htslib/kstring.h>
 #include <htslib/sam.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <vector>
 
 namespace agatha::eval {
 
@@ -65,6 +67,48 @@ std::vector<std::string> sorted_tags(const std::vector<std::string_view>& f, siz
 
 }  // namespace
 
+namespace {
+
+// htslib's bam_hdr_read allocates the header text (l_text bytes) and the reference
+// table (n_ref entries) as the file states them, so a 100-byte file can ask for 4 GB.
+// Neither can exceed what the file decompresses to, which deflate bounds at 1032 times
+// its size (an uncompressed BAM: its size); anything larger is a damaged file.
+void check_bam_header_sizes(const std::string& path) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return;
+  const uint64_t most = static_cast<uint64_t>(st.st_size) * 1032 + 65536;
+  BGZF* z = bgzf_open(path.c_str(), "r");
+  if (!z) return;
+  uint8_t head[8];
+  const bool got = bgzf_read(z, head, sizeof head) == static_cast<ssize_t>(sizeof head);
+  uint32_t l_text = 0, n_ref = 0;
+  bool n_ref_read = false;
+  if (got) {
+    std::memcpy(&l_text, head + 4, 4);
+    if (l_text <= most && bgzf_seek(z, 0, SEEK_SET) == 0) {
+      // Skip magic and text to reach n_ref, in bounded steps.
+      std::vector<char> skip(1 << 16);
+      uint64_t left = 8 + static_cast<uint64_t>(l_text);
+      bool ok = true;
+      while (left > 0 && ok) {
+        const size_t n = static_cast<size_t>(std::min<uint64_t>(left, skip.size()));
+        ok = bgzf_read(z, skip.data(), n) == static_cast<ssize_t>(n);
+        left -= n;
+      }
+      n_ref_read = ok && bgzf_read(z, &n_ref, 4) == 4;
+    }
+  }
+  bgzf_close(z);
+  if (got && l_text > most)
+    throw InputError("'" + path + "': damaged BAM header: " + std::to_string(l_text) +
+                     " bytes of header text in a file of " + std::to_string(st.st_size) + " bytes");
+  if (n_ref_read && static_cast<uint64_t>(n_ref) * 9 > most)
+    throw InputError("'" + path + "': damaged BAM header: " + std::to_string(n_ref) + " references in a file of " +
+                     std::to_string(st.st_size) + " bytes");
+}
+
+}  // namespace
+
 // ---- SAM and BAM through htslib ----
 struct AlignmentReader::Sam {
   std::unique_ptr<samFile, HtsFileCloser> fp;
@@ -91,6 +135,7 @@ AlignmentReader::AlignmentReader(const std::string& path) : path_(path), format_
   errno = 0;
   sam_->fp.reset(sam_open(path.c_str(), "r"));
   if (!sam_->fp) throw InputError("cannot open '" + path + "': " + std::strerror(errno ? errno : EINVAL));
+  if (format_ == AlnFormat::kBam) check_bam_header_sizes(path);
   sam_->hdr.reset(sam_hdr_read(sam_->fp.get()));
   if (!sam_->hdr) throw InputError("'" + path + "': cannot read the " + format_name(format_) + " header");
   // A BAM cut at a block boundary reads as a shorter valid file: htslib only warns.

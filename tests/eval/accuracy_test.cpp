@@ -9,6 +9,8 @@
 #include <agatha/error.hpp>
 
 #include <gtest/gtest.h>
+
+#include <tuple>
 #include <htslib/sam.h>
 
 #include <functional>
@@ -328,6 +330,28 @@ std::vector<size_t> bgzf_block_ends(const std::string& data) {
 
 // Cut at a block boundary, a BAM is a valid shorter file but for its missing end
 // marker; htslib only warns, and the counts would silently cover part of the input.
+// An uncompressed BAM of 127 bytes whose header claims 4 GiB of text (found by
+// fuzzing: htslib allocated it as stated) or 2^31 references is refused before htslib
+// reads the header.
+TEST(Accuracy, BamHeaderSizesBeyondTheFileAreErrors) {
+  test::TempDir d;
+  std::string text_len("BAM\1\xff\xff\xff\xff", 8);
+  text_len += std::string(119, '\xff');
+  std::string refs("BAM\1\0\0\0\0\0\0\0\x80", 12);
+  refs += std::string(20, '\0');
+  for (const auto& [name, bytes, what] :
+       {std::tuple{"text.bam", text_len, std::string("4294967295 bytes of header text in a file of 127 bytes")},
+        std::tuple{"refs.bam", refs, std::string("2147483648 references in a file of 32 bytes")}}) {
+    const std::string path = d.write(name, bytes);
+    try {
+      eval::AlignmentReader r(path);
+      ADD_FAILURE() << name << " was read";
+    } catch (const InputError& e) {
+      EXPECT_EQ(std::string(e.what()), "'" + path + "': damaged BAM header: " + what);
+    }
+  }
+}
+
 TEST(Accuracy, BamCutBetweenBlocksIsAnError) {
   test::TempDir d;
   const std::string bam = (d.dir / "big.bam").string();
