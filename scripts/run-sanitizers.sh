@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds agatha and its tests with AddressSanitizer and UndefinedBehaviorSanitizer in
 # ./build-asan and runs the suites that cover input handling and the CPU engine: unit,
-# map, sam, region, chain, cli, eval, the committed golden subset on every backend, the
+# map, sam, region, chain, cli, eval, align, the committed golden subset on every backend, the
 # end-to-end tests (gpu-emu's end-to-end pass excepted: it is the slowest and its
 # kernel source is covered by the golden subset), and the fuzz corpus replays. Any
 # sanitizer report fails the run. CUDA is left out (nvcc does not take -fsanitize).
@@ -11,14 +11,18 @@ if [ ! -f build-asan/build.ninja ]; then
   meson setup build-asan -Dtests=true -Dcuda=disabled -Db_sanitize=address,undefined -Db_lundef=false \
     -Dbuildtype=debugoptimized > /dev/null
 fi
-ninja -C build-asan
+# Only what the suites below run (the GPU and differential suites are left to the main build).
+ninja -C build-asan agatha tests/test_unit tests/test_map tests/test_sam tests/test_region tests/test_chain \
+  tests/test_cli tests/test_eval tests/test_golden tests/test_e2e tests/test_align \
+  tests/fuzz/fuzz_seq_reader tests/fuzz/fuzz_agi tests/fuzz/fuzz_task_file tests/fuzz/fuzz_eval_alignments \
+  tests/fuzz/fuzz_eval_truth
 export ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:check_initialization_order=1:strict_init_order=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 run() {  # run SUITE... with GTEST_FILTER=$filter
-  GTEST_FILTER="$filter" meson test -C build-asan --print-errorlogs --num-processes "$(nproc)" "$@"
+  GTEST_FILTER="$filter" meson test -C build-asan --no-rebuild --print-errorlogs --num-processes "$(nproc)" "$@"
 }
 status=0
-filter='*' run unit map sam region chain cli eval fuzz-seq_reader fuzz-agi fuzz-task_file \
+filter='*' run unit map sam region chain cli eval align fuzz-seq_reader fuzz-agi fuzz-task_file \
   fuzz-eval_alignments fuzz-eval_truth || status=1
 filter='*CommittedSubset*' run golden || status=1
 filter='-*E2eGpuEmu*' run e2e || status=1
