@@ -3,6 +3,9 @@
 // "[E::...]" line on stderr stays, the Error adds the destination and the record.
 #include "bam_writer.hpp"
 
+#include <fcntl.h>
+#include <htslib/bgzf.h>
+#include <htslib/hfile.h>
 #include <htslib/hts.h>
 #include <htslib/kstring.h>
 #include <htslib/sam.h>
@@ -30,6 +33,26 @@ struct BamWriter::Handles {
   std::unique_ptr<htsFile, CloseFile> file;
   std::unique_ptr<sam_hdr_t, FreeHeader> header;
   std::unique_ptr<bam1_t, FreeRecord> record;
+  int fd = -1;  // the descriptor under file (htslib closes it)
+
+  // hts_close gives up without freeing the BGZF stream (and its buffers) when its last
+  // flush fails, as it does on a full disk. So the file is closed with its descriptor
+  // pointed at /dev/null: the flush succeeds, everything is freed, and the data htslib
+  // still held (its end-of-file block, or buffers after an error) goes nowhere.
+  // The errors already reported are cleared too: hts_close would otherwise report them
+  // again, with the same early return.
+  void close_discarding() {
+    if (!file) return;
+    const int null_fd = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (null_fd >= 0) {
+      ::dup2(null_fd, fd);
+      ::close(null_fd);
+    }
+    BGZF* z = file->fp.bgzf;
+    z->errcode = 0;
+    hclearerr(z->fp);
+    hts_close(file.release());
+  }
 };
 
 namespace {
@@ -61,8 +84,23 @@ BamWriter::BamWriter(const std::string& path, int threads)
     open_path = target_.open_path;
   }
   errno = 0;
-  h_->file.reset(hts_open(open_path.c_str(), "wb"));
-  if (!h_->file) throw Error("cannot create BAM file " + quoted(path_) + ": " + errno_text(errno));
+  h_->fd = path == "-" ? ::fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0)
+                       : ::open(open_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (h_->fd < 0) throw Error("cannot create BAM file " + quoted(path_) + ": " + errno_text(errno));
+  hFILE* hf = hdopen(h_->fd, "w");
+  if (!hf) {
+    const int err = errno;
+    ::close(h_->fd);
+    if (target_.via_temp) std::remove(target_.open_path.c_str());
+    throw Error("cannot create BAM file " + quoted(path_) + ": " + errno_text(err));
+  }
+  h_->file.reset(hts_hopen(hf, open_path.c_str(), "wb"));
+  if (!h_->file) {
+    const int err = errno;
+    hclose_abruptly(hf);
+    if (target_.via_temp) std::remove(target_.open_path.c_str());
+    throw Error("cannot create BAM file " + quoted(path_) + ": " + errno_text(err));
+  }
   begin_output(target_);
   if (threads > 0 && hts_set_threads(h_->file.get(), threads) != 0)
     throw Error("cannot start " + std::to_string(threads) + " compression threads for " + quoted(path_));
@@ -73,7 +111,7 @@ BamWriter::BamWriter(const std::string& path, int threads)
 
 BamWriter::~BamWriter() {
   if (h_ && h_->file) {
-    h_->file.reset();
+    h_->close_discarding();
     discard_output(target_);
   }
 }
@@ -130,10 +168,23 @@ void BamWriter::write_line(std::string_view line) {
 void BamWriter::close() {
   if (!h_->file) return;
   if (!header_written_) write_header({});
+  // Everything htslib holds goes to the file here, where each failure is seen; then the
+  // end-of-file block (the SAM specification's fixed 28 bytes) is written directly and
+  // htslib is closed with nothing left that could fail (see close_discarding).
+  static constexpr unsigned char kEofBlock[28] = {0x1f, 0x8b, 0x08, 0x04, 0, 0, 0, 0, 0, 0xff, 0x06, 0, 0x42, 0x43,
+                                                  0x02, 0,    0x1b, 0,    3, 0, 0, 0, 0, 0,    0,    0, 0,    0};
+  BGZF* z = h_->file->fp.bgzf;
   errno = 0;
-  const int ret = hts_close(h_->file.release());
-  const int err = errno;
-  if (ret != 0) {
+  int err = 0;
+  if (bgzf_flush(z) != 0 || hflush(z->fp) != 0) err = errno ? errno : EIO;
+  for (size_t done = 0; !err && done < sizeof kEofBlock;) {
+    const ssize_t n = ::write(h_->fd, kEofBlock + done, sizeof kEofBlock - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) err = n < 0 ? errno : EIO;
+    else done += static_cast<size_t>(n);
+  }
+  h_->close_discarding();
+  if (err) {
     discard_output(target_);
     fail_write(err);
   }
