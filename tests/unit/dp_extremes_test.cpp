@@ -131,8 +131,9 @@ TEST_F(DpExtremes, TaskFileTakesTheExtremesAndRejectsOverlongSequences) {
 // and (4,2), ksw_extd2 computes v(0) = H(0,0) - H(0,-1) = 2 + 6 = 8 with the swapped
 // pieces and subtracts the given q + e = 25: H(0,0) = -17.
 TEST(DpGapOrder, OneCellByHand) {
+  const std::vector<uint8_t> a = test::encode("A");
   DpTask t;
-  t.query = t.target = test::encode("A");
+  t.query = t.target = a;
   t.scoring = {2, 4, 1, 24, 1, 4, 2};
   t.w = -1, t.zdrop = -1, t.end_bonus = -1;
   for (const std::string& name : test::all_backends()) {
