@@ -44,20 +44,6 @@ struct AlignArgs {
   MapArgs map;
 };
 
-// True when the file is named *.agi, or starts with the .agi magic (all of it, or all
-// of a shorter file), so that a short or damaged index gets the index reader's error
-// rather than the FASTA reader's. False for anything else, including a file that cannot
-// be opened (the FASTA reader then reports why).
-bool is_agi(const std::string& path) {
-  if (path.ends_with(".agi")) return true;
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) return false;
-  char magic[8] = {};
-  const size_t n = std::fread(magic, 1, sizeof magic, f);
-  std::fclose(f);
-  return n > 0 && std::memcmp(magic, "AGATHAIX", n) == 0;
-}
-
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -102,7 +88,8 @@ int run_align(const AlignArgs& a) {
   io::refuse_input_as_output(a.output, {a.reference, a.reads});
   io::SeqReader reads(a.reads);  // fails before the index is built if the reads are missing
   const index::MinimizerIndex idx =
-      is_agi(a.reference) ? index::MinimizerIndex::load(a.reference) : index::MinimizerIndex::build(a.reference, opt);
+      index::MinimizerIndex::is_agi_file(a.reference) ? index::MinimizerIndex::load(a.reference)
+                                                      : index::MinimizerIndex::build(a.reference, opt);
   std::fprintf(stderr, "[M::align::%.3f] loaded/built the index for %zu target sequence(s)\n", seconds_since(t0),
                idx.reference().size());
   const pipeline::ReadMapper mapper(idx, opt);

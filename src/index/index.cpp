@@ -321,6 +321,16 @@ void MinimizerIndex::save(const std::string& path) const {
   out.close();
 }
 
+bool MinimizerIndex::is_agi_file(const std::string& path) {
+  if (path.ends_with(".agi")) return true;
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return false;
+  char head[sizeof kMagic] = {};
+  const size_t n = std::fread(head, 1, sizeof head, f);
+  std::fclose(f);
+  return n > 0 && std::memcmp(head, kMagic, n) == 0;
+}
+
 MinimizerIndex MinimizerIndex::load(const std::string& path) {
   Reader in(path);
   char magic[sizeof kMagic];

@@ -40,6 +40,11 @@ class MinimizerIndex {
   // every count against the file's size before allocating for it.
   void save(const std::string& path) const;
   static MinimizerIndex load(const std::string& path);
+  // True when the file is named *.agi, or starts with the .agi magic (all of it, or all
+  // of a shorter file), so that a short or damaged index gets load's error rather than
+  // the FASTA reader's. False for anything else, including a file that cannot be opened
+  // (the FASTA reader then reports why).
+  static bool is_agi_file(const std::string& path);
 
   int k() const { return k_; }
   int w() const { return w_; }

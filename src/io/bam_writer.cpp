@@ -83,23 +83,25 @@ BamWriter::BamWriter(const std::string& path, int threads)
     target_ = plan_output(path);  // a regular file through a temporary one, the rest in place
     open_path = target_.open_path;
   }
+  const auto fail_open = [this](int err) {
+    discard_output(target_);
+    throw Error("cannot create BAM file " + quoted(path_) + ": " + errno_text(err));
+  };
   errno = 0;
   h_->fd = path == "-" ? ::fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0)
                        : ::open(open_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-  if (h_->fd < 0) throw Error("cannot create BAM file " + quoted(path_) + ": " + errno_text(errno));
+  if (h_->fd < 0) fail_open(errno);
   hFILE* hf = hdopen(h_->fd, "w");
   if (!hf) {
     const int err = errno;
     ::close(h_->fd);
-    if (target_.via_temp) std::remove(target_.open_path.c_str());
-    throw Error("cannot create BAM file " + quoted(path_) + ": " + errno_text(err));
+    fail_open(err);
   }
   h_->file.reset(hts_hopen(hf, open_path.c_str(), "wb"));
   if (!h_->file) {
     const int err = errno;
     hclose_abruptly(hf);
-    if (target_.via_temp) std::remove(target_.open_path.c_str());
-    throw Error("cannot create BAM file " + quoted(path_) + ": " + errno_text(err));
+    fail_open(err);
   }
   begin_output(target_);
   if (threads > 0 && hts_set_threads(h_->file.get(), threads) != 0)
