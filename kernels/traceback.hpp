@@ -7,13 +7,13 @@
 // path is forced: an insertion left of it, a deletion right of it.
 #pragma once
 
+#include <agatha/cigar.hpp>
+
 #include "hd.hpp"
 
 #include <cstdint>
 
 namespace agatha::kernels {
-
-inline constexpr uint32_t kOpMatch = 0, kOpIns = 1, kOpDel = 2;
 
 namespace dir_bit {
 inline constexpr uint8_t kSrcMask = 7;
@@ -22,10 +22,10 @@ inline constexpr uint8_t kContE = 0x08, kContF = 0x10, kContE2 = 0x20, kContF2 =
 
 // Appends len x op to a CIGAR held as (length << 4 | op), merging equal neighbours.
 AGATHA_HD void cigar_push(uint32_t* cigar, int32_t& n, uint32_t op, uint32_t len) {
-  if (n == 0 || (cigar[n - 1] & 0xf) != op)
-    cigar[n++] = len << 4 | op;
+  if (n == 0 || cigar::op(cigar[n - 1]) != op)
+    cigar[n++] = cigar::make(len, op);
   else
-    cigar[n - 1] += len << 4;
+    cigar[n - 1] += cigar::make(len, 0);
 }
 
 // Walks back from (i0, j0) = (target, query). dir(i, j) returns the direction byte,
@@ -48,14 +48,14 @@ AGATHA_HD int32_t walk_back(int32_t i0, int32_t j0, bool rev_cigar, DirFn dir, R
     if (state == 0) state = d & 7;
     if (force >= 0) state = force;
     if (state == 0)
-      cigar_push(cigar, n, kOpMatch, 1), --i, --j;
+      cigar_push(cigar, n, cigar::kMatch, 1), --i, --j;
     else if (state == 1 || state == 3)
-      cigar_push(cigar, n, kOpDel, 1), --i;
+      cigar_push(cigar, n, cigar::kDel, 1), --i;
     else
-      cigar_push(cigar, n, kOpIns, 1), --j;
+      cigar_push(cigar, n, cigar::kIns, 1), --j;
   }
-  if (i >= 0) cigar_push(cigar, n, kOpDel, static_cast<uint32_t>(i + 1));
-  if (j >= 0) cigar_push(cigar, n, kOpIns, static_cast<uint32_t>(j + 1));
+  if (i >= 0) cigar_push(cigar, n, cigar::kDel, static_cast<uint32_t>(i + 1));
+  if (j >= 0) cigar_push(cigar, n, cigar::kIns, static_cast<uint32_t>(j + 1));
   if (!rev_cigar) {
     for (int32_t a = 0, b = n - 1; a < b; ++a, --b) {
       const uint32_t tmp = cigar[a];

@@ -1,5 +1,7 @@
 #include "test_support.hpp"
 
+#include <agatha/nt4.hpp>
+
 #include <sys/wait.h>
 
 #include <cstdio>
@@ -30,7 +32,7 @@ std::unique_ptr<DpBackend> try_backend(const std::string& name, int threads) {
 
 std::vector<uint8_t> encode(const std::string& s) {
   std::vector<uint8_t> out;
-  for (char c : s) out.push_back(encode_base(c));
+  for (char c : s) out.push_back(nt4(c));
   return out;
 }
 

@@ -11,6 +11,8 @@
 // a time; it spreads a batch over its own worker threads.
 #pragma once
 
+#include <agatha/cigar.hpp>
+
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -34,13 +36,6 @@ inline constexpr uint32_t kRevCigar = 0x80;    // emit the CIGAR end-to-start
 inline constexpr uint32_t kKnown = kScoreOnly | kRight | kApproxMax | kApproxDrop | kExtzOnly | kRevCigar;
 }  // namespace dp_flag
 
-// CIGAR operations as packed by BAM and ksw2: length << 4 | op.
-namespace cigar_op {
-inline constexpr uint32_t kMatch = 0;
-inline constexpr uint32_t kIns = 1;  // consumes query
-inline constexpr uint32_t kDel = 2;  // consumes target
-}  // namespace cigar_op
-
 // "No score": the value of score/mqe/mte when the cell was never reached.
 inline constexpr int32_t kDpNegInf = -0x40000000;
 
@@ -49,6 +44,11 @@ inline constexpr int32_t kDpNegInf = -0x40000000;
 struct DpScoring {
   int a = 2, b = 4, ambi = 1;
   int q = 4, e = 2, q2 = 24, e2 = 1;
+
+  // The score of target code t against query code q (codes 0..4).
+  [[nodiscard]] constexpr int substitution(uint8_t t, uint8_t q_code) const {
+    return t > 3 || q_code > 3 ? -ambi : t == q_code ? a : -b;
+  }
 };
 
 // Empty string when the scheme fits the engine's 8-bit difference arithmetic exactly,
@@ -73,7 +73,7 @@ struct DpResult {
   int32_t mte = kDpNegInf, mte_q = -1;  // best score reaching the target end
   bool zdropped = false;
   bool reach_end = false;
-  std::vector<uint32_t> cigar;  // length << 4 | op, ops from cigar_op
+  std::vector<uint32_t> cigar;  // agatha/cigar.hpp encoding (M, I, D only)
   uint64_t cells = 0;           // in-band cells computed before termination
 };
 
@@ -101,9 +101,5 @@ std::unique_ptr<DpBackend> make_dp_backend(const DpBackendOptions& opt);
 
 // Names of the instruction sets this processor supports for the cpu backend, best last.
 std::vector<std::string> supported_isas();
-
-// minimap2's seq_nt4_table: 0..3 for A C G T (either case, U as T) and for the bytes
-// 0x00-0x03 themselves, 4 for anything else.
-uint8_t encode_base(char c);
 
 }  // namespace agatha

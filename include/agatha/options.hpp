@@ -7,6 +7,8 @@
 // the index exists (resolve_mid_occ in src/index/index.hpp).
 #pragma once
 
+#include <agatha/dp.hpp>
+
 #include <climits>
 #include <cstdint>
 #include <string>
@@ -92,6 +94,9 @@ struct AlignOptions {
   bool eqx = false;                          // --eqx
   bool out_md = false;                       // --MD
   bool out_cs = false, out_cs_long = false;  // --cs[=short|long]
+
+  // The scoring of the guided DP and of every score computed from an alignment.
+  [[nodiscard]] DpScoring dp_scoring() const { return DpScoring{a, b, sc_ambi, q, e, q2, e2}; }
 
   // Layers a preset on top of the current values (as mm_set_opt does; call it before
   // any individual option). Known: map-ont (= defaults, alias lr), map-pb (map10k),

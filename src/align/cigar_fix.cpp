@@ -6,6 +6,7 @@
 //   squeeze           zero-length removal and merging of equal neighbours
 //   fix_cigar         the three above plus dropping a leading I/D
 //   alignment_stats   the statistics loop of mm_update_extra
+//   eqx_cigar         mm_update_cigar_eqx
 #include "cigar_fix.hpp"
 
 #include <agatha/error.hpp>
@@ -17,26 +18,8 @@
 namespace agatha::align {
 namespace {
 
-struct Spans {
-  int64_t query = 0, target = 0;
-};
-
-Spans cigar_spans(std::span<const uint32_t> cigar) {
-  Spans s;
-  for (uint32_t c : cigar) {
-    const uint32_t op = cigar_op(c), len = cigar_len(c);
-    if (op == kCigarMatch)
-      s.query += len, s.target += len;
-    else if (op == kCigarIns)
-      s.query += len;
-    else if (op == kCigarDel || op == kCigarNSkip)
-      s.target += len;
-  }
-  return s;
-}
-
 void check_spans(std::span<const uint32_t> cigar, size_t qlen, size_t tlen) {
-  const Spans s = cigar_spans(cigar);
+  const cigar::Spans s = cigar::spans(cigar);
   if (s.query != static_cast<int64_t>(qlen) || s.target != static_cast<int64_t>(tlen))
     throw Error("CIGAR spans " + std::to_string(s.query) + " query and " + std::to_string(s.target) +
                 " target bases, the alignment " + std::to_string(qlen) + " and " + std::to_string(tlen));
@@ -50,26 +33,26 @@ bool left_shift_gaps(std::vector<uint32_t>& cigar, std::span<const uint8_t> quer
   bool to_shrink = false;
   size_t qoff = 0, toff = 0;
   for (size_t k = 0; k < cigar.size(); ++k) {
-    const uint32_t op = cigar_op(cigar[k]), len = cigar_len(cigar[k]);
+    const uint32_t op = cigar::op(cigar[k]), len = cigar::len(cigar[k]);
     if (len == 0) to_shrink = true;
-    if (op == kCigarMatch) {
+    if (op == cigar::kMatch) {
       qoff += len, toff += len;
-    } else if (op == kCigarIns || op == kCigarDel) {
-      if (k > 0 && k + 1 < cigar.size() && cigar_op(cigar[k - 1]) == kCigarMatch &&
-          cigar_op(cigar[k + 1]) == kCigarMatch) {
-        const uint32_t prev_len = cigar_len(cigar[k - 1]);
-        const std::span<const uint8_t> seq = op == kCigarIns ? query : target;
-        const size_t off = op == kCigarIns ? qoff : toff;
+    } else if (op == cigar::kIns || op == cigar::kDel) {
+      if (k > 0 && k + 1 < cigar.size() && cigar::op(cigar[k - 1]) == cigar::kMatch &&
+          cigar::op(cigar[k + 1]) == cigar::kMatch) {
+        const uint32_t prev_len = cigar::len(cigar[k - 1]);
+        const std::span<const uint8_t> seq = op == cigar::kIns ? query : target;
+        const size_t off = op == cigar::kIns ? qoff : toff;
         uint32_t l = 0;
         while (l < prev_len && seq[off - 1 - l] == seq[off + len - 1 - l]) ++l;
         cigar[k - 1] -= l << 4, cigar[k + 1] += l << 4, qoff -= l, toff -= l;
         if (l == prev_len) to_shrink = true;
       }
-      if (op == kCigarIns)
+      if (op == cigar::kIns)
         qoff += len;
       else
         toff += len;
-    } else if (op == kCigarNSkip) {
+    } else if (op == cigar::kNSkip) {
       toff += len;
     }
   }
@@ -86,18 +69,18 @@ bool merge_gap_runs(std::vector<uint32_t>& cigar) {
   bool to_shrink = false;
   const size_t n = cigar.size();
   for (size_t k = 0; k + 2 < n; ++k) {
-    const uint32_t op = cigar_op(cigar[k]);
-    if (op == 0 || op + cigar_op(cigar[k + 1]) != 3) continue;
+    const uint32_t op = cigar::op(cigar[k]);
+    if (op == 0 || op + cigar::op(cigar[k + 1]) != 3) continue;
     uint32_t total[3] = {0, 0, 0};
     size_t l = k;
     for (; l < n; ++l) {
-      const uint32_t lop = cigar_op(cigar[l]);
-      if (lop != kCigarIns && lop != kCigarDel && cigar_len(cigar[l]) != 0) break;
-      if (lop < 3) total[lop] += cigar_len(cigar[l]);
+      const uint32_t lop = cigar::op(cigar[l]);
+      if (lop != cigar::kIns && lop != cigar::kDel && cigar::len(cigar[l]) != 0) break;
+      if (lop < 3) total[lop] += cigar::len(cigar[l]);
     }
-    if (total[kCigarIns] > 0 && total[kCigarDel] > 0 && l - k > 2) {
-      cigar[k] = cigar_make(total[kCigarIns], kCigarIns);
-      cigar[k + 1] = cigar_make(total[kCigarDel], kCigarDel);
+    if (total[cigar::kIns] > 0 && total[cigar::kDel] > 0 && l - k > 2) {
+      cigar[k] = cigar::make(total[cigar::kIns], cigar::kIns);
+      cigar[k + 1] = cigar::make(total[cigar::kDel], cigar::kDel);
       for (size_t j = k + 2; j < l; ++j) cigar[j] &= 0xfu;
       to_shrink = true;
     }
@@ -108,13 +91,13 @@ bool merge_gap_runs(std::vector<uint32_t>& cigar) {
 
 // Drops zero-length ops, then merges each op into the next when they are the same.
 void squeeze(std::vector<uint32_t>& cigar) {
-  std::erase_if(cigar, [](uint32_t c) { return cigar_len(c) == 0; });
+  std::erase_if(cigar, [](uint32_t c) { return cigar::len(c) == 0; });
   size_t l = 0;
   for (size_t k = 0; k < cigar.size(); ++k) {
-    if (k + 1 == cigar.size() || cigar_op(cigar[k]) != cigar_op(cigar[k + 1]))
+    if (k + 1 == cigar.size() || cigar::op(cigar[k]) != cigar::op(cigar[k + 1]))
       cigar[l++] = cigar[k];
     else
-      cigar[k + 1] += cigar_len(cigar[k]) << 4;
+      cigar[k + 1] += cigar::len(cigar[k]) << 4;
   }
   cigar.resize(l);
 }
@@ -128,9 +111,9 @@ CigarShift fix_cigar(std::vector<uint32_t>& cigar, std::span<const uint8_t> quer
   bool to_shrink = left_shift_gaps(cigar, query, target);
   to_shrink = merge_gap_runs(cigar) || to_shrink;
   if (to_shrink) squeeze(cigar);
-  if (!cigar.empty() && (cigar_op(cigar[0]) == kCigarIns || cigar_op(cigar[0]) == kCigarDel)) {
-    const auto len = static_cast<int32_t>(cigar_len(cigar[0]));
-    if (cigar_op(cigar[0]) == kCigarIns)
+  if (!cigar.empty() && (cigar::op(cigar[0]) == cigar::kIns || cigar::op(cigar[0]) == cigar::kDel)) {
+    const auto len = static_cast<int32_t>(cigar::len(cigar[0]));
+    if (cigar::op(cigar[0]) == cigar::kIns)
       shift.qshift = len;
     else
       shift.tshift = len;
@@ -148,19 +131,16 @@ AlignmentStats alignment_stats(std::span<const uint32_t> cigar, std::span<const 
   double s = 0.0, max = 0.0;
   size_t qoff = 0, toff = 0;
   for (uint32_t c : cigar) {
-    const uint32_t op = cigar_op(c), len = cigar_len(c);
-    if (op == kCigarMatch) {
+    const uint32_t op = cigar::op(c), len = cigar::len(c);
+    if (op == cigar::kMatch) {
       int32_t n_ambi = 0, n_diff = 0;
       for (uint32_t l = 0; l < len; ++l) {
         const uint8_t cq = query[qoff + l], ct = target[toff + l];
-        int score;
         if (ct > 3 || cq > 3)
-          ++n_ambi, score = -sc.sc_ambi;
+          ++n_ambi;
         else if (ct != cq)
-          ++n_diff, score = -sc.b;
-        else
-          score = sc.a;
-        s += score;
+          ++n_diff;
+        s += sc.substitution(ct, cq);
         if (s < 0)
           s = 0;
         else
@@ -171,8 +151,8 @@ AlignmentStats alignment_stats(std::span<const uint32_t> cigar, std::span<const 
       st.mlen += static_cast<int32_t>(len) - n_ambi - n_diff;
       st.n_ambi += n_ambi, st.n_diff += n_diff;
       qoff += len, toff += len;
-    } else if (op == kCigarIns || op == kCigarDel) {
-      const std::span<const uint8_t> gap = op == kCigarIns ? query.subspan(qoff, len) : target.subspan(toff, len);
+    } else if (op == cigar::kIns || op == cigar::kDel) {
+      const std::span<const uint8_t> gap = op == cigar::kIns ? query.subspan(qoff, len) : target.subspan(toff, len);
       int32_t n_ambi = 0;
       for (uint8_t b : gap) n_ambi += b > 3;
       st.blen += static_cast<int32_t>(len) - n_ambi;
@@ -183,8 +163,8 @@ AlignmentStats alignment_stats(std::span<const uint32_t> cigar, std::span<const 
       else
         s -= sc.q + sc.e;
       if (s < 0) s = 0;
-      (op == kCigarIns ? qoff : toff) += len;
-    } else if (op == kCigarNSkip) {
+      (op == cigar::kIns ? qoff : toff) += len;
+    } else if (op == cigar::kNSkip) {
       toff += len;
     }
   }
@@ -206,6 +186,32 @@ AlignmentStats update_extra(AlignedSpan& span, std::vector<uint32_t>& cigar, std
   span.rs += shift.tshift;
   return alignment_stats(cigar, query.subspan(static_cast<size_t>(shift.qshift)),
                          target.subspan(static_cast<size_t>(shift.tshift)), sc);
+}
+
+std::vector<uint32_t> eqx_cigar(std::span<const uint32_t> cigar, std::span<const uint8_t> query,
+                                std::span<const uint8_t> target) {
+  check_spans(cigar, query.size(), target.size());
+  std::vector<uint32_t> out;
+  out.reserve(cigar.size());
+  size_t q = 0, t = 0;
+  for (uint32_t c : cigar) {
+    const uint32_t op = cigar::op(c), len = cigar::len(c);
+    if (op == cigar::kMatch) {
+      // Alternating runs: a run ends where equality of the codes flips.
+      for (uint32_t j = 0; j < len;) {
+        const bool same = query[q + j] == target[t + j];
+        uint32_t l = 1;
+        while (j + l < len && (query[q + j + l] == target[t + j + l]) == same) ++l;
+        out.push_back(cigar::make(l, same ? cigar::kEqual : cigar::kDiff));
+        j += l;
+      }
+    } else {
+      out.push_back(c);
+    }
+    if (cigar::consumes_query(op)) q += len;
+    if (cigar::consumes_target(op)) t += len;
+  }
+  return out;
 }
 
 }  // namespace agatha::align

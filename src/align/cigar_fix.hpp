@@ -1,25 +1,20 @@
-// src/align/cigar_fix.hpp — the clean-up of a base-level alignment's CIGAR and the
+// src/align/cigar_fix.hpp — the clean-up of a base-level alignment's CIGAR, the
 // statistics minimap2 2.24 derives from it (align.c: mm_fix_cigar, mm_update_extra;
-// format.c: mm_event_identity), spec 7.7 and 9.4.
+// format.c: mm_event_identity) and its =/X form (align.c: mm_update_cigar_eqx).
 //
-// CIGARs use BAM's encoding: len << 4 | op, op in kCigarOps order ("MIDNSHP=X").
+// CIGARs use BAM's encoding (agatha/cigar.hpp).
 // Sequences are nucleotide codes 0..4 (A, C, G, T, other); 4 is "N" on either side.
 // All functions are pure and thread-safe; they keep no references to their arguments.
 #pragma once
+
+#include <agatha/cigar.hpp>
+#include <agatha/dp.hpp>
 
 #include <cstdint>
 #include <span>
 #include <vector>
 
 namespace agatha::align {
-
-inline constexpr uint32_t kCigarMatch = 0, kCigarIns = 1, kCigarDel = 2, kCigarNSkip = 3;
-inline constexpr uint32_t kCigarSoftClip = 4, kCigarHardClip = 5;
-inline constexpr char kCigarOps[] = "MIDNSHP=X";
-
-constexpr uint32_t cigar_op(uint32_t c) { return c & 0xfu; }
-constexpr uint32_t cigar_len(uint32_t c) { return c >> 4; }
-constexpr uint32_t cigar_make(uint32_t len, uint32_t op) { return len << 4 | op; }
 
 // What the region's coordinates lose when fix_cigar drops a leading I (query) or D
 // (target): the aligned query/target now start that many bases later.
@@ -35,12 +30,9 @@ struct CigarShift {
 // CIGAR does not span exactly `query` and `target`. A CIGAR of 0 or 1 ops is unchanged.
 CigarShift fix_cigar(std::vector<uint32_t>& cigar, std::span<const uint8_t> query, std::span<const uint8_t> target);
 
-// The scoring dp_max is computed with: match a, mismatch -b, -sc_ambi for any pair with
-// a code 4; each gap costs q + e * mg_log2(1 + len) (log_gap, the long-read presets) or
-// q + e (sr).
-struct StatsScoring {
-  int a = 2, b = 4, sc_ambi = 1;
-  int q = 4, e = 2;
+// The scoring dp_max is computed with: DpScoring::substitution for each M column; each
+// gap costs q + e * mg_log2(1 + len) (log_gap, the long-read presets) or q + e (sr).
+struct StatsScoring : DpScoring {
   bool log_gap = true;
 };
 
@@ -74,5 +66,12 @@ double divergence(const AlignmentStats& s);
 
 // NM:i (spec 9.4): mismatches, N positions and indel bases, blen - mlen + n_ambi.
 inline int32_t edit_distance(const AlignmentStats& s) { return s.blen - s.mlen + s.n_ambi; }
+
+// mm_update_cigar_eqx (--eqx): every M op split into alternating runs of = (equal
+// codes) and X; the other ops are copied. Runs never merge across the original ops.
+// N against N counts as equal. Throws agatha::Error when the CIGAR does not span
+// exactly `query` and `target`.
+[[nodiscard]] std::vector<uint32_t> eqx_cigar(std::span<const uint32_t> cigar, std::span<const uint8_t> query,
+                                              std::span<const uint8_t> target);
 
 }  // namespace agatha::align

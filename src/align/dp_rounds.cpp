@@ -58,9 +58,9 @@ DpResult provisional_result(const DpTask& task) {
   if (task.flag & dp_flag::kExtzOnly) return r;  // extends nothing
   const auto ql = static_cast<uint32_t>(task.query.size()), tl = static_cast<uint32_t>(task.target.size());
   const uint32_t m = std::min(ql, tl);
-  if (m) r.cigar.push_back(m << 4 | cigar_op::kMatch);
-  if (ql > m) r.cigar.push_back((ql - m) << 4 | cigar_op::kIns);
-  if (tl > m) r.cigar.push_back((tl - m) << 4 | cigar_op::kDel);
+  if (m) r.cigar.push_back(cigar::make(m, cigar::kMatch));
+  if (ql > m) r.cigar.push_back(cigar::make(ql - m, cigar::kIns));
+  if (tl > m) r.cigar.push_back(cigar::make(tl - m, cigar::kDel));
   r.score = r.max = 0;
   r.max_q = static_cast<int32_t>(ql) - 1, r.max_t = static_cast<int32_t>(tl) - 1;
   return r;

@@ -6,8 +6,11 @@
 #include <climits>
 #include <cstdlib>
 
+#include <agatha/cigar.hpp>
+#include <agatha/nt4.hpp>
+
+#include "../../kernels/local_sw.hpp"
 #include "cigar_fix.hpp"
-#include "local_sw.hpp"
 
 namespace agatha::align {
 
@@ -20,11 +23,6 @@ namespace {
 inline int32_t ax(const Anchor& a) { return static_cast<int32_t>(a.x); }
 inline int32_t ay(const Anchor& a) { return static_cast<int32_t>(a.y); }
 inline int32_t aspan(const Anchor& a) { return static_cast<int32_t>(a.y >> 32 & 0xff); }
-
-int score_of(const AlignOptions& opt, uint8_t t, uint8_t q) {
-  if (t > 3 || q > 3) return -opt.sc_ambi;
-  return t == q ? opt.a : -opt.b;
-}
 
 // mm_adjust_minier
 void adjust_minier(const index::MinimizerIndex& idx, const ReadCodes& read, const Anchor& a, int32_t& r, int32_t& q) {
@@ -64,7 +62,7 @@ std::vector<int> collect_long_gaps(int as1, int cnt1, const Anchor* a, int min_g
 }
 
 int ll_i16(const uint8_t* qs, int ql, const uint8_t* ts, int tl, const AlignOptions& opt, int& qe, int& te) {
-  const LocalSwResult r = local_sw_i16(qs, ql, ts, tl, LocalSwScoring{opt.a, opt.b, opt.sc_ambi, opt.q, opt.e});
+  const kernels::LocalSwResult r = kernels::local_sw_i16(qs, ql, ts, tl, opt.dp_scoring());
   qe = r.qe, te = r.te;
   return r.score;
 }
@@ -77,14 +75,8 @@ DpResult reset_result() {
 
 }  // namespace
 
-ReadCodes::ReadCodes(std::string_view seq) {
-  fwd.resize(seq.size());
-  rev.resize(seq.size());
-  for (size_t i = 0; i < seq.size(); ++i) fwd[i] = encode_base(seq[i]);
-  for (size_t i = 0; i < seq.size(); ++i) {
-    const uint8_t c = fwd[seq.size() - 1 - i];
-    rev[i] = c >= 4 ? 4 : static_cast<uint8_t>(3 - c);
-  }
+ReadCodes::ReadCodes(std::string_view seq) : fwd(nt4_encode(seq)), rev(seq.size()) {
+  reverse_complement(fwd, rev.data());
 }
 
 std::vector<Anchor> squeeze_anchors(std::vector<Region>& regs, const std::vector<Anchor>& a) {
@@ -196,6 +188,7 @@ void filter_bad_seeds_alt(int as1, int cnt1, Anchor* a, int min_gap, int max_ext
 }
 
 int test_zdrop(const AlignOptions& opt, const uint8_t* qseq, const uint8_t* tseq, const std::vector<uint32_t>& cigar) {
+  const DpScoring sc = opt.dp_scoring();
   int32_t score = 0, max = INT32_MIN, max_i = -1, max_j = -1, i = 0, j = 0, max_zdrop = 0;
   int pos[2][2] = {{-1, -1}, {-1, -1}};
   auto update = [&](int ii, int jj) {
@@ -213,17 +206,17 @@ int test_zdrop(const AlignOptions& opt, const uint8_t* qseq, const uint8_t* tseq
     }
   };
   for (uint32_t c : cigar) {
-    const uint32_t op = c & 0xf;
-    const int32_t len = static_cast<int32_t>(c >> 4);
-    if (op == cigar_op::kMatch) {
+    const uint32_t op = cigar::op(c);
+    const int32_t len = static_cast<int32_t>(cigar::len(c));
+    if (op == cigar::kMatch) {
       for (int32_t l = 0; l < len; ++l) {
-        score += score_of(opt, tseq[i + l], qseq[j + l]);
+        score += sc.substitution(tseq[i + l], qseq[j + l]);
         update(i + l, j + l);
       }
       i += len, j += len;
-    } else if (op == cigar_op::kIns || op == cigar_op::kDel || op == 3) {
+    } else if (op == cigar::kIns || op == cigar::kDel || op == cigar::kNSkip) {
       score -= opt.q + opt.e * len;
-      if (op == cigar_op::kIns)
+      if (op == cigar::kIns)
         j += len;
       else
         i += len;
@@ -233,10 +226,7 @@ int test_zdrop(const AlignOptions& opt, const uint8_t* qseq, const uint8_t* tseq
   const int q_len = pos[1][1] - pos[1][0], t_len = pos[0][1] - pos[0][0];
   if (!opt.for_only && !opt.rev_only && max_zdrop > opt.zdrop_inv && q_len < opt.max_gap && t_len < opt.max_gap) {
     std::vector<uint8_t> qseq2(static_cast<size_t>(q_len));
-    for (int k = 0; k < q_len; ++k) {
-      const uint8_t c = qseq[pos[1][1] - k - 1];
-      qseq2[static_cast<size_t>(k)] = c >= 4 ? 4 : static_cast<uint8_t>(3 - c);
-    }
+    reverse_complement(std::span<const uint8_t>(qseq + pos[1][0], static_cast<size_t>(q_len)), qseq2.data());
     int qe = -1, te = -1;
     const int sc = ll_i16(qseq2.data(), q_len, tseq + pos[0][0], t_len, opt, qe, te);
     if (sc >= opt.min_chain_score * opt.a && sc >= opt.min_dp_max) return 2;
@@ -245,6 +235,92 @@ int test_zdrop(const AlignOptions& opt, const uint8_t* qseq, const uint8_t* tseq
 }
 
 namespace {
+
+// mm_align1's constants. The DP band is the chaining band widened by half: a chain's
+// anchors lie within bw of its diagonal, the alignment between them may stray further.
+constexpr double kDpBandScale = 1.5;
+// mm_filter_bad_seeds: gaps between consecutive anchors longer than this are examined...
+constexpr int kBadSeedMinGap = 10;
+// ...and a stretch of them whose insertions and deletions cancel out by more than this
+// many bases (an indel "wobble" typical of a wrong anchor) is ignored, looking at most
+// this many long gaps ahead.
+constexpr int kBadSeedDiffThres = 40, kBadSeedMaxExtCnt = 10;
+// mm_filter_bad_seeds_alt: gaps longer than this are examined; consecutive ones closer
+// to each other than their summed size are ignored and the last becomes a long join.
+constexpr int kBadSeedAltMinGap = 30;
+
+// How far the left extension may reach ([rs0, rs) x [qs0, qs)) and the right one
+// ([re, re0) x [qe, qe0)), as mm_align1 bounds them.
+struct ExtensionBounds {
+  int32_t rs0 = 0, qs0 = 0, re0 = 0, qe0 = 0;
+};
+
+// (rs, qs) and (re, qe) are the DP boundary at the region's first and last kept anchor.
+// Each side is bounded three ways:
+//  - it covers at least the region's own outermost anchor (its whole k-mer span; with
+//    HPC k-mers the span may reach before the reference start, hence the clamp at 0);
+//  - it stops at a neighbouring chain: walking outward over the anchors of the same
+//    reference and strand that lie wholly outside the region on both sequences, once
+//    more than min_cnt of them are passed, the extension ends at the larger of the
+//    reference and query distances to the last one. Those anchors form a chain of their
+//    own that is aligned as its own region;
+//  - the query side reaches at most max_gap bases; the reference side as many, plus the
+//    longest deletion a perfect match of those query bases could pay for
+//    ((l * a - q) / e more bases), capped at max_gap and the sequence end.
+// A region that already touches a sequence end on that side is not extended there.
+ExtensionBounds extension_bounds(const AlignOptions& opt, const Anchor* a, int32_t n_a, const Region& r, int32_t qlen,
+                                 int32_t rlen, int32_t rs, int32_t qs, int32_t re, int32_t qe) {
+  ExtensionBounds b;
+  const uint64_t ref_strand = a[r.as].x >> 32;  // rid and strand of the region
+  // Left.
+  int32_t rs0 = std::max(0, ax(a[r.as]) + 1 - aspan(a[r.as]));
+  int32_t qs0 = ay(a[r.as]) + 1 - aspan(a[r.as]);
+  int32_t rs1 = 0, qs1 = 0, l = 0;
+  for (int32_t i = r.as - 1; i >= 0 && a[i].x >> 32 == ref_strand; --i) {
+    const int32_t x = ax(a[i]) + 1 - aspan(a[i]), y = ay(a[i]) + 1 - aspan(a[i]);
+    if (x < rs0 && y < qs0 && ++l > opt.min_cnt) {
+      l = std::max(rs0 - x, qs0 - y);
+      rs1 = std::max(0, rs0 - l), qs1 = qs0 - l;
+      break;
+    }
+  }
+  if (qs > 0 && rs > 0) {
+    l = std::min(qs, opt.max_gap);
+    qs1 = std::max(qs1, qs - l);
+    qs0 = std::min(qs0, qs1);
+    l += l * opt.a > opt.q ? (l * opt.a - opt.q) / opt.e : 0;
+    l = std::min({l, opt.max_gap, rs});
+    rs1 = std::max(rs1, rs - l);
+    rs0 = std::min({rs0, rs1, rs});
+  } else {
+    rs0 = rs, qs0 = qs;
+  }
+  // Right, the mirror image.
+  int32_t re0 = ax(a[r.as + r.cnt - 1]) + 1, qe0 = ay(a[r.as + r.cnt - 1]) + 1;
+  int32_t re1 = rlen, qe1 = qlen;
+  l = 0;
+  for (int32_t i = r.as + r.cnt; i < n_a && a[i].x >> 32 == ref_strand; ++i) {
+    const int32_t x = ax(a[i]) + 1, y = ay(a[i]) + 1;
+    if (x > re0 && y > qe0 && ++l > opt.min_cnt) {
+      l = std::max(x - re0, y - qe0);
+      re1 = re0 + l, qe1 = qe0 + l;
+      break;
+    }
+  }
+  if (qe < qlen && re < rlen) {
+    l = std::min(qlen - qe, opt.max_gap);
+    qe1 = std::min(qe1, qe + l);
+    qe0 = std::max(qe0, qe1);
+    l += l * opt.a > opt.q ? (l * opt.a - opt.q) / opt.e : 0;
+    l = std::min({l, opt.max_gap, rlen - re});
+    re1 = std::min(re1, re + l);
+    re0 = std::max(re0, re1);
+  } else {
+    re0 = re, qe0 = qe;
+  }
+  b.rs0 = rs0, b.qs0 = qs0, b.re0 = re0, b.qe0 = qe0;
+  return b;
+}
 
 // mm_align_pair: records the call and runs it (unless it exceeds max_sw_mat).
 const DpResult& align_pair(const AlignOptions& opt, DpSource& dp, RegionAlignment& out, const uint8_t* q, int32_t ql,
@@ -258,7 +334,7 @@ const DpResult& align_pair(const AlignOptions& opt, DpSource& dp, RegionAlignmen
     DpTask task;
     task.query = std::span<const uint8_t>(q, static_cast<size_t>(ql));
     task.target = std::span<const uint8_t>(t, static_cast<size_t>(tl));
-    task.scoring = DpScoring{opt.a, opt.b, opt.sc_ambi, opt.q, opt.e, opt.q2, opt.e2};
+    task.scoring = opt.dp_scoring();
     task.flag = flag, task.w = w, task.zdrop = zdrop, task.end_bonus = end_bonus;
     dp.compute(task, c.result);
   }
@@ -269,7 +345,7 @@ const DpResult& align_pair(const AlignOptions& opt, DpSource& dp, RegionAlignmen
 void append_cigar(std::vector<uint32_t>& dst, const std::vector<uint32_t>& src) {
   if (src.empty()) return;
   size_t k = 0;
-  if (!dst.empty() && (dst.back() & 0xf) == (src[0] & 0xf)) dst.back() += src[0] >> 4 << 4, k = 1;
+  if (!dst.empty() && cigar::op(dst.back()) == cigar::op(src[0])) dst.back() += cigar::make(cigar::len(src[0]), 0), k = 1;
   dst.insert(dst.end(), src.begin() + static_cast<std::ptrdiff_t>(k), src.end());
 }
 
@@ -288,68 +364,20 @@ RegionAlignment align_region(const AlignOptions& opt, const index::MinimizerInde
   const bool rev = map::anchor_reverse(a[r.as]);
   const std::vector<uint8_t>& qseq0 = read.strand(rev);
   const int32_t rlen = static_cast<int32_t>(idx.reference().seq(rid).len);
-  const int bw = static_cast<int>(opt.bw * 1.5 + 1.);
-  int bw_long = static_cast<int>(std::max(opt.bw_long, opt.bw) * 1.5 + 1.);
+  const int bw = static_cast<int>(opt.bw * kDpBandScale + 1.);
+  int bw_long = static_cast<int>(std::max(opt.bw_long, opt.bw) * kDpBandScale + 1.);
   if (bw_long < bw) bw_long = bw;
 
   int32_t as1, cnt1, rs, qs, re, qe;
   fix_bad_ends(r, a, opt.bw, opt.min_chain_score * 2, as1, cnt1);
-  filter_bad_seeds(as1, cnt1, a, 10, 40, opt.max_gap >> 1, 10);
-  filter_bad_seeds_alt(as1, cnt1, a, 30, opt.max_gap >> 1);
+  filter_bad_seeds(as1, cnt1, a, kBadSeedMinGap, kBadSeedDiffThres, opt.max_gap >> 1, kBadSeedMaxExtCnt);
+  filter_bad_seeds_alt(as1, cnt1, a, kBadSeedAltMinGap, opt.max_gap >> 1);
   adjust_minier(idx, read, a[as1], rs, qs);
   adjust_minier(idx, read, a[as1 + cnt1 - 1], re, qe);
 
-  // extension limits
-  int32_t rs0 = ax(a[r.as]) + 1 - aspan(a[r.as]);
-  int32_t qs0 = ay(a[r.as]) + 1 - aspan(a[r.as]);
-  if (rs0 < 0) rs0 = 0;
-  int32_t rs1 = 0, qs1 = 0, l = 0;
-  for (int32_t i = r.as - 1; i >= 0 && a[i].x >> 32 == a[r.as].x >> 32; --i) {
-    const int32_t x = ax(a[i]) + 1 - aspan(a[i]), y = ay(a[i]) + 1 - aspan(a[i]);
-    if (x < rs0 && y < qs0) {
-      if (++l > opt.min_cnt) {
-        l = std::max(rs0 - x, qs0 - y);
-        rs1 = rs0 - l, qs1 = qs0 - l;
-        if (rs1 < 0) rs1 = 0;
-        break;
-      }
-    }
-  }
-  if (qs > 0 && rs > 0) {
-    l = std::min(qs, opt.max_gap);
-    qs1 = std::max(qs1, qs - l);
-    qs0 = std::min(qs0, qs1);
-    l += l * opt.a > opt.q ? (l * opt.a - opt.q) / opt.e : 0;
-    l = std::min({l, opt.max_gap, rs});
-    rs1 = std::max(rs1, rs - l);
-    rs0 = std::min({rs0, rs1, rs});
-  } else {
-    rs0 = rs, qs0 = qs;
-  }
-  int32_t re0 = ax(a[r.as + r.cnt - 1]) + 1, qe0 = ay(a[r.as + r.cnt - 1]) + 1;
-  int32_t re1 = rlen, qe1 = qlen;
-  l = 0;
-  for (int32_t i = r.as + r.cnt; i < n_a && a[i].x >> 32 == a[r.as].x >> 32; ++i) {
-    const int32_t x = ax(a[i]) + 1, y = ay(a[i]) + 1;
-    if (x > re0 && y > qe0) {
-      if (++l > opt.min_cnt) {
-        l = std::max(x - re0, y - qe0);
-        re1 = re0 + l, qe1 = qe0 + l;
-        break;
-      }
-    }
-  }
-  if (qe < qlen && re < rlen) {
-    l = std::min(qlen - qe, opt.max_gap);
-    qe1 = std::min(qe1, qe + l);
-    qe0 = std::max(qe0, qe1);
-    l += l * opt.a > opt.q ? (l * opt.a - opt.q) / opt.e : 0;
-    l = std::min({l, opt.max_gap, rlen - re});
-    re1 = std::min(re1, re + l);
-    re0 = std::max(re0, re1);
-  } else {
-    re0 = re, qe0 = qe;
-  }
+  const ExtensionBounds ext = extension_bounds(opt, a, n_a, r, qlen, rlen, rs, qs, re, qe);
+  int32_t rs0 = ext.rs0, qs0 = ext.qs0, re0 = ext.re0, qe0 = ext.qe0;
+  int32_t rs1, qs1, re1, qe1;
 
   // One target buffer for the region, as mm_align1 has: each fetch overwrites its start.
   std::vector<uint8_t> tseq(static_cast<size_t>(std::max(0, re0 - rs0)) + 1, 0), qrev;
@@ -400,20 +428,11 @@ RegionAlignment align_region(const AlignOptions& opt, const index::MinimizerInde
         out.dp_score += ez->max;
         re1 = rs + (ez->max_t + 1);
         qe1 = qs + (ez->max_q + 1);
-        if (cnt1 - (j + 1) >= opt.min_cnt) {  // mm_split_reg
+        if (cnt1 - (j + 1) >= opt.min_cnt) {  // split the region after anchor j
           const int32_t n = as1 + j + 1 - r.as;
           if (n > 0 && n < r.cnt) {
-            Region r2 = r;
-            r2.id = -1;
-            r2.cnt = r.cnt - n;
-            r2.score = static_cast<int32_t>(r.score * (static_cast<float>(r2.cnt) / r.cnt) + .499);
-            r2.as = r.as + n;
-            if (r.parent == r.id) r2.parent = map::kParentTmpPri;
-            map::set_region_coords(r2, qlen, a);
-            r.cnt -= r2.cnt;
-            r.score -= r2.score;
-            map::set_region_coords(r, qlen, a);
-            regs.insert(regs.begin() + static_cast<std::ptrdiff_t>(ri) + 1, r2);
+            Region r2 = map::split_region(r, n, qlen, a);
+            regs.insert(regs.begin() + static_cast<std::ptrdiff_t>(ri) + 1, std::move(r2));
             split_inv[ri] |= kSplitFirst;
             split_inv.insert(split_inv.begin() + static_cast<std::ptrdiff_t>(ri) + 1,
                              static_cast<uint8_t>(kSplitSecond | (zdrop_code == 2 ? kSplitInv : 0)));
@@ -443,11 +462,10 @@ RegionAlignment align_region(const AlignOptions& opt, const index::MinimizerInde
     span.qs = qlen - qe1, span.qe = qlen - qs1;
   if (!out.cigar.empty()) {  // mm_update_extra: may drop a leading I/D and move the start
     fetch(rs1, re1);
-    StatsScoring sc;
-    sc.a = opt.a, sc.b = opt.b, sc.sc_ambi = opt.sc_ambi, sc.q = opt.q, sc.e = opt.e;
     out.stats = update_extra(span, out.cigar,
                              std::span<const uint8_t>(qseq0.data() + qs1, static_cast<size_t>(qe1 - qs1)),
-                             std::span<const uint8_t>(tseq.data(), static_cast<size_t>(re1 - rs1)), sc);
+                             std::span<const uint8_t>(tseq.data(), static_cast<size_t>(re1 - rs1)),
+                             StatsScoring{opt.dp_scoring()});
   }
   out.qs = span.qs, out.qe = span.qe, out.rs = span.rs, out.re = span.re;
   return out;
@@ -485,7 +503,7 @@ bool align_inversion(const AlignOptions& opt, const index::MinimizerIndex& idx, 
   const int q0_off = r1.rev ? r2.qe : qlen - r2.qs;  // of q0 in its read buffer
   if (q0_off + q_off < 0 || t_off < 0) return false;
   const DpResult& ez = align_pair(opt, dp, out, q0 + q_off, ql - q_off, tseq.data() + t_off, tl - t_off,
-                                  static_cast<int>(opt.bw * 1.5), -1, opt.zdrop, dp_flag::kExtzOnly);
+                                  static_cast<int>(opt.bw * kDpBandScale), -1, opt.zdrop, dp_flag::kExtzOnly);
   if (ez.cigar.empty()) return false;
   out.cigar = ez.cigar;
   out.dp_score = ez.max;
@@ -506,10 +524,9 @@ bool align_inversion(const AlignOptions& opt, const index::MinimizerIndex& idx, 
   r_inv.rs = r1.re + t_off;
   r_inv.re = r_inv.rs + ez.max_t + 1;
   AlignedSpan span{r_inv.qs, r_inv.qe, r_inv.rs, r_inv.re, r_inv.rev};
-  StatsScoring sc;
-  sc.a = opt.a, sc.b = opt.b, sc.sc_ambi = opt.sc_ambi, sc.q = opt.q, sc.e = opt.e;
   out.stats = update_extra(span, out.cigar, std::span<const uint8_t>(q0 + q_off, static_cast<size_t>(ez.max_q + 1)),
-               std::span<const uint8_t>(tseq.data() + t_off, static_cast<size_t>(ez.max_t + 1)), sc);
+                           std::span<const uint8_t>(tseq.data() + t_off, static_cast<size_t>(ez.max_t + 1)),
+                           StatsScoring{opt.dp_scoring()});
   r_inv.qs = span.qs, r_inv.qe = span.qe, r_inv.rs = span.rs, r_inv.re = span.re;
   r_inv.aligned = true;
   out.qs = span.qs, out.qe = span.qe, out.rs = span.rs, out.re = span.re;
@@ -535,10 +552,9 @@ void attach_alignment(Region& r, const RegionAlignment& al) {
 }  // namespace
 
 std::vector<RegionAlignment> align_regions(const AlignOptions& opt, const index::MinimizerIndex& idx,
-                                           std::string_view seq, std::vector<Region>& regs,
+                                           const ReadCodes& read, std::vector<Region>& regs,
                                            const std::vector<Anchor>& chained, DpSource& dp) {
   std::vector<Anchor> a = squeeze_anchors(regs, chained);
-  const ReadCodes read(seq);
   std::vector<uint8_t> split(regs.size(), 0);
   std::vector<RegionAlignment> out;
   for (size_t i = 0; i < regs.size(); ++i) {
@@ -563,10 +579,22 @@ std::vector<RegionAlignment> align_regions(const AlignOptions& opt, const index:
 }
 
 std::vector<RegionAlignment> align_regions(const AlignOptions& opt, const index::MinimizerIndex& idx,
-                                           std::string_view seq, std::vector<Region>& regs,
+                                           const ReadCodes& read, std::vector<Region>& regs,
                                            const std::vector<Anchor>& chained, DpBackend& dp) {
   BackendDpSource source(dp);
-  return align_regions(opt, idx, seq, regs, chained, source);
+  return align_regions(opt, idx, read, regs, chained, source);
+}
+
+void align_skeleton(const AlignOptions& opt, const index::MinimizerIndex& idx, const ReadCodes& read,
+                    std::vector<Region>& regs, const std::vector<Anchor>& chained, DpSource& dp) {
+  (void)align_regions(opt, idx, read, regs, chained, dp);
+  const int qlen = static_cast<int>(read.fwd.size());
+  map::filter_regions(opt, qlen, regs);
+  if (qlen >= opt.rank_min_len) {
+    map::update_dp_max(qlen, regs, opt.rank_frac, opt.a, opt.b);
+    map::filter_regions(opt, qlen, regs);
+  }
+  map::hit_sort(regs);
 }
 
 void BackendDpSource::compute(const DpTask& task, DpResult& result) {

@@ -24,7 +24,7 @@
 #include "../index/index.hpp"
 #include "cigar_fix.hpp"
 #include "../map/anchor.hpp"
-#include "../map/regions.hpp"
+#include "../map/hit.hpp"
 
 namespace agatha::align {
 
@@ -86,7 +86,8 @@ void filter_bad_seeds_alt(int as1, int cnt1, map::Anchor* a, int min_gap, int ma
 // mm_test_zdrop (spec 7.5): 0, 1 (Z-drop) or 2 (possible inversion).
 int test_zdrop(const AlignOptions& opt, const uint8_t* qseq, const uint8_t* tseq, const std::vector<uint32_t>& cigar);
 
-// The read's codes on both strands (qseq0[0] forward, qseq0[1] reverse complement).
+// The read's codes on both strands (qseq0[0] forward, qseq0[1] reverse complement),
+// made once per read.
 struct ReadCodes {
   std::vector<uint8_t> fwd, rev;
   explicit ReadCodes(std::string_view seq);
@@ -107,11 +108,17 @@ RegionAlignment align_region(const AlignOptions& opt, const index::MinimizerInde
 // region in order (split parts included), then the inversion between split parts
 // (mm_align1_inv). Returns the alignments in call order; regions' coordinates are set to
 // the aligned ones and inversion regions are inserted as minimap2 does.
-std::vector<RegionAlignment> align_regions(const AlignOptions& opt, const index::MinimizerIndex& idx,
-                                           std::string_view seq, std::vector<map::Region>& regs,
+[[nodiscard]] std::vector<RegionAlignment> align_regions(const AlignOptions& opt, const index::MinimizerIndex& idx,
+                                           const ReadCodes& read, std::vector<map::Region>& regs,
                                            const std::vector<map::Anchor>& chained, DpSource& dp);
-std::vector<RegionAlignment> align_regions(const AlignOptions& opt, const index::MinimizerIndex& idx,
-                                           std::string_view seq, std::vector<map::Region>& regs,
+[[nodiscard]] std::vector<RegionAlignment> align_regions(const AlignOptions& opt, const index::MinimizerIndex& idx,
+                                           const ReadCodes& read, std::vector<map::Region>& regs,
                                            const std::vector<map::Anchor>& chained, DpBackend& dp);
+
+// mm_align_skeleton: align_regions, then its clean-up of the aligned regions:
+// mm_filter_regs, for reads of at least rank_min_len bases mm_update_dp_max and
+// mm_filter_regs again, and mm_hit_sort (all in map/hit.hpp).
+void align_skeleton(const AlignOptions& opt, const index::MinimizerIndex& idx, const ReadCodes& read,
+                    std::vector<map::Region>& regs, const std::vector<map::Anchor>& chained, DpSource& dp);
 
 }  // namespace agatha::align

@@ -15,12 +15,12 @@
 #include <vector>
 
 #include "../index/index.hpp"
-#include "../io/aln_tags.hpp"
+#include "../format/diff_tags.hpp"
 #include "../io/bam_writer.hpp"
 #include "../io/output_file.hpp"
-#include "../io/sam_format.hpp"
+#include "../format/sam.hpp"
 #include "../io/seq_reader.hpp"
-#include "../pipeline/batch_mapper.hpp"
+#include "../pipeline/batch_aligner.hpp"
 #include "../pipeline/read_mapper.hpp"
 #include "commands.hpp"
 #include "map_options.hpp"
@@ -65,7 +65,7 @@ int run_align(const AlignArgs& a) {
   const bool paf = a.paf && !a.sam;  // with both -a and -c minimap2 writes SAM
   oo.kind = paf ? pipeline::OutputKind::kPaf : pipeline::OutputKind::kSam;
   if (!a.cs.empty() && a.cs != "short" && a.cs != "long") throw OptionError("--cs only takes 'short' or 'long'");
-  oo.diff = io::diff_tag_kind(a.md, !a.cs.empty(), a.cs == "long");
+  oo.diff = format::diff_tag_kind(a.md, !a.cs.empty(), a.cs == "long");
   oo.eqx = a.eqx;
   oo.paf_no_hit = a.paf_no_hit;
   oo.sam.soft_clip = a.soft_clip;
@@ -79,9 +79,9 @@ int run_align(const AlignArgs& a) {
   if (!a.format.empty() && a.format != "sam" && a.format != "bam")
     throw OptionError("--format only takes 'sam' or 'bam'");
   if (bam && (a.map_only || paf)) throw OptionError("BAM output is SAM's: it cannot hold PAF (--map-only, -c)");
-  std::optional<io::ReadGroup> rg;
+  std::optional<format::ReadGroup> rg;
   if (!a.read_group.empty() && !paf && !a.map_only) {  // minimap2 checks -R for SAM output only
-    rg = io::parse_read_group(a.read_group);
+    rg = format::parse_read_group(a.read_group);
     oo.sam.rg_id = rg->id;
   }
 
@@ -113,10 +113,10 @@ int run_align(const AlignArgs& a) {
 
   std::string header;
   if (!paf) {
-    std::vector<io::SamReference> refs;
+    std::vector<format::SamReference> refs;
     const index::Reference& ref = idx.reference();
     for (uint32_t i = 0; i < ref.size(); ++i) refs.push_back({ref.seq(i).name, static_cast<int64_t>(ref.seq(i).len)});
-    io::append_sam_header(header, refs, rg ? &*rg : nullptr, command_line());
+    format::append_sam_header(header, refs, rg ? &*rg : nullptr, command_line());
   }
   const pipeline::ReadAligner aligner(mapper, opt, oo);
   // SAM text, or BAM through htslib; records arrive group by group, in input order.

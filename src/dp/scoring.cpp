@@ -1,10 +1,9 @@
 // src/dp/scoring.cpp — the engine's input rules that need no backend: which scoring
-// schemes the 8-bit difference arithmetic holds exactly, and the base encoding.
+// schemes the 8-bit difference arithmetic holds exactly.
 #include <agatha/dp.hpp>
 
 #include <algorithm>
 
-#include "../index/nt4.hpp"
 
 namespace agatha {
 
@@ -20,7 +19,5 @@ std::string validate_scoring(const DpScoring& sc) {
   if (sc.a + std::max(qe, qe2) > 127) return "a+max(q+e, q2+e2) must be at most 127";
   return {};
 }
-
-uint8_t encode_base(char c) { return index::nt4(c); }
 
 }  // namespace agatha

@@ -6,7 +6,7 @@
 #include <cstring>
 #include <limits>
 
-#include "nt4.hpp"
+#include <agatha/nt4.hpp>
 
 namespace agatha::index {
 

@@ -7,7 +7,7 @@
 #include <array>
 #include <cassert>
 
-#include "nt4.hpp"
+#include <agatha/nt4.hpp>
 
 namespace agatha::index {
 namespace {

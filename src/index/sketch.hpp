@@ -25,7 +25,7 @@ inline constexpr int kMaxW = 255;
 // Thomas Wang's invertible integer hash restricted to the bits of mask (spec 2.1).
 uint64_t hash64(uint64_t key, uint64_t mask);
 
-// Appends the minimizers of seq (raw bases; see nt4.hpp) to out, in minimap2's emission
+// Appends the minimizers of seq (raw bases; see agatha/nt4.hpp) to out, in minimap2's emission
 // order. rid fills bits 32..63 of y. hpc: homopolymer-compressed k-mers (spec 2.4).
 // Requires 0 < k <= 28 and 0 < w < 256 (validated by the options); an empty seq adds
 // nothing.

@@ -1,6 +1,8 @@
 #include "task_file.hpp"
 
+#include <agatha/cigar.hpp>
 #include <agatha/error.hpp>
+#include <agatha/nt4.hpp>
 
 #include <charconv>
 #include <string_view>
@@ -33,7 +35,7 @@ int32_t parse_int(std::string_view f, const char* what, const std::string& path,
 std::vector<uint8_t> parse_seq(std::string_view f) {
   if (f == "*") return {};
   std::vector<uint8_t> out(f.size());
-  for (size_t i = 0; i < f.size(); ++i) out[i] = encode_base(f[i]);
+  for (size_t i = 0; i < f.size(); ++i) out[i] = nt4(f[i]);
   return out;
 }
 
@@ -87,17 +89,6 @@ TaskRecord parse_task_line(const std::string& line, const std::string& path, siz
   return r;
 }
 
-std::string cigar_string(const std::vector<uint32_t>& cigar) {
-  if (cigar.empty()) return "*";
-  static constexpr char kOps[] = "MIDNSHP=X";
-  std::string s;
-  for (uint32_t c : cigar) {
-    s += std::to_string(c >> 4);
-    s += (c & 0xf) < 9 ? kOps[c & 0xf] : '?';
-  }
-  return s;
-}
-
 std::array<std::string, kTaskAnswerColumns> format_answer(const DpResult& r) {
   return {std::to_string(r.score),
           std::to_string(r.max),
@@ -110,7 +101,7 @@ std::array<std::string, kTaskAnswerColumns> format_answer(const DpResult& r) {
           std::to_string(r.zdropped ? 1 : 0),
           std::to_string(r.reach_end ? 1 : 0),
           std::to_string(r.cigar.size()),
-          cigar_string(r.cigar)};
+          cigar::to_string(r.cigar)};
 }
 
 }  // namespace agatha::io

@@ -37,6 +37,4 @@ TaskRecord parse_task_line(const std::string& line, const std::string& path, siz
 // The twelve answer fields of a result, formatted as in columns 15-26.
 std::array<std::string, kTaskAnswerColumns> format_answer(const DpResult& r);
 
-std::string cigar_string(const std::vector<uint32_t>& cigar);
-
 }  // namespace agatha::io

@@ -143,6 +143,27 @@ Chains finish(const std::vector<Anchor>& a, DpArrays& dp, int min_cnt, int min_s
 
 }  // namespace
 
+ChainParams chain_params(const AlignOptions& opt) {
+  ChainParams p;
+  p.max_gap = opt.max_gap;
+  p.max_gap_ref = opt.max_gap_ref > 0 ? opt.max_gap_ref : 0;
+  p.bw = opt.bw;
+  p.bw_long = std::max(opt.bw_long, opt.bw);
+  p.max_chain_skip = opt.max_chain_skip;
+  p.max_chain_iter = opt.max_chain_iter;
+  p.min_cnt = opt.min_cnt;
+  p.min_chain_score = opt.min_chain_score;
+  p.chain_gap_scale = opt.chain_gap_scale;
+  p.chain_skip_scale = opt.chain_skip_scale;
+  p.rmq_inner_dist = opt.rmq_inner_dist;
+  p.rmq_size_cap = opt.rmq_size_cap;
+  p.rmq_rescue_size = opt.rmq_rescue_size;
+  p.rmq_rescue_ratio = opt.rmq_rescue_ratio;
+  p.rmq = opt.rmq;
+  p.long_join = !opt.no_long_join;
+  return p;
+}
+
 float fast_log2(float x) {
   // x = 2^e * m with m in [1, 2): log2(x) ~ (e - 1) + a quadratic in m (mg_log2). The
   // exponent is taken as (biased exponent - 128), one less than the true exponent.

@@ -12,32 +12,39 @@
 #include <cstdint>
 #include <vector>
 
+#include <agatha/options.hpp>
+
 #include "anchor.hpp"
 
 namespace agatha::map {
 
-// The chaining parameters of one read; the defaults are minimap2's map-ont/map-pb ones.
+// The chaining parameters of one read, derived from the options by chain_params (the
+// options hold every default).
 struct ChainParams {
-  int max_gap = 5000;    // -g: max gap on the query, and on the reference unless below
+  int max_gap = 0;       // -g: max gap on the query, and on the reference unless below
   int max_gap_ref = 0;   // -G when > 0 (splice); reference-gap limit of the DP pass
   int max_frag_len = 0;  // --frag-len when > 0 (paired reads)
-  int bw = 500;          // -r first value
-  int bw_long = 20000;   // -r second value; long-join rechain when > bw
-  int max_chain_skip = 25;
-  int max_chain_iter = 5000;
-  int min_cnt = 3;           // -n
-  int min_chain_score = 40;  // -m
-  float chain_gap_scale = 0.8f;
-  float chain_skip_scale = 0.0f;
-  int rmq_inner_dist = 1000;
-  int rmq_size_cap = 100000;
-  int rmq_rescue_size = 1000;
-  float rmq_rescue_ratio = 0.1f;
+  int bw = 0;            // -r first value
+  int bw_long = 0;       // -r second value, at least bw; long-join rechain when > bw
+  int max_chain_skip = 0;
+  int max_chain_iter = 0;
+  int min_cnt = 0;          // -n
+  int min_chain_score = 0;  // -m
+  float chain_gap_scale = 0;
+  float chain_skip_scale = 0;
+  int rmq_inner_dist = 0;
+  int rmq_size_cap = 0;
+  int rmq_rescue_size = 0;
+  float rmq_rescue_ratio = 0;
   bool rmq = false;         // --rmq (asm presets): the first pass is RMQ chaining
-  bool long_join = true;    // false with --no-long-join
+  bool long_join = false;   // false with --no-long-join
   bool splice = false;      // cDNA scoring of gaps, no long join
   bool short_read = false;  // sr: the query gap limit grows to the read length, no long join
 };
+
+// What minimap2 derives from its options for chaining (mm_mapopt_update: bw_long is
+// raised to bw; -G unset means the -g limit).
+[[nodiscard]] ChainParams chain_params(const AlignOptions& opt);
 
 // Chains as minimap2 returns them: `anchors` holds each chain's anchors in increasing
 // order, chain after chain, chains ordered by the x of their first anchor; u[c] is

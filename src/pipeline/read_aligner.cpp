@@ -8,8 +8,7 @@
 #include <span>
 
 #include "../align/cigar_fix.hpp"
-#include "../align/post_align.hpp"
-#include "../align/region_align.hpp"
+#include "../format/paf.hpp"
 
 namespace agatha::pipeline {
 
@@ -22,26 +21,36 @@ void ReadAligner::start(AlignJob& job) const {
   job.mapping = mapper_.map(job.read->name, job.read->seq);
   job.regions.clear();
   job.done = job.mapping.regions.empty();
+  if (!job.done) job.codes.emplace(job.read->seq);
 }
 
 bool ReadAligner::pass(AlignJob& job) const {
   if (job.done) return true;
-  const std::string& seq = job.read->seq;
   std::vector<Region> regs = job.mapping.regions;
   job.memo.begin_pass();
   try {
-    align::align_regions(opt_, idx_, seq, regs, job.mapping.chains.anchors, job.memo);
-  } catch (const std::exception&) {
+    align::align_skeleton(opt_, idx_, *job.codes, regs, job.mapping.chains.anchors, job.memo);
+  } catch (const Error&) {
     // A pass that went on from provisional answers may reach states the sequential
-    // order never does; only a pass on real answers may fail for real.
+    // order never does (a CIGAR that does not span its sequences); only a pass on real
+    // answers may fail for real.
     if (job.memo.missed() == 0) throw;
     return false;
   }
   if (job.memo.missed() > 0) return false;
-  align::finish_aligned_regions(opt_, static_cast<int>(seq.size()), idx_.k(), job.mapping.rep_len, regs);
+  // align_regs: primaries and secondaries again, now with the alignments' dp_max; then
+  // mm_map_frag's MAPQ, and the inversions' from their neighbours.
+  const map::RegionParams& p = mapper_.region_params();
+  if (!p.all_chains) {
+    map::set_parent(regs, p.mask_level, p.mask_len, p.sub_diff, false);
+    map::select_sub(regs, p.pri_ratio, idx_.k() * 2, p.best_n, false, p.min_strand_sc);
+    map::set_sam_pri(regs);
+  }
+  map::set_mapq(regs, p.min_chain_score, p.match_sc, job.mapping.rep_len, false);
+  map::set_inversion_mapq(regs);
   job.regions = std::move(regs);
   job.done = true;
-  // Only the final regions are needed from here on.
+  // Only the final regions and the read's codes are needed from here on.
   job.memo = align::DpMemo();
   job.mapping.chains = map::Chains();
   std::vector<Region>().swap(job.mapping.regions);
@@ -57,55 +66,38 @@ void ReadAligner::format(const AlignJob& job, std::string& out) const {
 
 namespace {
 
-char region_type(const Region& r) { return r.id == r.parent ? (r.inv ? 'I' : 'P') : (r.inv ? 'i' : 'S'); }
-
-double region_divergence(const Region& r) {
-  align::AlignmentStats s;
-  s.mlen = r.mlen, s.blen = r.blen, s.n_ambi = r.n_ambi, s.n_gap = r.n_gap, s.n_gapo = r.n_gapo;
-  return align::divergence(s);
-}
-
-int32_t region_nm(const Region& r) { return r.blen - r.mlen + r.n_ambi; }
-
-// The fields SAM records and PAF lines share (io::SamRecord / io::PafRecord): strand,
-// coordinates, MAPQ, the printed CIGAR, the tags NM ms AS nn tp cm s1 s2 de zd, the
-// MD/cs tag, rl and the -y comment.
+// The fields SAM records and PAF lines share (format::SamRecord / format::PafRecord):
+// strand, coordinates, MAPQ, the printed CIGAR, the region's tags, rl and the -y
+// comment.
 template <class Record>
-void fill_shared(Record& rec, const Region& r, std::span<const uint32_t> cigar, std::string_view diff_tag,
-                 int32_t rep_len, std::string_view comment) {
+void fill_shared(Record& rec, const Region& r, std::span<const uint32_t> cigar, int32_t rep_len,
+                 std::string_view comment) {
   rec.rev = r.rev;
   rec.rs = r.rs, rec.qs = r.qs, rec.qe = r.qe;
   rec.mapq = r.mapq;
   rec.cigar = cigar;
-  rec.nm = region_nm(r), rec.ms = r.dp_max, rec.as = r.dp_score, rec.nn = r.n_ambi;
-  rec.tp = region_type(r);
-  rec.cm = r.cnt, rec.s1 = r.score;
-  if (r.id == r.parent) rec.s2 = r.subsc;
-  rec.de = region_divergence(r);
-  rec.zd = r.split;
+  rec.tags = region_tags(r);
   rec.rl = rep_len;
   rec.comment = comment;
-  if constexpr (requires { rec.md_cs; })
-    rec.md_cs = diff_tag;
-  else
-    rec.diff_tag = diff_tag;
 }
 
 }  // namespace
 
-ReadAligner::Printed ReadAligner::printed(const io::SeqRecord& read, const Region& r) const {
+ReadAligner::Printed ReadAligner::printed(const AlignJob& job, const Region& r) const {
   Printed p;
-  if (!out_.eqx && out_.diff == io::DiffTag::kNone) return p;
-  std::vector<uint8_t> query(static_cast<size_t>(r.qe - r.qs)), target(static_cast<size_t>(r.re - r.rs));
-  for (int32_t k = 0; k < r.qe - r.qs; ++k) {  // the aligned read on the alignment strand
-    const uint8_t c = encode_base(read.seq[static_cast<size_t>(r.rev ? r.qe - 1 - k : r.qs + k)]);
-    query[static_cast<size_t>(k)] = r.rev ? (c > 3 ? 4 : static_cast<uint8_t>(3 - c)) : c;
-  }
+  if (!out_.eqx && out_.diff == format::DiffTag::kNone) return p;
+  // The aligned read on the alignment strand, from the codes the alignment used; the
+  // reference is fetched again, as minimap2's write_cs_or_MD does, rather than held by
+  // every region from alignment to output.
+  const std::vector<uint8_t>& strand = job.codes->strand(r.rev);
+  const auto qlen = static_cast<int32_t>(strand.size());
+  const std::span<const uint8_t> query(strand.data() + (r.rev ? qlen - r.qe : r.qs), static_cast<size_t>(r.qe - r.qs));
+  std::vector<uint8_t> target(static_cast<size_t>(r.re - r.rs));
   idx_.reference().fetch(static_cast<uint32_t>(r.rid), static_cast<uint32_t>(r.rs), static_cast<uint32_t>(r.re),
                          target.data());
-  if (out_.eqx) p.cigar = io::eqx_cigar(r.cigar, query, target);
-  p.diff_tag = io::diff_tag(out_.diff, out_.eqx ? std::span<const uint32_t>(p.cigar) : std::span<const uint32_t>(r.cigar),
-                            query, target);
+  if (out_.eqx) p.cigar = align::eqx_cigar(r.cigar, query, target);
+  p.diff_tag = format::diff_tag(out_.diff, out_.eqx ? std::span<const uint32_t>(p.cigar) : std::span<const uint32_t>(r.cigar),
+                                query, target);
   return p;
 }
 
@@ -115,7 +107,7 @@ void ReadAligner::format_sam(const AlignJob& job, std::string& out) const {
   const std::string_view comment = opt_.copy_comment ? std::string_view(rd.comment) : std::string_view();
   if (job.regions.empty()) {
     if (!out_.sam_hit_only)
-      io::append_sam_unmapped(out, rd.name, rd.seq, rd.qual, job.mapping.rep_len, out_.sam, comment);
+      format::append_sam_unmapped(out, rd.name, rd.seq, rd.qual, job.mapping.rep_len, out_.sam, comment);
     return;
   }
   const int32_t qlen = static_cast<int32_t>(rd.seq.size());
@@ -125,24 +117,26 @@ void ReadAligner::format_sam(const AlignJob& job, std::string& out) const {
     if (!opt_.print_secondary && r.id != r.parent) continue;
     std::string sa;
     if (r.aligned && r.id == r.parent && regs.size() > 1) {
-      std::vector<io::SaPart> parts;
+      std::vector<format::SaPart> parts;
       for (size_t j = 0; j < regs.size(); ++j) {
         const Region& q = regs[j];
         if (j == i || q.id != q.parent || !q.aligned) continue;
-        parts.push_back({ref.seq(static_cast<uint32_t>(q.rid)).name, q.rs, q.re, q.qs, q.qe, q.rev, q.mapq, region_nm(q)});
+        parts.push_back({ref.seq(static_cast<uint32_t>(q.rid)).name, q.rs, q.re, q.qs, q.qe, q.rev, q.mapq,
+                         region_tags(q).nm});
       }
-      sa = io::format_sa(parts, qlen);
+      sa = format::format_sa(parts, qlen);
     }
-    const Printed pr = printed(rd, r);
-    io::SamRecord s;
+    const Printed pr = printed(job, r);
+    format::SamRecord s;
     s.qname = rd.name, s.seq = rd.seq, s.qual = rd.qual;
     s.secondary = r.id != r.parent;
     s.supplementary = !s.secondary && !r.sam_pri;
     s.rname = ref.seq(static_cast<uint32_t>(r.rid)).name;
     fill_shared(s, r, out_.eqx ? std::span<const uint32_t>(pr.cigar) : std::span<const uint32_t>(r.cigar),
-                pr.diff_tag, job.mapping.rep_len, comment);
+                job.mapping.rep_len, comment);
+    s.md_cs = pr.diff_tag;
     s.sa = sa;
-    io::append_sam_record(out, s, out_.sam);
+    format::append_sam_record(out, s, out_.sam);
   }
 }
 
@@ -151,21 +145,22 @@ void ReadAligner::format_paf(const AlignJob& job, std::string& out) const {
   const index::Reference& ref = idx_.reference();
   const auto qlen = static_cast<int32_t>(rd.seq.size());
   if (job.regions.empty()) {
-    if (out_.paf_no_hit) io::append_paf_unmapped(out, rd.name, qlen, job.mapping.rep_len);
+    if (out_.paf_no_hit) format::append_paf_unmapped(out, rd.name, qlen, job.mapping.rep_len);
     return;
   }
   const std::string_view comment = opt_.copy_comment ? std::string_view(rd.comment) : std::string_view();
   for (const Region& r : job.regions) {
     if (!opt_.print_secondary && r.id != r.parent) continue;
-    const Printed pr = printed(rd, r);
+    const Printed pr = printed(job, r);
     const index::RefSeq& rs = ref.seq(static_cast<uint32_t>(r.rid));
-    io::PafRecord p;
+    format::PafRecord p;
     p.qname = rd.name, p.qlen = qlen;
     p.rname = rs.name, p.rlen = static_cast<int32_t>(rs.len), p.re = r.re;
     p.mlen = r.mlen, p.blen = r.blen;
     fill_shared(p, r, out_.eqx ? std::span<const uint32_t>(pr.cigar) : std::span<const uint32_t>(r.cigar),
-                pr.diff_tag, job.mapping.rep_len, comment);
-    io::append_paf_aligned(out, p);
+                job.mapping.rep_len, comment);
+    p.diff_tag = pr.diff_tag;
+    format::append_paf(out, p);
   }
 }
 

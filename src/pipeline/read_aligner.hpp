@@ -1,8 +1,9 @@
 // src/pipeline/read_aligner.hpp — one read through base-level alignment to its output
 // records, as minimap2 2.24's mm_map_frag + align_regs + mm_write_sam3 do it for a
-// single-segment read with -a (or -c): the mapping of ReadMapper, the per-region DP of
-// src/align run as passes over a DpMemo (see align/dp_rounds.hpp), the post-alignment
-// selection and MAPQ, then SAM (or PAF with CIGAR) text.
+// single-segment read with -a (or -c): the mapping of ReadMapper, mm_align_skeleton
+// (src/align) run as passes over a DpMemo (see align/dp_rounds.hpp), align_regs'
+// selection (mm_set_parent, mm_select_sub, mm_set_sam_pri), mm_set_mapq and
+// mm_set_inv_mapq, then SAM (or PAF with CIGAR) text.
 //
 // Threading: a ReadAligner is immutable; its methods may run on any number of threads
 // at once, each on its own AlignJob.
@@ -11,12 +12,14 @@
 #include <agatha/options.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "../align/dp_rounds.hpp"
-#include "../io/aln_tags.hpp"
-#include "../io/sam_format.hpp"
+#include "../align/region_align.hpp"
+#include "../format/diff_tags.hpp"
+#include "../format/sam.hpp"
 #include "../io/seq_reader.hpp"
 #include "read_mapper.hpp"
 
@@ -27,16 +30,17 @@ enum class OutputKind { kSam, kPaf };
 // What the records look like beyond AlignOptions.
 struct OutputOptions {
   OutputKind kind = OutputKind::kSam;
-  io::SamOptions sam;          // -Y, -L, -R's ID
+  format::SamOptions sam;      // -Y, -L, -R's ID
   bool sam_hit_only = false;   // --sam-hit-only: no record for an unmapped read
   bool paf_no_hit = false;     // --paf-no-hit: a PAF line for an unmapped read
-  io::DiffTag diff = io::DiffTag::kNone;  // --MD / --cs[=long]
+  format::DiffTag diff = format::DiffTag::kNone;  // --MD / --cs[=long]
   bool eqx = false;            // --eqx: =/X instead of M
 };
 
 // One read on its way through the alignment.
 struct AlignJob {
   const io::SeqRecord* read = nullptr;
+  std::optional<align::ReadCodes> codes;  // the read's codes on both strands, made once
   ReadMapping mapping;               // the regions before alignment and their anchors
   align::DpMemo memo;                // the DP answers so far
   std::vector<map::Region> regions;  // final, once done
@@ -66,7 +70,7 @@ class ReadAligner {
     std::vector<uint32_t> cigar;
     std::string diff_tag;
   };
-  Printed printed(const io::SeqRecord& read, const map::Region& r) const;
+  [[nodiscard]] Printed printed(const AlignJob& job, const map::Region& r) const;
 
   const ReadMapper& mapper_;
   const index::MinimizerIndex& idx_;

@@ -1,56 +1,93 @@
-// Mapping one read: the stages of src/map in minimap2's order (map.c: mm_map_frag with
-// n_segs == 1 and no base alignment; format.c: mm_write_paf3 for the output).
+// Mapping one read: the stages of src/index and src/map in minimap2's order (map.c:
+// mm_map_frag with n_segs == 1 and no base alignment; format.c: mm_write_paf3 for the
+// output). See read_mapper.hpp.
 #include "read_mapper.hpp"
 
-#include <algorithm>
 #include <span>
 
+#include "../align/cigar_fix.hpp"
+#include "../format/paf.hpp"
+#include "../map/est_err.hpp"
 #include "../map/seed.hpp"
 
 namespace agatha::pipeline {
+namespace {
 
-map::ChainParams chain_params(const AlignOptions& opt) {
-  map::ChainParams p;
-  p.max_gap = opt.max_gap;
-  p.max_gap_ref = opt.max_gap_ref > 0 ? opt.max_gap_ref : 0;
-  p.bw = opt.bw;
-  p.bw_long = std::max(opt.bw_long, opt.bw);
-  p.max_chain_skip = opt.max_chain_skip;
-  p.max_chain_iter = opt.max_chain_iter;
-  p.min_cnt = opt.min_cnt;
-  p.min_chain_score = opt.min_chain_score;
-  p.chain_gap_scale = opt.chain_gap_scale;
-  p.chain_skip_scale = opt.chain_skip_scale;
-  p.rmq_inner_dist = opt.rmq_inner_dist;
-  p.rmq_size_cap = opt.rmq_size_cap;
-  p.rmq_rescue_size = opt.rmq_rescue_size;
-  p.rmq_rescue_ratio = opt.rmq_rescue_ratio;
-  p.rmq = opt.rmq;
-  p.long_join = !opt.no_long_join;
-  return p;
+// Thomas Wang's 32-bit integer hash.
+uint32_t wang_hash(uint32_t key) {
+  key += ~(key << 15);
+  key ^= key >> 10;
+  key += key << 3;
+  key ^= key >> 6;
+  key += ~(key << 11);
+  key ^= key >> 16;
+  return key;
 }
 
-map::RegionParams region_params(const AlignOptions& opt) {
-  map::RegionParams p;
-  p.mask_level = opt.mask_level;
-  p.mask_len = opt.mask_len;
-  p.pri_ratio = opt.pri_ratio;
-  p.best_n = opt.best_n;
-  p.max_gap = opt.max_gap;
-  p.a = opt.a, p.b = opt.b;
-  p.min_chain_score = opt.min_chain_score;
-  p.seed = opt.seed;
-  p.hash_name = opt.hash_name;
-  p.all_chains = opt.all_chains;
-  return p;
+}  // namespace
+
+uint32_t read_hash(std::string_view qname, int qlen, int seed, bool hash_name) {
+  uint32_t h = 0;
+  if (hash_name && !qname.empty()) {  // X31 over the name's bytes as (signed) char
+    h = static_cast<uint32_t>(static_cast<signed char>(qname[0]));
+    if (h != 0)
+      for (size_t i = 1; i < qname.size() && qname[i] != '\0'; ++i)
+        h = (h << 5) - h + static_cast<uint32_t>(static_cast<signed char>(qname[i]));
+  }
+  h ^= wang_hash(static_cast<uint32_t>(qlen)) + wang_hash(static_cast<uint32_t>(seed));
+  return wang_hash(h);
+}
+
+std::vector<map::Region> regions_unaligned(std::string_view qname, int qlen, int k, int rep_len,
+                                           const map::Chains& chains, const std::vector<uint64_t>& mini_pos,
+                                           const std::vector<int32_t>& ref_lens, const map::RegionParams& p) {
+  std::vector<map::Region> regs = map::gen_regions(read_hash(qname, qlen, p.seed, p.hash_name), qlen, chains);
+  if (!p.all_chains) {
+    map::set_parent(regs, p.mask_level, p.mask_len, p.sub_diff, false);
+    map::select_sub(regs, p.pri_ratio, k * 2, p.best_n, true, p.min_strand_sc);
+  }
+  map::estimate_divergence(regs, qlen, chains.anchors.data(), mini_pos, ref_lens);
+  map::filter_strand_retained(regs);
+  map::set_mapq(regs, p.min_chain_score, p.match_sc, rep_len, false);
+  return regs;
+}
+
+format::RegionTags region_tags(const map::Region& r) {
+  format::RegionTags t;
+  t.aligned = r.aligned;
+  if (r.aligned) {
+    align::AlignmentStats s;
+    s.mlen = r.mlen, s.blen = r.blen, s.n_ambi = r.n_ambi, s.n_gap = r.n_gap, s.n_gapo = r.n_gapo;
+    t.nm = align::edit_distance(s), t.ms = r.dp_max, t.as = r.dp_score, t.nn = r.n_ambi;
+    t.de = align::divergence(s);
+  }
+  t.tp = r.id == r.parent ? (r.inv ? 'I' : 'P') : (r.inv ? 'i' : 'S');
+  t.cm = r.cnt, t.s1 = r.score;
+  if (r.id == r.parent) t.s2 = r.subsc;
+  t.dv = r.div;
+  t.zd = r.split;
+  return t;
+}
+
+std::string paf_line(std::string_view qname, int qlen, std::string_view rname, int32_t rlen, const map::Region& r,
+                     int rep_len) {
+  format::PafRecord p;
+  p.qname = qname, p.qlen = qlen, p.qs = r.qs, p.qe = r.qe, p.rev = r.rev;
+  p.rname = rname, p.rlen = rlen, p.rs = r.rs, p.re = r.re;
+  p.mlen = r.mlen, p.blen = r.blen, p.mapq = r.mapq;
+  p.tags = region_tags(r);
+  p.rl = rep_len;
+  std::string s;
+  format::append_paf(s, p);
+  return s;
 }
 
 ReadMapper::ReadMapper(const index::MinimizerIndex& idx, const AlignOptions& opt)
     : idx_(idx),
       opt_(opt),
       mid_occ_(index::resolve_mid_occ(idx, opt)),
-      chain_(chain_params(opt)),
-      region_(region_params(opt)) {
+      chain_(map::chain_params(opt)),
+      region_(map::region_params(opt)) {
   const index::Reference& ref = idx.reference();
   ref_lens_.reserve(ref.size());
   for (uint32_t i = 0; i < ref.size(); ++i) ref_lens_.push_back(static_cast<int32_t>(ref.seq(i).len));
@@ -63,7 +100,7 @@ ReadMapping ReadMapper::map(std::string_view name, std::string_view seq) const {
   const map::SeedResult seeds = map::seed_read(name, std::span<const std::string_view>(&seq, 1), idx_, opt_, mid_occ_);
   m.rep_len = seeds.rep_len;
   m.chains = map::chain_read(seeds.anchors, qlen, 1, idx_.k(), chain_);
-  m.regions = map::regions_unaligned(name, qlen, idx_.k(), seeds.rep_len, m.chains, seeds.mini_pos, ref_lens_, region_);
+  m.regions = regions_unaligned(name, qlen, idx_.k(), seeds.rep_len, m.chains, seeds.mini_pos, ref_lens_, region_);
   return m;
 }
 
@@ -74,7 +111,7 @@ std::string ReadMapper::map_paf(std::string_view name, std::string_view seq) con
   for (const map::Region& r : m.regions) {
     if (!opt_.print_secondary && r.id != r.parent) continue;
     const index::RefSeq& rs = ref.seq(static_cast<uint32_t>(r.rid));
-    out += map::paf_line(name, static_cast<int>(seq.size()), rs.name, static_cast<int32_t>(rs.len), r, m.rep_len);
+    out += paf_line(name, static_cast<int>(seq.size()), rs.name, static_cast<int32_t>(rs.len), r, m.rep_len);
   }
   return out;
 }

@@ -1,10 +1,11 @@
 // src/pipeline/read_mapper.hpp — mapping one read without base-level alignment, as
-// minimap2 2.24's mm_map_frag does it for a single-segment read without -c:
-// sketch -> seeds -> anchors -> chains (+ long join) -> regions (parent, select_sub,
-// divergence, strand filter, MAPQ) -> PAF lines.
+// minimap2 2.24's mm_map_frag does it for a single-segment read (map.c):
+// sketch -> seeds -> anchors -> chains (+ long join) -> regions (mm_gen_regs with the
+// per-read hash, mm_set_parent, mm_select_sub, mm_est_err, mm_filter_strand_retained,
+// mm_set_mapq) -> PAF lines (minimap2 without -a/-c).
 //
-// Threading: a ReadMapper is immutable once built; map_paf may run on any number of
-// threads at once. It refers to the index, which must outlive it.
+// Threading: a ReadMapper is immutable once built; map and map_paf may run on any number
+// of threads at once. It refers to the index, which must outlive it.
 #pragma once
 
 #include <agatha/options.hpp>
@@ -14,9 +15,10 @@
 #include <string_view>
 #include <vector>
 
+#include "../format/tags.hpp"
 #include "../index/index.hpp"
 #include "../map/chain.hpp"
-#include "../map/regions.hpp"
+#include "../map/hit.hpp"
 
 namespace agatha::pipeline {
 
@@ -29,16 +31,17 @@ struct ReadMapping {
 
 class ReadMapper {
  public:
-  // Resolves everything that depends on the index (mid_occ, bw_long >= bw, reference
-  // lengths) once. opt must be validated.
+  // Resolves everything that depends on the index (mid_occ, reference lengths) once.
+  // opt must be validated.
   ReadMapper(const index::MinimizerIndex& idx, const AlignOptions& opt);
 
-  ReadMapping map(std::string_view name, std::string_view seq) const;
+  [[nodiscard]] ReadMapping map(std::string_view name, std::string_view seq) const;
   // The PAF lines of the read (minimap2 without -a/-c); empty when it has no hit.
-  std::string map_paf(std::string_view name, std::string_view seq) const;
+  [[nodiscard]] std::string map_paf(std::string_view name, std::string_view seq) const;
 
   int32_t mid_occ() const { return mid_occ_; }
   const index::MinimizerIndex& index() const { return idx_; }
+  const map::RegionParams& region_params() const { return region_; }
 
  private:
   const index::MinimizerIndex& idx_;
@@ -49,9 +52,24 @@ class ReadMapper {
   std::vector<int32_t> ref_lens_;
 };
 
-// The chaining and region parameters minimap2 derives from its options
-// (mm_mapopt_update: bw_long is raised to bw; -G unset means the -g limit).
-map::ChainParams chain_params(const AlignOptions& opt);
-map::RegionParams region_params(const AlignOptions& opt);
+// The hash that breaks ties between a read's equal-score chains (mm_map_frag): X31 of the
+// name (0 when hash_name is false), mixed with the read length and the seed.
+[[nodiscard]] uint32_t read_hash(std::string_view qname, int qlen, int seed, bool hash_name);
+
+// mm_map_frag's steps from chains to the regions printed without base alignment, for a
+// single-segment read. k = the index's k-mer size (mm_select_sub's min_diff is 2k);
+// mini_pos and ref_lens as map::estimate_divergence takes them.
+[[nodiscard]] std::vector<map::Region> regions_unaligned(std::string_view qname, int qlen, int k, int rep_len,
+                                                         const map::Chains& chains,
+                                                         const std::vector<uint64_t>& mini_pos,
+                                                         const std::vector<int32_t>& ref_lens,
+                                                         const map::RegionParams& p);
+
+// The tags write_tags prints for a region (format/tags.hpp), aligned or not.
+[[nodiscard]] format::RegionTags region_tags(const map::Region& r);
+
+// The PAF line of a region that was not base-aligned (mm_write_paf3 without -c).
+[[nodiscard]] std::string paf_line(std::string_view qname, int qlen, std::string_view rname, int32_t rlen,
+                                   const map::Region& r, int rep_len);
 
 }  // namespace agatha::pipeline

@@ -7,7 +7,8 @@
 // has the commands that made the files.
 #include "../../src/io/line_reader.hpp"
 #include "../../src/map/chain.hpp"
-#include "../../src/map/regions.hpp"
+#include "../../src/map/hit.hpp"
+#include "../../src/pipeline/read_mapper.hpp"
 #include "../test_support.hpp"
 
 #include <gtest/gtest.h>
@@ -117,19 +118,16 @@ struct Case {
   RegionParams region;
 };
 
-ChainParams map_pb_chain() { return ChainParams{}; }
-
-ChainParams asm20_chain() {
-  ChainParams p;
-  p.rmq = true, p.bw = 1000, p.bw_long = 100000, p.max_gap = 10000;
-  return p;
+// The options minimap2 ran with (-x PRESET) make the parameters.
+AlignOptions preset(const char* name) {
+  AlignOptions o;
+  o.apply_preset(name);
+  return o;
 }
-
-RegionParams asm20_region() {
-  RegionParams p;
-  p.best_n = 50, p.max_gap = 10000, p.a = 1, p.b = 4;
-  return p;
-}
+ChainParams map_pb_chain() { return chain_params(preset("map-pb")); }
+RegionParams map_pb_region() { return region_params(preset("map-pb")); }
+ChainParams asm20_chain() { return chain_params(preset("asm20")); }
+RegionParams asm20_region() { return region_params(preset("asm20")); }
 
 std::string anchor_text(const Anchor& a) {
   return std::to_string(anchor_rid(a)) + ":" + std::to_string(anchor_rpos(a)) + (anchor_reverse(a) ? "-" : "+") +
@@ -180,7 +178,7 @@ TEST_P(ChainGolden, ChainsAndPafMatchMinimap2) {
   int chain_ok = 0, paf_ok = 0, shown = 0;
   for (const SeedRead& r : reads) {
     const Chains chains = chain_read(r.anchors, r.qlen, 1, c.k, c.chain);
-    const std::vector<Region> regs = gen_regions(read_hash(r.name, r.qlen), r.qlen, chains);
+    const std::vector<Region> regs = gen_regions(pipeline::read_hash(r.name, r.qlen, c.region.seed, c.region.hash_name), r.qlen, chains);
     const std::string diff = compare_chains(r, chains, regs);
     if (diff.empty()) {
       ++chain_ok;
@@ -188,9 +186,9 @@ TEST_P(ChainGolden, ChainsAndPafMatchMinimap2) {
       ADD_FAILURE() << r.name << ": " << diff;
     }
     if (c.paf.empty()) continue;
-    const auto sel = regions_unaligned(r.name, r.qlen, c.k, r.rep_len, chains, seed_positions(r), refs.lens, c.region);
+    const auto sel = pipeline::regions_unaligned(r.name, r.qlen, c.k, r.rep_len, chains, seed_positions(r), refs.lens, c.region);
     std::string got;
-    for (const Region& g : sel) got += paf_line(r.name, r.qlen, refs.names[g.rid], refs.lens[g.rid], g, r.rep_len);
+    for (const Region& g : sel) got += pipeline::paf_line(r.name, r.qlen, refs.names[g.rid], refs.lens[g.rid], g, r.rep_len);
     const auto it = paf.find(r.name);
     const std::string want = it == paf.end() ? "" : it->second;
     if (got == want) {
@@ -216,12 +214,12 @@ ChainParams no_long_join(ChainParams p) {
 INSTANTIATE_TEST_SUITE_P(
     Minimap2, ChainGolden,
     ::testing::Values(
-        Case{"mt_pb.seeds.gz", "mt_pb.paf", "mt.refs.tsv", "", 19, map_pb_chain(), RegionParams{}},
-        Case{"rep_pb.seeds.gz", "rep_pb.paf", "rep.refs.tsv", "", 19, map_pb_chain(), RegionParams{}},
+        Case{"mt_pb.seeds.gz", "mt_pb.paf", "mt.refs.tsv", "", 19, map_pb_chain(), map_pb_region()},
+        Case{"rep_pb.seeds.gz", "rep_pb.paf", "rep.refs.tsv", "", 19, map_pb_chain(), map_pb_region()},
         Case{"rep_pb_nolj.chains.gz", "", "rep.refs.tsv", "rep_pb.seeds.gz", 19, no_long_join(map_pb_chain()),
-             RegionParams{}},
+             map_pb_region()},
         Case{"rep_asm20.seeds.gz", "rep_asm20.paf", "rep.refs.tsv", "", 19, asm20_chain(), asm20_region()},
-        Case{"strand_pb.seeds.gz", "strand_pb.paf", "strand.refs.tsv", "", 19, map_pb_chain(), RegionParams{}}),
+        Case{"strand_pb.seeds.gz", "strand_pb.paf", "strand.refs.tsv", "", 19, map_pb_chain(), map_pb_region()}),
     [](const auto& info) {
       std::string n = info.param.seeds.substr(0, info.param.seeds.find('.'));
       return n;

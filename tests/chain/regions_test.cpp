@@ -1,6 +1,7 @@
 // Hand-checked region selection cases: the 2.24 in-place parent lookup of mm_select_sub
 // (not reached by the golden reads), and the PAF line of an exact, divergence-0 hit.
-#include "../../src/map/regions.hpp"
+#include "../../src/map/hit.hpp"
+#include "../../src/pipeline/read_mapper.hpp"
 
 #include <gtest/gtest.h>
 
@@ -51,7 +52,7 @@ TEST(PafLine, UnalignedRegionWithZeroDivergence) {
   r.qs = 4, r.qe = 3000, r.rs = 4, r.re = 3000, r.mlen = r.blen = 2996;
   r.mapq = 60, r.cnt = 381, r.score = 2996, r.subsc = 0, r.div = 0.0f;
   EXPECT_EQ(
-      paf_line("q", 3000, "z", 3000, r, 0),
+      pipeline::paf_line("q", 3000, "z", 3000, r, 0),
       "q\t3000\t4\t3000\t+\tz\t3000\t4\t3000\t2996\t2996\t60\ttp:A:P\tcm:i:381\ts1:i:2996\ts2:i:0\tdv:f:0\trl:i:0\n");
 }
 

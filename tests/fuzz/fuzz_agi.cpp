@@ -7,7 +7,7 @@
 // so mutated files reach the field checks behind it.
 #include "../../src/index/index.hpp"
 #include "../../src/io/seq_reader.hpp"
-#include "../../src/pipeline/batch_mapper.hpp"
+#include "../../src/pipeline/batch_aligner.hpp"
 #include "../../src/pipeline/read_aligner.hpp"
 #include "../../src/pipeline/read_mapper.hpp"
 

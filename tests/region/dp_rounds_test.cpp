@@ -48,7 +48,7 @@ void check_reads(const std::string& reads_path, const std::string& preset, const
     if (m.regions.empty()) continue;
     ++tally.reads;
     std::vector<map::Region> seq_regs = m.regions;
-    const std::vector<RegionAlignment> want = align_regions(opt, idx, rec.seq, seq_regs, m.chains.anchors, *dp);
+    const std::vector<RegionAlignment> want = align_regions(opt, idx, ReadCodes(rec.seq), seq_regs, m.chains.anchors, *dp);
 
     DpMemo memo;
     std::vector<map::Region> regs;
@@ -57,7 +57,7 @@ void check_reads(const std::string& reads_path, const std::string& preset, const
       ASSERT_LT(pass, 50) << rec.name << ": the passes do not converge";
       regs = m.regions;
       memo.begin_pass();
-      got = align_regions(opt, idx, rec.seq, regs, m.chains.anchors, memo);
+      got = align_regions(opt, idx, ReadCodes(rec.seq), regs, m.chains.anchors, memo);
       ++tally.passes;
       if (memo.missed() == 0) break;
       const std::vector<DpTask> tasks = memo.pending_tasks();
@@ -139,12 +139,12 @@ TEST(DpMemo, ProvisionalAnswersAreWellFormed) {
   EXPECT_EQ(ext.max_q, -1);
   const DpResult fill = provisional_result(make_task(q, t, dp_flag::kApproxMax));
   ASSERT_EQ(fill.cigar.size(), 2u);  // spans both sequences: 6M 4I
-  EXPECT_EQ(fill.cigar[0], 6u << 4 | cigar_op::kMatch);
-  EXPECT_EQ(fill.cigar[1], 4u << 4 | cigar_op::kIns);
+  EXPECT_EQ(fill.cigar[0], 6u << 4 | cigar::kMatch);
+  EXPECT_EQ(fill.cigar[1], 4u << 4 | cigar::kIns);
   EXPECT_FALSE(fill.zdropped);
   const DpResult del = provisional_result(make_task(t, q, 0));
   ASSERT_EQ(del.cigar.size(), 2u);
-  EXPECT_EQ(del.cigar[1], 4u << 4 | cigar_op::kDel);
+  EXPECT_EQ(del.cigar[1], 4u << 4 | cigar::kDel);
 }
 
 TEST(DpMemo, AnswersOnlyTheSameTask) {

@@ -1,13 +1,13 @@
 // The striped local alignment of the inversion checks: the SSE2 version against the
 // scalar reference on random and structured inputs, and properties of the scalar one.
-#include "src/align/local_sw.hpp"
+#include "kernels/local_sw.hpp"
 
 #include <gtest/gtest.h>
 
 #include <random>
 #include <vector>
 
-namespace agatha::align {
+namespace agatha::kernels {
 namespace {
 
 std::vector<uint8_t> random_seq(std::mt19937& rng, int n, int n_rate_pct = 2) {
@@ -35,7 +35,7 @@ std::vector<uint8_t> mutate(std::mt19937& rng, const std::vector<uint8_t>& s, in
 
 // The best score of an exact local alignment (affine gaps q + L*e): ksw_ll_i16 may report
 // less (its lazy-F loop does not feed E), never more.
-int exact_local(const std::vector<uint8_t>& q, const std::vector<uint8_t>& t, const LocalSwScoring& sc) {
+int exact_local(const std::vector<uint8_t>& q, const std::vector<uint8_t>& t, const DpScoring& sc) {
   const int n = static_cast<int>(q.size());
   std::vector<int> h(static_cast<size_t>(n + 1), 0), e(static_cast<size_t>(n + 1), 0);
   int best = 0;
@@ -58,10 +58,10 @@ int exact_local(const std::vector<uint8_t>& q, const std::vector<uint8_t>& t, co
 TEST(LocalSw, SimdEqualsScalarOnRandomPairs) {
   if (!local_sw_i16_has_simd()) GTEST_SKIP() << "no SSE2 version in this build";
   std::mt19937 rng(7);
-  const LocalSwScoring schemes[] = {{2, 4, 1, 4, 2}, {1, 4, 1, 6, 2}, {1, 19, 1, 39, 3}, {1, 9, 1, 16, 2}};
+  const DpScoring schemes[] = {{2, 4, 1, 4, 2}, {1, 4, 1, 6, 2}, {1, 19, 1, 39, 3}, {1, 9, 1, 16, 2}};
   std::uniform_int_distribution<int> len(1, 700), rate(0, 40);
   int n = 0;
-  for (const LocalSwScoring& sc : schemes) {
+  for (const DpScoring& sc : schemes) {
     for (int k = 0; k < 150; ++k, ++n) {
       const std::vector<uint8_t> q = random_seq(rng, len(rng));
       const std::vector<uint8_t> t = (k % 3 == 0) ? random_seq(rng, len(rng)) : mutate(rng, q, rate(rng));
@@ -77,7 +77,7 @@ TEST(LocalSw, SimdEqualsScalarOnRandomPairs) {
 
 TEST(LocalSw, NeverAboveTheExactLocalScore) {
   std::mt19937 rng(11);
-  const LocalSwScoring sc{2, 4, 1, 4, 2};
+  const DpScoring sc{2, 4, 1, 4, 2};
   int below = 0;
   for (int k = 0; k < 200; ++k) {
     const std::vector<uint8_t> q = random_seq(rng, 20 + k * 3);
@@ -94,7 +94,7 @@ TEST(LocalSw, NeverAboveTheExactLocalScore) {
 TEST(LocalSw, IdenticalSequencesScoreTheirLength) {
   std::mt19937 rng(3);
   const std::vector<uint8_t> q = random_seq(rng, 123, 0);
-  const LocalSwResult r = local_sw_i16(q.data(), 123, q.data(), 123, LocalSwScoring{2, 4, 1, 4, 2});
+  const LocalSwResult r = local_sw_i16(q.data(), 123, q.data(), 123, DpScoring{2, 4, 1, 4, 2});
   EXPECT_EQ(r.score, 246);
   EXPECT_EQ(r.te, 122);
   // The zero-score padding (slots 123..127) carries the best score on: qe points into it.
@@ -108,4 +108,4 @@ TEST(LocalSw, EmptyInputs) {
 }
 
 }  // namespace
-}  // namespace agatha::align
+}  // namespace agatha::kernels

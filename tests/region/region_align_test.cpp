@@ -108,7 +108,7 @@ TraceCount check_trace(const std::vector<ExpectedRead>& expected, const std::str
     EXPECT_EQ(name, er.name);
     if (name != er.name) return n;
     pipeline::ReadMapping m = mapper.map(name, seq);
-    std::vector<RegionAlignment> al = align_regions(opt, idx, seq, m.regions, m.chains.anchors, *dp);
+    std::vector<RegionAlignment> al = align_regions(opt, idx, ReadCodes(seq), m.regions, m.chains.anchors, *dp);
     std::vector<const RegionDpCall*> got;
     for (const RegionAlignment& ra : al)
       for (const RegionDpCall& c : ra.calls) got.push_back(&c);

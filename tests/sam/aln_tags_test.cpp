@@ -15,11 +15,14 @@
 #include <vector>
 
 #include "../../src/align/cigar_fix.hpp"
-#include "../../src/io/aln_tags.hpp"
+#include "../../src/format/diff_tags.hpp"
+#include "../../src/format/paf.hpp"
 #include "../test_support.hpp"
 
-namespace agatha::io {
+namespace agatha::format {
 namespace {
+
+using align::eqx_cigar;
 
 std::string data_path(const std::string& name) { return test::source_path("tests/data/sam/" + name); }
 
@@ -80,12 +83,12 @@ using test::parse_cigar;
 std::vector<uint32_t> collapse_eqx(const std::vector<uint32_t>& cigar) {
   std::vector<uint32_t> out;
   for (uint32_t c : cigar) {
-    uint32_t op = align::cigar_op(c);
-    if (op == 7 || op == 8) op = align::kCigarMatch;
-    if (!out.empty() && op == align::kCigarMatch && align::cigar_op(out.back()) == align::kCigarMatch)
-      out.back() += align::cigar_len(c) << 4;
+    uint32_t op = cigar::op(c);
+    if (op == 7 || op == 8) op = cigar::kMatch;
+    if (!out.empty() && op == cigar::kMatch && cigar::op(out.back()) == cigar::kMatch)
+      out.back() += cigar::len(c) << 4;
     else
-      out.push_back(align::cigar_make(align::cigar_len(c), op));
+      out.push_back(cigar::make(cigar::len(c), op));
   }
   return out;
 }
@@ -170,19 +173,19 @@ std::string rebuild_paf_line(const std::string& line, const PafFile& pf, const s
   r.qname = f[0], r.qlen = std::stoi(f[1]), r.qs = std::stoi(f[2]), r.qe = std::stoi(f[3]), r.rev = f[4] == "-";
   r.rname = f[5], r.rlen = std::stoi(f[6]), r.rs = std::stoi(f[7]), r.re = std::stoi(f[8]);
   r.mlen = st.mlen, r.blen = st.blen, r.mapq = std::stoi(f[11]);
-  r.nm = align::edit_distance(st), r.ms = std::stoi(tags.at("ms")), r.as = std::stoi(tags.at("AS"));
-  r.nn = st.n_ambi;
-  if (tags.count("ts")) r.ts = tags.at("ts")[0];
-  r.tp = tags.at("tp")[0], r.cm = std::stoi(tags.at("cm")), r.s1 = std::stoi(tags.at("s1"));
-  if (tags.count("s2")) r.s2 = std::stoi(tags.at("s2"));
-  r.de = align::divergence(st);
-  if (tags.count("zd")) r.zd = std::stoi(tags.at("zd"));
+  r.tags.nm = align::edit_distance(st), r.tags.ms = std::stoi(tags.at("ms")), r.tags.as = std::stoi(tags.at("AS"));
+  r.tags.nn = st.n_ambi;
+  if (tags.count("ts")) r.tags.ts = tags.at("ts")[0];
+  r.tags.tp = tags.at("tp")[0], r.tags.cm = std::stoi(tags.at("cm")), r.tags.s1 = std::stoi(tags.at("s1"));
+  if (tags.count("s2")) r.tags.s2 = std::stoi(tags.at("s2"));
+  r.tags.de = align::divergence(st);
+  if (tags.count("zd")) r.tags.zd = std::stoi(tags.at("zd"));
   r.rl = std::stoi(tags.at("rl"));
   const std::vector<uint32_t> eqx = eqx_cigar(a.m_cigar, a.query, a.target);
   r.cigar = pf.name.find("eqx") != std::string::npos ? std::span<const uint32_t>(eqx) : a.m_cigar;
   r.diff_tag = diff;
   if (pf.comment) r.comment = reads.at(f[0]).comment;
-  append_paf_aligned(out, r);
+  append_paf(out, r);
   return out;
 }
 
@@ -233,14 +236,14 @@ TEST(AlnTags, EqxSamMatchesMinimap2) {
     SCOPED_TRACE(f[0]);
     std::vector<uint32_t> cigar = parse_cigar(f[5]);
     size_t clip5 = 0;
-    if (align::cigar_op(cigar.front()) == align::kCigarSoftClip)
-      clip5 = align::cigar_len(cigar.front()), cigar.erase(cigar.begin());
-    if (align::cigar_op(cigar.back()) == align::kCigarSoftClip) cigar.pop_back();
+    if (cigar::op(cigar.front()) == cigar::kSoftClip)
+      clip5 = cigar::len(cigar.front()), cigar.erase(cigar.begin());
+    if (cigar::op(cigar.back()) == cigar::kSoftClip) cigar.pop_back();
     int64_t qlen = 0, tlen = 0;
     for (uint32_t c : cigar) {
-      const uint32_t op = align::cigar_op(c);
-      if (op != align::kCigarDel) qlen += align::cigar_len(c);
-      if (op != align::kCigarIns) tlen += align::cigar_len(c);
+      const uint32_t op = cigar::op(c);
+      if (op != cigar::kDel) qlen += cigar::len(c);
+      if (op != cigar::kIns) tlen += cigar::len(c);
     }
     const std::vector<uint8_t> query = test::encode(f[9].substr(clip5, qlen));
     const std::vector<uint8_t> target = test::encode(refs.at(f[2]).substr(std::stoi(f[3]) - 1, tlen));
@@ -324,10 +327,11 @@ TEST(AlnTags, PafTagsInOrder) {
   const std::vector<uint32_t> cigar = parse_cigar("5M");
   PafRecord r;
   r.qname = "q", r.qlen = 7, r.qs = 1, r.qe = 6, r.rev = true, r.rname = "r", r.rlen = 9, r.rs = 2, r.re = 7;
-  r.mlen = 5, r.blen = 5, r.mapq = 3, r.nm = 0, r.ms = 10, r.as = 10, r.nn = 0, r.ts = '-', r.tp = 'i', r.cm = 2;
-  r.s1 = 4, r.de = 0.5, r.zd = 3, r.rl = 11, r.cigar = cigar, r.diff_tag = "cs:Z::5", r.comment = "c x";
+  r.mlen = 5, r.blen = 5, r.mapq = 3;
+  r.tags.nm = 0, r.tags.ms = 10, r.tags.as = 10, r.tags.nn = 0, r.tags.ts = '-', r.tags.tp = 'i', r.tags.cm = 2;
+  r.tags.s1 = 4, r.tags.de = 0.5, r.tags.zd = 3, r.rl = 11, r.cigar = cigar, r.diff_tag = "cs:Z::5", r.comment = "c x";
   std::string out;
-  append_paf_aligned(out, r);
+  append_paf(out, r);
   EXPECT_EQ(out,
             "q\t7\t1\t6\t-\tr\t9\t2\t7\t5\t5\t3\tNM:i:0\tms:i:10\tAS:i:10\tnn:i:0\tts:A:-\ttp:A:i\tcm:i:2\ts1:i:4\t"
             "de:f:0.5000\tzd:i:3\trl:i:11\tcg:Z:5M\tcs:Z::5\tc x\n");
@@ -337,4 +341,4 @@ TEST(AlnTags, PafTagsInOrder) {
 }
 
 }  // namespace
-}  // namespace agatha::io
+}  // namespace agatha::format

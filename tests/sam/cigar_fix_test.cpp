@@ -23,7 +23,7 @@ std::vector<uint32_t> parse_cigar(const std::string& s) {
     if (c >= '0' && c <= '9') {
       len = len * 10 + static_cast<uint32_t>(c - '0');
     } else {
-      out.push_back(cigar_make(len, static_cast<uint32_t>(std::string_view(kCigarOps).find(c))));
+      out.push_back(cigar::make(len, static_cast<uint32_t>(std::string_view(cigar::kOpChars).find(c))));
       len = 0;
     }
   }
@@ -32,7 +32,7 @@ std::vector<uint32_t> parse_cigar(const std::string& s) {
 
 std::string cigar_text(const std::vector<uint32_t>& cigar) {
   std::string out;
-  for (uint32_t c : cigar) out += std::to_string(cigar_len(c)) + kCigarOps[cigar_op(c)];
+  for (uint32_t c : cigar) out += std::to_string(cigar::len(c)) + cigar::kOpChars[cigar::op(c)];
   return out;
 }
 

@@ -14,10 +14,10 @@
 #include <vector>
 
 #include "../../src/align/cigar_fix.hpp"
-#include "../../src/io/sam_format.hpp"
+#include "../../src/format/sam.hpp"
 #include "../test_support.hpp"
 
-namespace agatha::io {
+namespace agatha::format {
 namespace {
 
 std::vector<std::string> read_lines(const std::string& rel) {
@@ -215,8 +215,8 @@ std::string format_line(const Line& l, const Read& read, const SamOptions& opt) 
   r.qname = l.qname, r.seq = read.seq, r.qual = read.qual;
   r.rev = l.rev, r.secondary = l.secondary, r.supplementary = l.supplementary;
   r.rname = l.rname, r.rs = l.rs, r.qs = l.qs, r.qe = l.qe, r.mapq = l.mapq, r.cigar = cigar;
-  r.nm = l.nm, r.ms = l.ms, r.as = l.as, r.nn = l.nn, r.tp = l.tp, r.cm = l.cm, r.s1 = l.s1, r.s2 = l.s2;
-  r.de = l.de, r.sa = l.sa, r.rl = 0;
+  r.tags.nm = l.nm, r.tags.ms = l.ms, r.tags.as = l.as, r.tags.nn = l.nn, r.tags.tp = l.tp, r.tags.cm = l.cm;
+  r.tags.s1 = l.s1, r.tags.s2 = l.s2, r.tags.de = l.de, r.sa = l.sa, r.rl = 0;
   std::string out;
   append_sam_record(out, r, opt);
   return out;
@@ -299,10 +299,10 @@ TEST(SamFormat, SaTagSpansAndClips) {
 TEST(SamFormat, LongCigarMovesToCgTag) {
   const std::string seq(65540, 'A');
   std::vector<uint32_t> cigar;
-  for (int i = 0; i < 32767; ++i) cigar.push_back(align::cigar_make(1, 0)), cigar.push_back(align::cigar_make(1, 1));
+  for (int i = 0; i < 32767; ++i) cigar.push_back(cigar::make(1, 0)), cigar.push_back(cigar::make(1, 1));
   SamRecord r;
   r.qname = "long", r.seq = seq, r.rname = "c", r.rs = 0, r.qs = 2, r.qe = 65536, r.mapq = 60, r.cigar = cigar;
-  r.s2 = 0;
+  r.tags.s2 = 0;
   std::string out;
   append_sam_record(out, r, {.soft_clip = false, .long_cigar = true, .rg_id = ""});
   EXPECT_TRUE(out.starts_with("long\t0\tc\t1\t60\t65540S32767N\t*\t0\t0\t")) << out.substr(0, 80);
@@ -329,7 +329,7 @@ TEST(SamFormat, LongCigarLimitCountsTheClips) {
     int32_t qspan = 0;
     for (int i = 0; i < c.n_ops; ++i) {
       const uint32_t op = i % 2 == 0 ? 0u : 1u;  // M I M I ...
-      cigar.push_back(align::cigar_make(1, op));
+      cigar.push_back(cigar::make(1, op));
       ++qspan;
     }
     const std::string seq(static_cast<size_t>(c.qs + qspan + c.qe_from_end), 'A');
@@ -351,4 +351,4 @@ TEST(SamFormat, ReverseComplementIupac) {
 }
 
 }  // namespace
-}  // namespace agatha::io
+}  // namespace agatha::format

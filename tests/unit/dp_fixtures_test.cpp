@@ -104,11 +104,11 @@ TEST_P(DpFixture, ScoreAndCigarBothGapPlacements) {
     task.query = q, task.target = t, task.scoring = fx.sc;
     const DpResult left = run(task);
     EXPECT_EQ(left.score, fx.H.back().back()) << fx.name;
-    EXPECT_EQ(io::cigar_string(left.cigar), fx.cigar_left) << fx.name;
+    EXPECT_EQ(cigar::to_string(left.cigar), fx.cigar_left) << fx.name;
     task.flag = dp_flag::kRight;
     const DpResult right = run(task);
     EXPECT_EQ(right.score, fx.H.back().back()) << fx.name;
-    EXPECT_EQ(io::cigar_string(right.cigar), fx.cigar_right) << fx.name;
+    EXPECT_EQ(cigar::to_string(right.cigar), fx.cigar_right) << fx.name;
     task.flag = dp_flag::kRevCigar;
     const DpResult rev = run(task);
     std::vector<uint32_t> back(left.cigar.rbegin(), left.cigar.rend());
@@ -134,7 +134,7 @@ TEST_P(DpFixture, ZdropStopsAtTheBestCell) {
   EXPECT_EQ(r.max_t, 9);
   EXPECT_EQ(r.score, kDpNegInf);  // never reached the last cell
   EXPECT_FALSE(r.reach_end);
-  EXPECT_EQ(io::cigar_string(r.cigar), "10M");
+  EXPECT_EQ(cigar::to_string(r.cigar), "10M");
 }
 
 // With a large end bonus an extension that reaches the query end keeps going to it.
@@ -150,13 +150,13 @@ TEST_P(DpFixture, EndBonusReachesTheQueryEnd) {
   DpResult r = run(task);
   EXPECT_FALSE(r.reach_end);
   EXPECT_EQ(r.max, 22);  // 11 matches; the final A/T mismatch is not worth it
-  EXPECT_EQ(io::cigar_string(r.cigar), "11M");
+  EXPECT_EQ(cigar::to_string(r.cigar), "11M");
   EXPECT_EQ(r.mqe, 18);  // ... but reaching the query end scores 22 - 4
   EXPECT_EQ(r.mqe_t, 11);
   task.end_bonus = 10;
   r = run(task);
   EXPECT_TRUE(r.reach_end);
-  EXPECT_EQ(io::cigar_string(r.cigar), "12M");
+  EXPECT_EQ(cigar::to_string(r.cigar), "12M");
 }
 
 // Empty sequences and a mismatch penalty beyond 2(q+e) return the reset result.
@@ -188,7 +188,7 @@ TEST_P(DpFixture, BandThatCannotReachTheEnd) {
   EXPECT_TRUE(r.zdropped);
   EXPECT_EQ(r.score, kDpNegInf);
   EXPECT_EQ(r.max, 16);
-  EXPECT_EQ(io::cigar_string(r.cigar), "8M");
+  EXPECT_EQ(cigar::to_string(r.cigar), "8M");
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, DpFixture, ::testing::ValuesIn(test::all_backends()), [](const auto& info) {

@@ -75,7 +75,7 @@ TEST(TaskFile, FormatsAnswers) {
   EXPECT_EQ(a[8], "1");
   EXPECT_EQ(a[10], "2");
   EXPECT_EQ(a[11], "4M1D");
-  EXPECT_EQ(cigar_string({}), "*");
+  EXPECT_EQ(cigar::to_string({}), "*");
 }
 
 }  // namespace

@@ -1,14 +1,17 @@
-// src/map/regions.hpp — chains to mapping regions and the selection that follows,
-// exactly as minimap2 2.24 (hit.c: mm_gen_regs, mm_reg_set_coor, mm_set_parent,
-// mm_select_sub, mm_sync_regs, mm_filter_strand_retained, mm_set_mapq; esterr.c:
-// mm_est_err; map.c: the per-read hash) — and the PAF line of a region that was not
-// base-aligned (format.c: mm_write_paf3 without -c).
+// src/map/hit.hpp — minimap2 2.24's hit.c: a read's regions (mm_reg1_t), made from its
+// chains and then selected, before base-level alignment (mm_gen_regs, mm_reg_set_coor,
+// mm_set_parent, mm_select_sub, mm_sync_regs, mm_filter_strand_retained, mm_set_mapq)
+// and after it (mm_filter_regs, mm_update_dp_max, mm_hit_sort, mm_set_sam_pri,
+// mm_set_inv_mapq), and the split of a region whose alignment was Z-dropped
+// (mm_split_reg). map.c's mm_map_frag decides the order of these steps; in agatha that
+// is src/pipeline (read_mapper.cpp, read_aligner.cpp).
+//
+// All functions are pure apart from their arguments and thread-safe.
 #pragma once
 
-#include <climits>
+#include <agatha/options.hpp>
+
 #include <cstdint>
-#include <string>
-#include <string_view>
 #include <vector>
 
 #include "anchor.hpp"
@@ -51,13 +54,9 @@ struct Region {
   std::vector<uint32_t> cigar;    // BAM encoding, on the alignment strand, no clips
 };
 
-// The per-read hash that breaks ties between equal-score chains (mm_map_frag): X31 of the
-// name (0 when hash_name is false), mixed with the read length and the seed.
-uint32_t read_hash(std::string_view qname, int qlen, int seed = 11, bool hash_name = true);
-
 // Regions from chains (mm_gen_regs): ordered by score, then by hash, both descending.
 // `chains.anchors` must stay alive and unchanged: regions refer to it by offset.
-std::vector<Region> gen_regions(uint32_t read_hash, int qlen, const Chains& chains);
+[[nodiscard]] std::vector<Region> gen_regions(uint32_t read_hash, int qlen, const Chains& chains);
 
 // Coordinates and fuzzy lengths of a region from its anchors (mm_reg_set_coor).
 void set_region_coords(Region& r, int qlen, const Anchor* a);
@@ -73,12 +72,6 @@ void sync_regions(std::vector<Region>& regs);
 void select_sub(std::vector<Region>& regs, float pri_ratio, int min_diff, int best_n, bool check_strand,
                 int min_strand_sc);
 
-// Sequence divergence of each region from its anchors (mm_est_err). `mini_pos` holds
-// span << 32 | forward query position of every kept seed, increasing; ref_len(rid) the
-// reference lengths.
-void estimate_divergence(std::vector<Region>& regs, int qlen, const Anchor* a, const std::vector<uint64_t>& mini_pos,
-                         const std::vector<int32_t>& ref_lens);
-
 // Drops strand-retained secondaries whose divergence is not close to their parent's
 // (mm_filter_strand_retained; same in-place parent lookup, no renumbering afterwards).
 void filter_strand_retained(std::vector<Region>& regs);
@@ -86,28 +79,50 @@ void filter_strand_retained(std::vector<Region>& regs);
 // Mapping quality of every region (mm_set_mapq). match_sc = a.
 void set_mapq(std::vector<Region>& regs, int min_chain_score, int match_sc, int rep_len, bool short_read);
 
-// Every step from chains to the regions printed without base alignment, as mm_map_frag
-// runs them for a single-segment read without -c.
+// The parameters of mm_set_parent, mm_select_sub and mm_set_mapq that come from the
+// options (region_params derives them; the options hold every default).
 struct RegionParams {
-  float mask_level = 0.5f;
-  int mask_len = INT32_MAX;
-  bool hard_mask_level = false;
-  float pri_ratio = 0.8f;
-  int best_n = 5;
-  int max_gap = 5000;  // min_strand_sc = max_gap * 0.8
-  int a = 2, b = 4;    // match score and mismatch penalty
-  int min_chain_score = 40;
-  int seed = 11;
-  bool hash_name = true;
+  float mask_level = 0;
+  int mask_len = 0;
+  float pri_ratio = 0;
+  int best_n = 0;
+  int min_strand_sc = 0;  // mm_select_sub's strand rescue: max_gap * 0.8
+  int sub_diff = 0;       // mm_set_parent's dp_max2 rule: 2a + b
+  int match_sc = 0;       // a, for MAPQ
+  int min_chain_score = 0;
+  int seed = 0;
+  bool hash_name = false;
   bool all_chains = false;  // -P / -X: keep every chain
 };
-std::vector<Region> regions_unaligned(std::string_view qname, int qlen, int k, int rep_len, const Chains& chains,
-                                      const std::vector<uint64_t>& mini_pos, const std::vector<int32_t>& ref_lens,
-                                      const RegionParams& p);
+[[nodiscard]] RegionParams region_params(const AlignOptions& opt);
 
-// One PAF line (with '\n') for a region that was not base-aligned: 12 columns and
-// tp:A cm:i s1:i [s2:i] [dv:f] rl:i.
-std::string paf_line(std::string_view qname, int qlen, std::string_view rname, int32_t rlen, const Region& r,
-                     int rep_len);
+// ---- after base-level alignment (align.c: mm_align_skeleton's tail; map.c: align_regs) ----
+
+// mm_filter_regs: drops regions with too few anchors (inversions excepted) and aligned
+// regions with mlen < min_chain_score, dp_max < min_dp_max, or both ends clipped by more
+// than qlen * max_clip_ratio. Ids and parents are left as they are.
+void filter_regions(const AlignOptions& opt, int qlen, std::vector<Region>& regs);
+
+// mm_update_dp_max: when the two best alignments score within `frac` of each other and
+// the best spans >= frac of the read, rescores every alignment with a mismatch penalty
+// derived from the best one's identity (the value 2.24 prints as ms:i).
+void update_dp_max(int qlen, std::vector<Region>& regs, float frac, int a, int b);
+
+// mm_hit_sort: drops regions without anchors (inversions excepted) and orders the rest
+// by dp_max (chain score when unaligned), then hash, both descending, with minimap2's
+// radix sort (equal keys keep the order that sort gives them).
+void hit_sort(std::vector<Region>& regs);
+
+// mm_set_sam_pri: the first region with id == parent becomes the SAM primary.
+void set_sam_pri(std::vector<Region>& regs);
+
+// mm_set_inv_mapq: an inversion between two primary-chain regions gets the smaller
+// MAPQ of its neighbours on the reference.
+void set_inversion_mapq(std::vector<Region>& regs);
+
+// mm_split_reg: splits r after its first n anchors (0 < n < r.cnt): r keeps them and the
+// score in proportion, the returned region takes the rest (id -1; a temporary primary
+// when r was a primary). `a` holds the anchors both refer to.
+[[nodiscard]] Region split_region(Region& r, int32_t n, int qlen, const Anchor* a);
 
 }  // namespace agatha::map

@@ -1,19 +1,20 @@
-// src/io/sam_format.hpp — SAM text exactly as minimap2 2.24 writes it (format.c:
-// mm_write_sam_hdr, sam_write_rg_line, mm_write_sam3, write_sam_cigar, write_tags),
-// spec 9.1-9.4, for single-end reads. The caller decides which regions become records
+// src/format/sam.hpp — SAM text exactly as minimap2 2.24 writes it (format.c:
+// mm_write_sam_hdr, sam_write_rg_line, mm_write_sam3, write_sam_cigar, write_tags) for
+// single-end reads. The caller decides which regions become records
 // (--secondary=no, --sam-hit-only) and supplies every value; this file only formats.
 //
 // Functions append to a caller-owned string; they keep no state and are thread-safe.
 #pragma once
 
 #include <cstdint>
-#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
-namespace agatha::io {
+#include "tags.hpp"
+
+namespace agatha::format {
 
 // The output switches that change a record's text.
 struct SamOptions {
@@ -62,13 +63,8 @@ struct SamRecord {
   int32_t qs = 0, qe = 0;
   int mapq = 0;
   std::span<const uint32_t> cigar;  // the alignment, BAM encoding, without clips
-  // Tags, in print order.
-  int32_t nm = 0, ms = 0, as = 0, nn = 0;
-  char tp = 'P';  // P primary, S secondary, I / i inversion primary / secondary
-  int32_t cm = 0, s1 = 0;
-  std::optional<int32_t> s2;  // printed only for id == parent
-  double de = 0.0;            // printed "%.4f", or "0" when exactly 0
-  int32_t zd = 0;             // split flags; printed when non-zero
+  // Tags, in print order: [RG:Z] the region's, [SA:Z] [MD:Z|cs:Z] [CG:B:I] rl:i [comment].
+  RegionTags tags;
   std::string_view sa;        // SA:Z value from format_sa, empty for none
   std::string_view md_cs;     // "MD:Z:..." or "cs:Z:..." (--MD / --cs), empty for none
   int32_t rl = 0;
@@ -98,4 +94,4 @@ std::string format_sa(std::span<const SaPart> parts, int32_t qlen);
 // unchanged).
 std::string reverse_complement(std::string_view seq);
 
-}  // namespace agatha::io
+}  // namespace agatha::format

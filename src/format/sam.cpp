@@ -1,4 +1,4 @@
-// src/io/sam_format.cpp — SAM header and records as minimap2 2.24 writes them.
+// src/format/sam.cpp — SAM header and records as minimap2 2.24 writes them.
 //
 //   expand_escapes        mm_escape
 //   parse_read_group      sam_write_rg_line (validation and ID)
@@ -8,20 +8,17 @@
 //   append_tags           write_tags plus the SA, CG and rl tags of mm_write_sam3
 //   append_sam_record     mm_write_sam3 for an aligned region
 //   append_sam_unmapped   mm_write_sam3 for a read without regions
-#include "sam_format.hpp"
+#include "sam.hpp"
 
+#include <agatha/cigar.hpp>
 #include <agatha/error.hpp>
 #include <agatha/version.hpp>
 #include <algorithm>
 #include <array>
-#include <charconv>
-#include <concepts>
-#include <cstdio>
 
-#include "../align/cigar_fix.hpp"
 #include "text_put.hpp"
 
-namespace agatha::io {
+namespace agatha::format {
 namespace {
 
 constexpr int kFlagRev = 0x10, kFlagSecondary = 0x100, kFlagSupplementary = 0x800, kFlagUnmapped = 0x4;
@@ -77,28 +74,23 @@ void append_cigar_field(std::string& out, const SamRecord& r, bool hard) {
   const auto [left, right] = clips(r);
   const char clip = hard ? 'H' : 'S';
   if (left) put(out, left, clip);
-  for (uint32_t c : r.cigar) put(out, align::cigar_len(c), align::kCigarOps[align::cigar_op(c)]);
+  cigar::append_text(out, r.cigar);
   if (right) put(out, right, clip);
 }
 
 void append_cigar_tag(std::string& out, const SamRecord& r, bool hard) {
   const auto [left, right] = clips(r);
-  const uint32_t clip = hard ? align::kCigarHardClip : align::kCigarSoftClip;
+  const uint32_t clip = hard ? cigar::kHardClip : cigar::kSoftClip;
   out += "\tCG:B:I";
-  if (left) put(out, ',', align::cigar_make(static_cast<uint32_t>(left), clip));
+  if (left) put(out, ',', cigar::make(static_cast<uint32_t>(left), clip));
   for (uint32_t c : r.cigar) put(out, ',', c);
-  if (right) put(out, ',', align::cigar_make(static_cast<uint32_t>(right), clip));
+  if (right) put(out, ',', cigar::make(static_cast<uint32_t>(right), clip));
 }
 
 // With -L and a long CIGAR the field holds a placeholder: the bases SEQ shows as S and
 // the reference span as N.
 void append_cigar_placeholder(std::string& out, const SamRecord& r, const SamOptions& opt) {
-  int64_t ref_span = 0;
-  for (uint32_t c : r.cigar) {
-    const uint32_t op = align::cigar_op(c);
-    if (op == align::kCigarMatch || op == align::kCigarDel || op == align::kCigarNSkip || op == 7 || op == 8)
-      ref_span += align::cigar_len(c);  // M D N = X
-  }
+  const int64_t ref_span = cigar::spans(r.cigar).target;
   const int flag = sam_flag(r);
   int32_t slen = r.qe - r.qs;
   if ((flag & (kFlagSecondary | kFlagSupplementary)) == 0 || opt.soft_clip)
@@ -139,17 +131,7 @@ void append_seq_qual(std::string& out, const SamRecord& r, const SamOptions& opt
 
 void append_tags(std::string& out, const SamRecord& r, const SamOptions& opt, bool cigar_in_tag, bool hard) {
   if (!opt.rg_id.empty()) put(out, "\tRG:Z:", std::string_view(opt.rg_id));
-  put(out, "\tNM:i:", r.nm, "\tms:i:", r.ms, "\tAS:i:", r.as, "\tnn:i:", r.nn, "\ttp:A:", r.tp, "\tcm:i:", r.cm,
-      "\ts1:i:", r.s1);
-  if (r.s2) put(out, "\ts2:i:", *r.s2);
-  if (r.de == 0.0) {
-    out += "\tde:f:0";
-  } else {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.4f", r.de);
-    put(out, "\tde:f:", std::string_view(buf));
-  }
-  if (r.zd) put(out, "\tzd:i:", r.zd);
+  append_region_tags(out, r.tags);
   if (!r.sa.empty()) put(out, "\tSA:Z:", r.sa);
   if (!r.md_cs.empty()) put(out, '\t', r.md_cs);
   if (cigar_in_tag) append_cigar_tag(out, r, hard);
@@ -233,4 +215,4 @@ std::string reverse_complement(std::string_view seq) {
   return out;
 }
 
-}  // namespace agatha::io
+}  // namespace agatha::format

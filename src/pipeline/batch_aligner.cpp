@@ -4,7 +4,7 @@
 // vary in length by orders of magnitude, so static slices would leave threads idle) and
 // put each read's output in its own slot; the slots are written in order once the batch
 // is done.
-#include "batch_mapper.hpp"
+#include "batch_aligner.hpp"
 
 #include <algorithm>
 #include <atomic>

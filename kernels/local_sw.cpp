@@ -14,26 +14,21 @@
 #define AGATHA_LOCAL_SW_SSE2 1
 #endif
 
-namespace agatha::align {
+namespace agatha::kernels {
 namespace {
 
 constexpr int kLanes = 8;
 
-int pair_score(const LocalSwScoring& sc, int t, int q) {
-  if (t > 3 || q > 3) return -sc.ambi;
-  return t == q ? sc.a : -sc.b;
-}
-
 // profile[c][j * 8 + l]: score of target code c against query position j + l * slen (0 in
 // the padding).
-std::vector<int16_t> striped_profile(const uint8_t* query, int qlen, int slen, const LocalSwScoring& sc) {
+std::vector<int16_t> striped_profile(const uint8_t* query, int qlen, int slen, const DpScoring& sc) {
   std::vector<int16_t> p(static_cast<size_t>(5 * slen * kLanes));
   for (int c = 0; c < 5; ++c)
     for (int j = 0; j < slen; ++j)
       for (int l = 0; l < kLanes; ++l) {
         const int k = j + l * slen;
         p[static_cast<size_t>((c * slen + j) * kLanes + l)] =
-            static_cast<int16_t>(k >= qlen ? 0 : pair_score(sc, c, query[k]));
+            static_cast<int16_t>(k >= qlen ? 0 : sc.substitution(static_cast<uint8_t>(c), query[k]));
       }
   return p;
 }
@@ -49,7 +44,7 @@ int last_slot(const int16_t* hmax, int slen, int gmax) {
 }  // namespace
 
 LocalSwResult local_sw_i16_scalar(const uint8_t* query, int qlen, const uint8_t* target, int tlen,
-                                  const LocalSwScoring& sc) {
+                                  const DpScoring& sc) {
   using Vec = std::array<int, kLanes>;
   LocalSwResult res;
   const int slen = (qlen + kLanes - 1) / kLanes;
@@ -115,7 +110,7 @@ LocalSwResult local_sw_i16_scalar(const uint8_t* query, int qlen, const uint8_t*
 namespace {
 
 LocalSwResult local_sw_i16_sse2(const uint8_t* query, int qlen, const uint8_t* target, int tlen,
-                                const LocalSwScoring& sc) {
+                                const DpScoring& sc) {
   LocalSwResult res;
   const int slen = (qlen + kLanes - 1) / kLanes;
   if (slen == 0) return res;
@@ -180,18 +175,18 @@ LocalSwResult local_sw_i16_sse2(const uint8_t* query, int qlen, const uint8_t* t
 
 }  // namespace
 
-LocalSwResult local_sw_i16(const uint8_t* query, int qlen, const uint8_t* target, int tlen, const LocalSwScoring& sc) {
+LocalSwResult local_sw_i16(const uint8_t* query, int qlen, const uint8_t* target, int tlen, const DpScoring& sc) {
   return local_sw_i16_sse2(query, qlen, target, tlen, sc);
 }
 bool local_sw_i16_has_simd() { return true; }
 
 #else
 
-LocalSwResult local_sw_i16(const uint8_t* query, int qlen, const uint8_t* target, int tlen, const LocalSwScoring& sc) {
+LocalSwResult local_sw_i16(const uint8_t* query, int qlen, const uint8_t* target, int tlen, const DpScoring& sc) {
   return local_sw_i16_scalar(query, qlen, target, tlen, sc);
 }
 bool local_sw_i16_has_simd() { return false; }
 
 #endif
 
-}  // namespace agatha::align
+}  // namespace agatha::kernels

@@ -1,4 +1,4 @@
-// src/pipeline/batch_mapper.hpp — the read pipeline of `agatha align` (and --map-only)
+// src/pipeline/batch_aligner.hpp — the read pipeline of `agatha align` (and --map-only)
 // (minimap2 2.24 map.c: mm_map_file_frag, worker_pipeline): reads arrive in batches of
 // at least `batch_bases` bases (-K; the read crossing the threshold is included), each
 // batch is mapped on `threads` threads, and the output is written in input order. The

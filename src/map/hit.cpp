@@ -1,36 +1,29 @@
-// src/map/regions.cpp — chains to regions, primary/secondary selection, divergence
-// estimate, MAPQ of unaligned regions and their PAF lines (minimap2 2.24 behaviour).
+// minimap2 2.24's hit.c on agatha's regions. See hit.hpp.
 //
-//   read_hash               map.c: mm_map_frag (X31 + Wang hashes)
-//   gen_regions             hit.c: mm_gen_regs
-//   set_region_coords       hit.c: mm_reg_set_coor + mm_cal_fuzzy_len
-//   set_parent              hit.c: mm_set_parent
-//   sync_regions            hit.c: mm_sync_regs
-//   select_sub              hit.c: mm_select_sub
-//   estimate_divergence     esterr.c: mm_est_err
-//   filter_strand_retained  hit.c: mm_filter_strand_retained
-//   set_mapq                hit.c: mm_set_mapq
-//   paf_line                format.c: mm_write_paf3 + write_tags, without alignment
-#include "regions.hpp"
+//   gen_regions             mm_gen_regs
+//   set_region_coords       mm_reg_set_coor + mm_cal_fuzzy_len
+//   set_parent              mm_set_parent
+//   sync_regions            mm_sync_regs
+//   select_sub              mm_select_sub
+//   filter_strand_retained  mm_filter_strand_retained
+//   set_mapq                mm_set_mapq
+//   filter_regions          mm_filter_regs
+//   update_dp_max           mm_update_dp_max
+//   hit_sort                mm_hit_sort
+//   set_sam_pri             mm_set_sam_pri
+//   set_inversion_mapq      mm_set_inv_mapq
+//   split_region            mm_split_reg
+#include "hit.hpp"
+
+#include <agatha/cigar.hpp>
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 #include "radix_sort.hpp"
 
 namespace agatha::map {
 namespace {
-
-uint32_t wang_hash(uint32_t key) {
-  key += ~(key << 15);
-  key ^= key >> 10;
-  key += key << 3;
-  key ^= key >> 6;
-  key += ~(key << 11);
-  key ^= key >> 16;
-  return key;
-}
 
 // Thomas Wang's 64-bit integer hash (the sketch hash without its k-mer mask).
 uint64_t hash64(uint64_t key) {
@@ -57,42 +50,7 @@ int32_t uncovered_length(int32_t s, int32_t e, std::vector<uint64_t>& cov) {
   return uncov;
 }
 
-// Forward-strand query position of an anchor's last base.
-int32_t forward_qpos(int qlen, const Anchor& a) {
-  int32_t x = anchor_qpos(a);
-  if (anchor_reverse(a)) x = qlen - 1 - (x + 1 - anchor_span(a));
-  return x;
-}
-
-int32_t find_mini(int qlen, const Anchor& a, const std::vector<uint64_t>& mini_pos) {
-  const int32_t x = forward_qpos(qlen, a);
-  int32_t lo = 0, hi = static_cast<int32_t>(mini_pos.size()) - 1;
-  while (lo <= hi) {
-    const int32_t mid = static_cast<int32_t>((static_cast<uint64_t>(lo) + hi) >> 1);
-    const int32_t y = static_cast<int32_t>(mini_pos[mid]);
-    if (y < x)
-      lo = mid + 1;
-    else if (y > x)
-      hi = mid - 1;
-    else
-      return mid;
-  }
-  return -1;
-}
-
 }  // namespace
-
-uint32_t read_hash(std::string_view qname, int qlen, int seed, bool hash_name) {
-  uint32_t h = 0;
-  if (hash_name && !qname.empty()) {  // X31 over the name's bytes as (signed) char
-    h = static_cast<uint32_t>(static_cast<signed char>(qname[0]));
-    if (h != 0)
-      for (size_t i = 1; i < qname.size() && qname[i] != '\0'; ++i)
-        h = (h << 5) - h + static_cast<uint32_t>(static_cast<signed char>(qname[i]));
-  }
-  h ^= wang_hash(static_cast<uint32_t>(qlen)) + wang_hash(static_cast<uint32_t>(seed));
-  return wang_hash(h);
-}
 
 void set_region_coords(Region& r, int qlen, const Anchor* a) {
   const Anchor& first = a[r.as];
@@ -245,33 +203,6 @@ void select_sub(std::vector<Region>& regs, float pri_ratio, int min_diff, int be
   }
 }
 
-void estimate_divergence(std::vector<Region>& regs, int qlen, const Anchor* a, const std::vector<uint64_t>& mini_pos,
-                         const std::vector<int32_t>& ref_lens) {
-  const int32_t n = static_cast<int32_t>(mini_pos.size());
-  if (n == 0) return;
-  uint64_t sum_k = 0;
-  for (uint64_t m : mini_pos) sum_k += m >> 32 & 0xff;
-  const float avg_k = static_cast<float>(sum_k) / n;
-  for (Region& r : regs) {
-    r.div = -1.0f;
-    if (r.cnt == 0) continue;
-    // Anchors in forward query order: a reverse-strand chain is walked from its end.
-    auto anchor_at = [&](int32_t k) -> const Anchor& { return r.rev ? a[r.as + r.cnt - 1 - k] : a[r.as + k]; };
-    const int32_t st = find_mini(qlen, anchor_at(0), mini_pos);
-    if (st < 0) continue;
-    int32_t en = st, n_match = 1;
-    for (int32_t k = 1, j = st + 1; j < n && k < r.cnt; ++j) {
-      if (forward_qpos(qlen, anchor_at(k)) == static_cast<int32_t>(mini_pos[j])) ++k, en = j, ++n_match;
-    }
-    int32_t n_tot = en - st + 1;
-    const int32_t l_ref = ref_lens[r.rid];
-    if (r.qs > avg_k && r.rs > avg_k) ++n_tot;
-    if (qlen - r.qs > avg_k && l_ref - r.re > avg_k) ++n_tot;  // sic: qs, not qe
-    r.div =
-        n_match >= n_tot ? 0.0f : static_cast<float>(1.0 - std::pow(static_cast<double>(n_match) / n_tot, 1.0 / avg_k));
-  }
-}
-
 void filter_strand_retained(std::vector<Region>& regs) {
   size_t k = 0;
   for (size_t i = 0; i < regs.size(); ++i) {
@@ -325,56 +256,130 @@ void set_mapq(std::vector<Region>& regs, int min_chain_score, int match_sc, int 
   }
 }
 
-std::vector<Region> regions_unaligned(std::string_view qname, int qlen, int k, int rep_len, const Chains& chains,
-                                      const std::vector<uint64_t>& mini_pos, const std::vector<int32_t>& ref_lens,
-                                      const RegionParams& p) {
-  std::vector<Region> regs = gen_regions(read_hash(qname, qlen, p.seed, p.hash_name), qlen, chains);
-  if (!p.all_chains) {
-    set_parent(regs, p.mask_level, p.mask_len, p.a * 2 + p.b, p.hard_mask_level);
-    select_sub(regs, p.pri_ratio, k * 2, p.best_n, true, static_cast<int>(p.max_gap * 0.8));
+void filter_regions(const AlignOptions& opt, int qlen, std::vector<Region>& regs) {
+  size_t k = 0;
+  for (size_t i = 0; i < regs.size(); ++i) {
+    const Region& r = regs[i];
+    bool drop = !r.inv && r.cnt < opt.min_cnt;
+    if (r.aligned) {
+      if (r.mlen < opt.min_chain_score)
+        drop = true;
+      else if (r.dp_max < opt.min_dp_max)
+        drop = true;
+      else if (r.qs > qlen * opt.max_clip_ratio && qlen - r.qe > qlen * opt.max_clip_ratio)
+        drop = true;
+    }
+    if (!drop) {
+      if (k < i) regs[k] = std::move(regs[i]);
+      ++k;
+    }
   }
-  estimate_divergence(regs, qlen, chains.anchors.data(), mini_pos, ref_lens);
-  filter_strand_retained(regs);
-  set_mapq(regs, p.min_chain_score, p.a, rep_len, false);
-  return regs;
+  regs.resize(k);
 }
 
-std::string paf_line(std::string_view qname, int qlen, std::string_view rname, int32_t rlen, const Region& r,
-                     int rep_len) {
-  std::string s;
-  s.reserve(160);
-  char buf[64];
-  auto add_int = [&](const char* prefix, long v) {
-    std::snprintf(buf, sizeof buf, "%s%ld", prefix, v);
-    s += buf;
-  };
-  s.append(qname);
-  add_int("\t", qlen);
-  add_int("\t", r.qs);
-  add_int("\t", r.qe);
-  s += r.rev ? "\t-\t" : "\t+\t";
-  s.append(rname);
-  add_int("\t", rlen);
-  add_int("\t", r.rs);
-  add_int("\t", r.re);
-  add_int("\t", r.mlen);
-  add_int("\t", r.blen);
-  add_int("\t", r.mapq);
-  const char type = r.id == r.parent ? (r.inv ? 'I' : 'P') : (r.inv ? 'i' : 'S');
-  s += "\ttp:A:";
-  s += type;
-  add_int("\tcm:i:", r.cnt);
-  add_int("\ts1:i:", r.score);
-  if (r.parent == r.id) add_int("\ts2:i:", r.subsc);
-  if (r.div >= 0.0f && r.div <= 1.0f) {
-    if (r.div == 0.0f)
-      s += "\tdv:f:0";
-    else
-      std::snprintf(buf, sizeof buf, "\tdv:f:%.4f", r.div), s += buf;
+void update_dp_max(int qlen, std::vector<Region>& regs, float frac, int a, int b) {
+  if (regs.size() < 2) return;
+  int32_t max = -1, max2 = -1;
+  int max_i = -1;
+  for (size_t i = 0; i < regs.size(); ++i) {
+    const Region& r = regs[i];
+    if (!r.aligned) continue;
+    if (r.dp_max > max)
+      max2 = max, max = r.dp_max, max_i = static_cast<int>(i);
+    else if (r.dp_max > max2)
+      max2 = r.dp_max;
   }
-  add_int("\trl:i:", rep_len);
-  s += '\n';
-  return s;
+  if (max_i < 0 || max < 0 || max2 < 0) return;
+  const Region& best = regs[static_cast<size_t>(max_i)];
+  if (best.qe - best.qs < static_cast<double>(qlen) * frac) return;
+  if (max2 < static_cast<double>(max) * frac) return;
+  double div = 1.0 - static_cast<double>(best.mlen) / (best.blen + best.n_ambi - best.n_gap + best.n_gapo);
+  if (div < 0.02) div = 0.02;
+  double b2 = 0.5 / div;
+  if (b2 * a < b) b2 = static_cast<double>(a) / b;
+  for (Region& r : regs) {
+    if (!r.aligned) continue;
+    int32_t n_gap = 0;
+    double gap_cost = 0.0;
+    for (uint32_t c : r.cigar) {
+      const uint32_t op = cigar::op(c), len = cigar::len(c);
+      if (op != cigar::kIns && op != cigar::kDel) continue;
+      n_gap += static_cast<int32_t>(len);
+      gap_cost += b2 + fast_log2(static_cast<float>(1 + len));
+    }
+    const int32_t n_mis = r.blen + r.n_ambi - r.mlen - n_gap;
+    const double score = a * (r.mlen - b2 * n_mis - gap_cost);
+    r.dp_max = std::max(0, static_cast<int32_t>(score + .499));
+  }
+}
+
+void hit_sort(std::vector<Region>& regs) {
+  if (regs.size() <= 1) return;
+  std::vector<Anchor> aux;  // x: score << 32 | hash, y: index
+  aux.reserve(regs.size());
+  for (size_t i = 0; i < regs.size(); ++i) {
+    const Region& r = regs[i];
+    if (!r.inv && r.cnt <= 0) continue;
+    const int32_t score = r.aligned ? r.dp_max : r.score;
+    aux.push_back({static_cast<uint64_t>(static_cast<int64_t>(score)) << 32 | r.hash, i});
+  }
+  radix_sort_by_x(aux.data(), aux.data() + aux.size());
+  std::vector<Region> sorted;
+  sorted.reserve(aux.size());
+  for (size_t i = aux.size(); i-- > 0;) sorted.push_back(std::move(regs[aux[i].y]));
+  regs = std::move(sorted);
+}
+
+void set_sam_pri(std::vector<Region>& regs) {
+  bool seen = false;
+  for (Region& r : regs) {
+    r.sam_pri = r.id == r.parent && !seen;
+    if (r.id == r.parent) seen = true;
+  }
+}
+
+void set_inversion_mapq(std::vector<Region>& regs) {
+  const size_t n = regs.size();
+  if (n < 3 || std::none_of(regs.begin(), regs.end(), [](const Region& r) { return r.inv; })) return;
+  std::vector<Anchor> aux;  // x: rid << 32 | rs, y: index
+  for (size_t i = 0; i < n; ++i)
+    if (regs[i].parent == static_cast<int32_t>(i) || regs[i].parent < 0)
+      aux.push_back({static_cast<uint64_t>(regs[i].rid) << 32 | static_cast<uint32_t>(regs[i].rs), i});
+  radix_sort_by_x(aux.data(), aux.data() + aux.size());
+  for (size_t i = 1; i + 1 < aux.size(); ++i) {
+    Region& inv = regs[aux[i].y];
+    if (inv.inv) inv.mapq = std::min(regs[aux[i - 1].y].mapq, regs[aux[i + 1].y].mapq);
+  }
+}
+
+Region split_region(Region& r, int32_t n, int qlen, const Anchor* a) {
+  Region r2 = r;
+  r2.id = -1;
+  r2.cnt = r.cnt - n;
+  r2.score = static_cast<int32_t>(r.score * (static_cast<float>(r2.cnt) / r.cnt) + .499);
+  r2.as = r.as + n;
+  if (r.parent == r.id) r2.parent = kParentTmpPri;
+  set_region_coords(r2, qlen, a);
+  r.cnt -= r2.cnt;
+  r.score -= r2.score;
+  set_region_coords(r, qlen, a);
+  return r2;
+}
+
+RegionParams region_params(const AlignOptions& opt) {
+  RegionParams p;
+  p.mask_level = opt.mask_level;
+  p.mask_len = opt.mask_len;
+  p.pri_ratio = opt.pri_ratio;
+  p.best_n = opt.best_n;
+  p.min_strand_sc = static_cast<int>(opt.max_gap * 0.8);
+  p.sub_diff = opt.a * 2 + opt.b;
+  p.match_sc = opt.a;
+  p.min_chain_score = opt.min_chain_score;
+  p.seed = opt.seed;
+  p.hash_name = opt.hash_name;
+  p.all_chains = opt.all_chains;
+  return p;
 }
 
 }  // namespace agatha::map

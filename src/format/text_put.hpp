@@ -1,4 +1,4 @@
-// src/io/text_put.hpp — appending text fields to an output string: put(out, a, b, ...)
+// src/format/text_put.hpp — appending text fields to an output string: put(out, a, b, ...)
 // appends each argument (text, a character, or an integer in decimal) in order.
 #pragma once
 
@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-namespace agatha::io {
+namespace agatha::format {
 
 inline void put_one(std::string& out, std::string_view s) { out += s; }
 inline void put_one(std::string& out, char c) { out += c; }
@@ -20,4 +20,4 @@ void put(std::string& out, const Args&... args) {
   (put_one(out, args), ...);
 }
 
-}  // namespace agatha::io
+}  // namespace agatha::format
