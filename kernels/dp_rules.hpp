@@ -29,9 +29,7 @@ AGATHA_HD bool zdrop_rule(S& s, int32_t h, int32_t r, int32_t t, int32_t zdrop, 
 // ksw_extd2's end choice for an extension (EXTZ_ONLY) that was not Z-dropped: the
 // traceback starts at the query end when mqe + end_bonus > max. In 64 bits, so an
 // end_bonus near INT_MAX or INT_MIN (or mqe still at its -inf start) cannot wrap.
-AGATHA_HD bool end_bonus_wins(int32_t mqe, int32_t end_bonus, int32_t max) {
-  return int64_t{mqe} + end_bonus > max;
-}
+AGATHA_HD bool end_bonus_wins(int32_t mqe, int32_t end_bonus, int32_t max) { return int64_t{mqe} + end_bonus > max; }
 
 // One step of APPROX_MAX's greedy path on an anti-diagonal with band [st0, en0]: from
 // the previous path cell last_t, move to t (adding v) or t+1 (adding u), whichever

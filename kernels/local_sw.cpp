@@ -109,8 +109,7 @@ LocalSwResult local_sw_i16_scalar(const uint8_t* query, int qlen, const uint8_t*
 
 namespace {
 
-LocalSwResult local_sw_i16_sse2(const uint8_t* query, int qlen, const uint8_t* target, int tlen,
-                                const DpScoring& sc) {
+LocalSwResult local_sw_i16_sse2(const uint8_t* query, int qlen, const uint8_t* target, int tlen, const DpScoring& sc) {
   LocalSwResult res;
   const int slen = (qlen + kLanes - 1) / kLanes;
   if (slen == 0) return res;

@@ -29,8 +29,7 @@ struct LocalSwResult {
 
 // Dispatches to the SSE2 version when it was compiled in.
 LocalSwResult local_sw_i16(const uint8_t* query, int qlen, const uint8_t* target, int tlen, const DpScoring& sc);
-LocalSwResult local_sw_i16_scalar(const uint8_t* query, int qlen, const uint8_t* target, int tlen,
-                                  const DpScoring& sc);
+LocalSwResult local_sw_i16_scalar(const uint8_t* query, int qlen, const uint8_t* target, int tlen, const DpScoring& sc);
 // False when this build has no SSE2 version (local_sw_i16 then runs the scalar one).
 bool local_sw_i16_has_simd();
 

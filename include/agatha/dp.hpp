@@ -53,7 +53,7 @@ struct DpScoring {
 
 // Empty string when the scheme fits the engine's 8-bit difference arithmetic exactly,
 // else the reason it does not.
-std::string validate_scoring(const DpScoring& sc);
+[[nodiscard]] std::string validate_scoring(const DpScoring& sc);
 
 struct DpTask {
   std::span<const uint8_t> query;   // codes 0..4
@@ -97,9 +97,9 @@ struct DpBackendOptions {
 };
 
 // Throws agatha::Error on an unknown backend or an ISA this processor lacks.
-std::unique_ptr<DpBackend> make_dp_backend(const DpBackendOptions& opt);
+[[nodiscard]] std::unique_ptr<DpBackend> make_dp_backend(const DpBackendOptions& opt);
 
 // Names of the instruction sets this processor supports for the cpu backend, best last.
-std::vector<std::string> supported_isas();
+[[nodiscard]] std::vector<std::string> supported_isas();
 
 }  // namespace agatha

@@ -32,15 +32,15 @@ struct DeviceInfo {
   std::string why;  // when not usable
 };
 
-#define AGATHA_DECLARE_CUDA_BACKEND                                           \
-  /* True when a device is present and this build holds a kernel image it */  \
-  /* can run; otherwise *why says what failed. */                             \
-  bool device_available(std::string* why);                                    \
-  DeviceInfo device_info();                                                   \
-  /* The architectures of the kernel images this build holds. */              \
-  std::vector<int> built_sass();                                              \
-  std::vector<int> built_ptx();                                               \
-  /* Throws agatha::Error when no device is usable. */                        \
+#define AGATHA_DECLARE_CUDA_BACKEND                                          \
+  /* True when a device is present and this build holds a kernel image it */ \
+  /* can run; otherwise *why says what failed. */                            \
+  bool device_available(std::string* why);                                   \
+  DeviceInfo device_info();                                                  \
+  /* The architectures of the kernel images this build holds. */             \
+  std::vector<int> built_sass();                                             \
+  std::vector<int> built_ptx();                                              \
+  /* Throws agatha::Error when no device is usable. */                       \
   std::unique_ptr<DpBackend> make_backend();
 
 namespace cuda {

@@ -49,12 +49,15 @@
 namespace agatha::gpu::AGATHA_CUDA_NS {
 namespace {
 
-constexpr int kWarp = 32;
-constexpr int kSubwarp = 8;
-constexpr int kSlots = kWarp / kSubwarp;  // tasks a warp starts with
-constexpr int kSlice = 3;
-constexpr int kRing = kTile * (kSlice + 1);
-constexpr int kWarpsPerBlock = 4;
+// The tuning (policy.hpp), as compile-time constants.
+constexpr int kWarp = kTilePolicy.warp;
+constexpr int kSubwarp = kTilePolicy.subwarp;
+constexpr int kSlots = kTilePolicy.slots();  // tasks a warp starts with
+constexpr int kSlice = kTilePolicy.slice;
+constexpr int kRing = ring_size(kSlice);
+constexpr int kWarpsPerBlock = kTilePolicy.warps_per_block;
+static_assert(kWarp == 32 && kSubwarp < kWarp && kWarp % kSubwarp == 0,
+              "a slot's lanes are kSubwarp consecutive bits of a 32-lane mask (WarpState::lanes)");
 
 // A device allocation that failed: the launcher retries with a smaller chunk.
 class OutOfDeviceMemory : public Error {
@@ -139,7 +142,7 @@ __global__ void __launch_bounds__(kWarp* kWarpsPerBlock)
   if (lane < kSlots) {
     const int32_t t = plan[warp * kSlots + lane];
     ws.task[lane] = t, ws.next_d[lane] = 0, ws.running[lane] = t >= 0;
-    ws.lanes[lane] = 0xffu << (kSubwarp * lane);
+    ws.lanes[lane] = ((1u << kSubwarp) - 1) << (kSubwarp * lane);
     if (t >= 0) {
       progress_init(results[t].prog);
       results[t].n_cigar = 0, results[t].reach_end = false;

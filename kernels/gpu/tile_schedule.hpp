@@ -11,14 +11,16 @@
 // are never consulted.
 #pragma once
 
+#include "policy.hpp"
 #include "tile_task.hpp"
 
 namespace agatha::gpu {
 
+// The schedule gpu-sim runs: the device's (kTilePolicy) unless a test asks for another.
 struct Schedule {
-  int32_t slice = 3;    // tile anti-diagonals between termination checks
-  int32_t subwarp = 8;  // lanes that start on one task
-  int32_t warp = 32;    // lanes that can regroup among the warp's tasks
+  int32_t slice = kTilePolicy.slice;      // tile anti-diagonals between termination checks
+  int32_t subwarp = kTilePolicy.subwarp;  // lanes that start on one task
+  int32_t warp = kTilePolicy.warp;        // lanes that can regroup among the warp's tasks
 };
 
 // Tile anti-diagonals of a task.

@@ -22,13 +22,14 @@ struct CigarShift {
   int32_t qshift = 0, tshift = 0;
 };
 
-// Steps 1-3 of spec 7.7, in place: left-shift I/D flanked by M, rewrite I/D runs of >= 3
+// mm_fix_cigar, in place: left-shift I/D flanked by M, rewrite I/D runs of >= 3
 // ops that start with an adjacent I,D or D,I pair as one I and one D, squeeze out
 // zero-length ops and merge neighbours (only when something changed, as minimap2 does),
 // drop a leading I or D. `query` is the aligned part of the read on the alignment strand,
 // `target` the aligned part of the forward reference. Throws agatha::Error when the
 // CIGAR does not span exactly `query` and `target`. A CIGAR of 0 or 1 ops is unchanged.
-CigarShift fix_cigar(std::vector<uint32_t>& cigar, std::span<const uint8_t> query, std::span<const uint8_t> target);
+[[nodiscard]] CigarShift fix_cigar(std::vector<uint32_t>& cigar, std::span<const uint8_t> query,
+                                   std::span<const uint8_t> target);
 
 // The scoring dp_max is computed with: DpScoring::substitution for each M column; each
 // gap costs q + e * mg_log2(1 + len) (log_gap, the long-read presets) or q + e (sr).
@@ -36,7 +37,7 @@ struct StatsScoring : DpScoring {
   bool log_gap = true;
 };
 
-// Statistics of a fixed CIGAR (spec 7.7 step 4-5): mlen = M columns that match, blen =
+// Statistics of a fixed CIGAR (mm_update_extra): mlen = M columns that match, blen =
 // columns without an N, n_ambi = N bases in M columns and gaps, n_diff = mismatching M
 // columns, n_gap / n_gapo = I+D bases / I and D ops, dp_max = best local score.
 struct AlignmentStats {
@@ -44,10 +45,10 @@ struct AlignmentStats {
   int32_t dp_max = 0;
 };
 
-// Stats of `cigar` over `query` and `target` (step 4-5 only; no fixing). Throws
+// Stats of `cigar` over `query` and `target` (mm_update_extra without the fixing). Throws
 // agatha::Error when the CIGAR does not span them exactly.
-AlignmentStats alignment_stats(std::span<const uint32_t> cigar, std::span<const uint8_t> query,
-                               std::span<const uint8_t> target, const StatsScoring& sc);
+[[nodiscard]] AlignmentStats alignment_stats(std::span<const uint32_t> cigar, std::span<const uint8_t> query,
+                                             std::span<const uint8_t> target, const StatsScoring& sc);
 
 // A region's aligned coordinates: query [qs, qe) on the read's forward strand, target
 // [rs, re); rev when the read aligns reverse-complemented.
@@ -58,14 +59,15 @@ struct AlignedSpan {
 
 // mm_update_extra: fix_cigar, the coordinate adjustment of a dropped leading I (qs += L,
 // or qe -= L when rev) or D (rs += L), then the statistics of the fixed CIGAR.
-AlignmentStats update_extra(AlignedSpan& span, std::vector<uint32_t>& cigar, std::span<const uint8_t> query,
-                            std::span<const uint8_t> target, const StatsScoring& sc);
+[[nodiscard]] AlignmentStats update_extra(AlignedSpan& span, std::vector<uint32_t>& cigar,
+                                          std::span<const uint8_t> query, std::span<const uint8_t> target,
+                                          const StatsScoring& sc);
 
-// de:f (spec 9.4): 1 - mlen / (blen + n_ambi - n_gap + n_gapo), gap-compressed divergence.
-double divergence(const AlignmentStats& s);
+// de:f (mm_event_identity, write_tags): 1 - mlen / (blen + n_ambi - n_gap + n_gapo), gap-compressed divergence.
+[[nodiscard]] double divergence(const AlignmentStats& s);
 
-// NM:i (spec 9.4): mismatches, N positions and indel bases, blen - mlen + n_ambi.
-inline int32_t edit_distance(const AlignmentStats& s) { return s.blen - s.mlen + s.n_ambi; }
+// NM:i (write_tags): mismatches, N positions and indel bases, blen - mlen + n_ambi.
+[[nodiscard]] inline int32_t edit_distance(const AlignmentStats& s) { return s.blen - s.mlen + s.n_ambi; }
 
 // mm_update_cigar_eqx (--eqx): every M op split into alternating runs of = (equal
 // codes) and X; the other ops are copied. Runs never merge across the original ops.

@@ -80,6 +80,6 @@ class DpMemo final : public DpSource {
 };
 
 // The provisional answer of a task the memo cannot answer yet (see above).
-DpResult provisional_result(const DpTask& task);
+[[nodiscard]] DpResult provisional_result(const DpTask& task);
 
 }  // namespace agatha::align

@@ -345,7 +345,8 @@ const DpResult& align_pair(const AlignOptions& opt, DpSource& dp, RegionAlignmen
 void append_cigar(std::vector<uint32_t>& dst, const std::vector<uint32_t>& src) {
   if (src.empty()) return;
   size_t k = 0;
-  if (!dst.empty() && cigar::op(dst.back()) == cigar::op(src[0])) dst.back() += cigar::make(cigar::len(src[0]), 0), k = 1;
+  if (!dst.empty() && cigar::op(dst.back()) == cigar::op(src[0]))
+    dst.back() += cigar::make(cigar::len(src[0]), 0), k = 1;
   dst.insert(dst.end(), src.begin() + static_cast<std::ptrdiff_t>(k), src.end());
 }
 
@@ -462,10 +463,9 @@ RegionAlignment align_region(const AlignOptions& opt, const index::MinimizerInde
     span.qs = qlen - qe1, span.qe = qlen - qs1;
   if (!out.cigar.empty()) {  // mm_update_extra: may drop a leading I/D and move the start
     fetch(rs1, re1);
-    out.stats = update_extra(span, out.cigar,
-                             std::span<const uint8_t>(qseq0.data() + qs1, static_cast<size_t>(qe1 - qs1)),
-                             std::span<const uint8_t>(tseq.data(), static_cast<size_t>(re1 - rs1)),
-                             StatsScoring{opt.dp_scoring()});
+    out.stats = update_extra(
+        span, out.cigar, std::span<const uint8_t>(qseq0.data() + qs1, static_cast<size_t>(qe1 - qs1)),
+        std::span<const uint8_t>(tseq.data(), static_cast<size_t>(re1 - rs1)), StatsScoring{opt.dp_scoring()});
   }
   out.qs = span.qs, out.qe = span.qe, out.rs = span.rs, out.re = span.re;
   return out;
@@ -473,7 +473,7 @@ RegionAlignment align_region(const AlignOptions& opt, const index::MinimizerInde
 
 namespace {
 
-// mm_align1_inv (spec 7.8): the inverted stretch between split parts r1 (first) and r2.
+// mm_align1_inv: the inverted stretch between split parts r1 (first) and r2.
 bool align_inversion(const AlignOptions& opt, const index::MinimizerIndex& idx, const ReadCodes& read, const Region& r1,
                      uint8_t f1, const Region& r2, uint8_t f2, DpSource& dp, Region& r_inv, RegionAlignment& out) {
   if (!(f1 & kSplitFirst) || !(f2 & kSplitSecond)) return false;

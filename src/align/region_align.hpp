@@ -1,5 +1,5 @@
 // src/align/region_align.hpp — the DP skeleton of one region, as minimap2 2.24's
-// mm_align1 runs it (align.c; spec 7.0-7.1 steps 1-7, 7.5, 7.6) for the long-read
+// mm_align1 runs it (align.c) for the long-read
 // (non-splice, non-sr) presets: end trimming (mm_fix_bad_ends), mm_filter_bad_seeds and
 // mm_filter_bad_seeds_alt, anchor -> DP boundary (mm_adjust_minier, HPC too), extension
 // limits, then the DP calls in minimap2's order — left extension, gap fills (APPROX_MAX
@@ -8,7 +8,8 @@
 // (mm_split_reg); the new part is inserted after it and aligned next, as align_regs does.
 //
 // Not done here (yet): splice and sr modes, -D self-mapping diagonal caps, and 2.24's
-// out-of-buffer read when ksw_ll_i16 reports an end in the query padding (7.8).
+// out-of-buffer read when ksw_ll_i16 reports an end in the query padding
+// (mm_align1_inv; see align_inversion in region_align.cpp).
 //
 // Threading: the functions are pure apart from the backend they drive.
 #pragma once
@@ -22,9 +23,9 @@
 #include <vector>
 
 #include "../index/index.hpp"
-#include "cigar_fix.hpp"
 #include "../map/anchor.hpp"
 #include "../map/hit.hpp"
+#include "cigar_fix.hpp"
 
 namespace agatha::align {
 
@@ -75,7 +76,8 @@ struct RegionAlignment {
 
 // mm_squeeze_a: keeps only the anchors the regions refer to, in array order, and
 // rewrites their `as`.
-std::vector<map::Anchor> squeeze_anchors(std::vector<map::Region>& regs, const std::vector<map::Anchor>& a);
+[[nodiscard]] std::vector<map::Anchor> squeeze_anchors(std::vector<map::Region>& regs,
+                                                       const std::vector<map::Anchor>& a);
 
 // mm_fix_bad_ends: the trimmed anchor range [as, as + cnt) of r.
 void fix_bad_ends(const map::Region& r, const map::Anchor* a, int bw, int min_match, int32_t& as, int32_t& cnt);
@@ -83,8 +85,10 @@ void fix_bad_ends(const map::Region& r, const map::Anchor* a, int bw, int min_ma
 void filter_bad_seeds(int as1, int cnt1, map::Anchor* a, int min_gap, int diff_thres, int max_ext_len, int max_ext_cnt);
 void filter_bad_seeds_alt(int as1, int cnt1, map::Anchor* a, int min_gap, int max_ext);
 
-// mm_test_zdrop (spec 7.5): 0, 1 (Z-drop) or 2 (possible inversion).
-int test_zdrop(const AlignOptions& opt, const uint8_t* qseq, const uint8_t* tseq, const std::vector<uint32_t>& cigar);
+// mm_test_zdrop: 0, 1 (Z-drop) or 2 (possible inversion: the dropped stretch aligns as a
+// local alignment to the reverse complement, ksw_ll_i16, well enough to be a region).
+[[nodiscard]] int test_zdrop(const AlignOptions& opt, const uint8_t* qseq, const uint8_t* tseq,
+                             const std::vector<uint32_t>& cigar);
 
 // The read's codes on both strands (qseq0[0] forward, qseq0[1] reverse complement),
 // made once per read.
@@ -100,20 +104,21 @@ inline constexpr uint8_t kSplitFirst = 1, kSplitSecond = 2, kSplitInv = 4;
 // mm_align1 for regs[i] (anchors `a`, already squeezed; flags are written into it).
 // When the region is split, the new part is inserted at regs[i + 1] and `split` gets a
 // matching entry (kSplit* bits). Final coordinates are after mm_update_extra's shift.
-RegionAlignment align_region(const AlignOptions& opt, const index::MinimizerIndex& idx, const ReadCodes& read,
-                             std::vector<map::Region>& regs, std::vector<uint8_t>& split, size_t i,
-                             std::vector<map::Anchor>& a, DpSource& dp);
+[[nodiscard]] RegionAlignment align_region(const AlignOptions& opt, const index::MinimizerIndex& idx,
+                                           const ReadCodes& read, std::vector<map::Region>& regs,
+                                           std::vector<uint8_t>& split, size_t i, std::vector<map::Anchor>& a,
+                                           DpSource& dp);
 
 // align_regs' loop without the clean-up after it: squeezes the anchors and aligns every
 // region in order (split parts included), then the inversion between split parts
 // (mm_align1_inv). Returns the alignments in call order; regions' coordinates are set to
 // the aligned ones and inversion regions are inserted as minimap2 does.
 [[nodiscard]] std::vector<RegionAlignment> align_regions(const AlignOptions& opt, const index::MinimizerIndex& idx,
-                                           const ReadCodes& read, std::vector<map::Region>& regs,
-                                           const std::vector<map::Anchor>& chained, DpSource& dp);
+                                                         const ReadCodes& read, std::vector<map::Region>& regs,
+                                                         const std::vector<map::Anchor>& chained, DpSource& dp);
 [[nodiscard]] std::vector<RegionAlignment> align_regions(const AlignOptions& opt, const index::MinimizerIndex& idx,
-                                           const ReadCodes& read, std::vector<map::Region>& regs,
-                                           const std::vector<map::Anchor>& chained, DpBackend& dp);
+                                                         const ReadCodes& read, std::vector<map::Region>& regs,
+                                                         const std::vector<map::Anchor>& chained, DpBackend& dp);
 
 // mm_align_skeleton: align_regions, then its clean-up of the aligned regions:
 // mm_filter_regs, for reads of at least rank_min_len bases mm_update_dp_max and

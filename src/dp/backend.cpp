@@ -15,8 +15,8 @@
 #include "../../kernels/gpu/gpu_sim.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <atomic>
+#include <cstdio>
 #include <exception>
 #include <mutex>
 #include <thread>
@@ -180,8 +180,8 @@ std::string describe_device(const gpu::DeviceInfo& d, bool* usable) {
   if (!d.name.empty()) {
     char mem[64];
     std::snprintf(mem, sizeof mem, "%.1f GiB", static_cast<double>(d.memory) / (1024.0 * 1024.0 * 1024.0));
-    s += "device 0: " + d.name + ", compute capability " + std::to_string(d.cc / 10) + "." +
-         std::to_string(d.cc % 10) + ", " + mem + ", " + std::to_string(d.multiprocessors) + " multiprocessors\n";
+    s += "device 0: " + d.name + ", compute capability " + std::to_string(d.cc / 10) + "." + std::to_string(d.cc % 10) +
+         ", " + mem + ", " + std::to_string(d.multiprocessors) + " multiprocessors\n";
     s += "kernel image: " + (d.image.empty() ? std::string("none") : d.image) + "\n";
   }
   s += d.usable ? std::string("usable: yes\n") : "usable: no (" + d.why + ")\n";
@@ -202,7 +202,8 @@ std::string cuda_build_summary() {
 
 std::string gpu_report(bool emulated, bool* usable) {
   if (usable) *usable = false;
-  if (emulated) return "CUDA backend: the host emulation of CUDA (gpu-emu)\n" + describe_device(gpu::emu::device_info(), usable);
+  if (emulated)
+    return "CUDA backend: the host emulation of CUDA (gpu-emu)\n" + describe_device(gpu::emu::device_info(), usable);
 #if defined(AGATHA_HAVE_CUDA)
   return cuda_build_summary() + "\n" + describe_device(gpu::cuda::device_info(), usable);
 #else

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 
-
 namespace agatha {
 
 std::string validate_scoring(const DpScoring& sc) {

@@ -23,22 +23,22 @@ namespace agatha::format {
 // reference base, a deletion as the count, '^' and the deleted reference bases (upper
 // case, N for code 4); N (intron) ops are skipped. Unlike the SAM specification a
 // trailing count of 0 is left out ("10A", not "10A0").
-std::string md_tag_value(std::span<const uint32_t> cigar, std::span<const uint8_t> query,
-                         std::span<const uint8_t> target);
+[[nodiscard]] std::string md_tag_value(std::span<const uint32_t> cigar, std::span<const uint8_t> query,
+                                       std::span<const uint8_t> target);
 
 // The cs:Z value: ":N" identical bases (long form: "=" and the bases, upper case),
 // "*" reference base, read base for a mismatch, "+" inserted / "-" deleted bases, and
 // "~" with the intron's first two bases, its length and last two bases; all bases lower
 // case except those of "=".
-std::string cs_tag_value(std::span<const uint32_t> cigar, std::span<const uint8_t> query,
-                         std::span<const uint8_t> target, bool long_form);
+[[nodiscard]] std::string cs_tag_value(std::span<const uint32_t> cigar, std::span<const uint8_t> query,
+                                       std::span<const uint8_t> target, bool long_form);
 
 // Which difference tag the output carries: --MD wins over --cs (minimap2 writes one).
 enum class DiffTag { kNone, kCsShort, kCsLong, kMd };
-DiffTag diff_tag_kind(bool md, bool cs, bool cs_long);
+[[nodiscard]] DiffTag diff_tag_kind(bool md, bool cs, bool cs_long);
 
 // The whole tag without the leading tab, "MD:Z:..." or "cs:Z:...", empty for kNone.
-std::string diff_tag(DiffTag kind, std::span<const uint32_t> cigar, std::span<const uint8_t> query,
-                     std::span<const uint8_t> target);
+[[nodiscard]] std::string diff_tag(DiffTag kind, std::span<const uint32_t> cigar, std::span<const uint8_t> query,
+                                   std::span<const uint8_t> target);
 
 }  // namespace agatha::format

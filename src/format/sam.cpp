@@ -38,7 +38,6 @@ constexpr std::array<char, 256> make_comp_table() {
 }
 constexpr std::array<char, 256> kComp = make_comp_table();
 
-
 std::string expand_escapes(std::string_view s) {
   std::string out;
   for (size_t i = 0; i < s.size(); ++i) {

@@ -37,7 +37,7 @@ struct ReadGroup {
 // Throws OptionError with minimap2's reasons: not starting with @RG, a literal tab, no
 // ID, an ID longer than 255 characters. (minimap2 prints the reason and carries on
 // without a read group.)
-ReadGroup parse_read_group(std::string_view arg);
+[[nodiscard]] ReadGroup parse_read_group(std::string_view arg);
 
 struct SamReference {
   std::string_view name;
@@ -65,10 +65,10 @@ struct SamRecord {
   std::span<const uint32_t> cigar;  // the alignment, BAM encoding, without clips
   // Tags, in print order: [RG:Z] the region's, [SA:Z] [MD:Z|cs:Z] [CG:B:I] rl:i [comment].
   RegionTags tags;
-  std::string_view sa;        // SA:Z value from format_sa, empty for none
-  std::string_view md_cs;     // "MD:Z:..." or "cs:Z:..." (--MD / --cs), empty for none
+  std::string_view sa;     // SA:Z value from format_sa, empty for none
+  std::string_view md_cs;  // "MD:Z:..." or "cs:Z:..." (--MD / --cs), empty for none
   int32_t rl = 0;
-  std::string_view comment;   // -y: the FASTQ comment, appended after a tab when non-empty
+  std::string_view comment;  // -y: the FASTQ comment, appended after a tab when non-empty
 };
 
 void append_sam_record(std::string& out, const SamRecord& r, const SamOptions& opt);
@@ -88,10 +88,10 @@ struct SaPart {
 
 // The SA:Z value: `rname,rs+1,strand,[clip5 S][M][I|D][clip3 S],mapq,NM;` per part, with
 // M the shorter of the two spans and the surplus as I or D.
-std::string format_sa(std::span<const SaPart> parts, int32_t qlen);
+[[nodiscard]] std::string format_sa(std::span<const SaPart> parts, int32_t qlen);
 
 // Reverse complement with minimap2's seq_comp_table (IUPAC codes, case kept, bytes >= 128
 // unchanged).
-std::string reverse_complement(std::string_view seq);
+[[nodiscard]] std::string reverse_complement(std::string_view seq);
 
 }  // namespace agatha::format

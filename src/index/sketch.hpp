@@ -23,7 +23,7 @@ inline constexpr int kMaxK = 28;
 inline constexpr int kMaxW = 255;
 
 // Thomas Wang's invertible integer hash restricted to the bits of mask (spec 2.1).
-uint64_t hash64(uint64_t key, uint64_t mask);
+[[nodiscard]] uint64_t hash64(uint64_t key, uint64_t mask);
 
 // Appends the minimizers of seq (raw bases; see agatha/nt4.hpp) to out, in minimap2's emission
 // order. rid fills bits 32..63 of y. hpc: homopolymer-compressed k-mers (spec 2.4).

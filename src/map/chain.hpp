@@ -59,14 +59,14 @@ struct Chains {
 };
 
 // minimap2's mg_log2: a cheap float log2 for x >= 2 (bit-level, no libm).
-float fast_log2(float x);
+[[nodiscard]] float fast_log2(float x);
 
 // The gap penalties of one read: chain_gap_scale * 0.01 * k (and the skip analogue),
 // computed in double and stored as float.
 struct GapPenalty {
   float gap = 0, skip = 0;
 };
-GapPenalty gap_penalty(const ChainParams& p, int k);
+[[nodiscard]] GapPenalty gap_penalty(const ChainParams& p, int k);
 
 // Limits of the DP pass's pair score (lchain.c: comput_sc).
 struct PairLimits {
@@ -78,24 +78,26 @@ inline constexpr int32_t kNoPair = INT32_MIN;
 
 // Score of appending anchor i after anchor j (j before i in sort order, same rid and
 // strand), or kNoPair when the pair is not allowed.
-int32_t pair_score(const Anchor& ai, const Anchor& aj, const PairLimits& lim, GapPenalty pen);
+[[nodiscard]] int32_t pair_score(const Anchor& ai, const Anchor& aj, const PairLimits& lim, GapPenalty pen);
 
 // The RMQ pass's pair score (comput_sc_simple): no limits; `width` = |dr - dq| and
 // `exact` tells whether j and i lie on one diagonal within j's span.
-int32_t pair_score_simple(const Anchor& ai, const Anchor& aj, GapPenalty pen, bool* exact, int32_t* width);
+[[nodiscard]] int32_t pair_score_simple(const Anchor& ai, const Anchor& aj, GapPenalty pen, bool* exact,
+                                        int32_t* width);
 
 // The DP chaining pass (mg_lchain_dp) over anchors sorted by x.
-Chains chain_dp(const std::vector<Anchor>& a, int max_dist_ref, int max_dist_qry, int bw, int max_skip, int max_iter,
-                int min_cnt, int min_score, GapPenalty pen, bool splice, int n_seg);
+[[nodiscard]] Chains chain_dp(const std::vector<Anchor>& a, int max_dist_ref, int max_dist_qry, int bw, int max_skip,
+                              int max_iter, int min_cnt, int min_score, GapPenalty pen, bool splice, int n_seg);
 
 // The RMQ chaining pass (mg_lchain_rmq) over anchors sorted by x.
-Chains chain_rmq(const std::vector<Anchor>& a, int max_dist, int max_dist_inner, int bw, int max_skip, int cap_size,
-                 int min_cnt, int min_score, GapPenalty pen);
+[[nodiscard]] Chains chain_rmq(const std::vector<Anchor>& a, int max_dist, int max_dist_inner, int bw, int max_skip,
+                               int cap_size, int min_cnt, int min_score, GapPenalty pen);
 
 // What mm_map_frag does between sorting the anchors and building regions: the first pass
 // (DP, or RMQ with --rmq) and the long-join RMQ rechain of the chained anchors when it
 // applies. `qlen` is the summed length of the read's segments, `k` the index's k-mer
 // size. (The sr preset's re-seeding with max_occ is the caller's.)
-Chains chain_read(const std::vector<Anchor>& sorted_anchors, int qlen, int n_seg, int k, const ChainParams& p);
+[[nodiscard]] Chains chain_read(const std::vector<Anchor>& sorted_anchors, int qlen, int n_seg, int k,
+                                const ChainParams& p);
 
 }  // namespace agatha::map

@@ -45,11 +45,11 @@ struct Region {
   // Filled by base alignment (minimap2's mm_extra_t); the chain-only paths leave it off.
   // When aligned, mlen/blen above are the alignment's (mm_update_extra overwrites them).
   bool aligned = false;
-  bool sam_pri = false;   // the SAM primary of the read (mm_set_sam_pri)
-  uint8_t split = 0;      // zd:i: 1 = first part of a split region, 2 = second part
+  bool sam_pri = false;  // the SAM primary of the read (mm_set_sam_pri)
+  uint8_t split = 0;     // zd:i: 1 = first part of a split region, 2 = second part
   int32_t dp_max = 0, dp_max2 = 0;
-  int32_t dp_score = 0;   // AS:i
-  int32_t n_ambi = 0;     // nn:i
+  int32_t dp_score = 0;           // AS:i
+  int32_t n_ambi = 0;             // nn:i
   int32_t n_gap = 0, n_gapo = 0;  // indel bases and indel operations of the CIGAR
   std::vector<uint32_t> cigar;    // BAM encoding, on the alignment strand, no clips
 };

@@ -1,8 +1,9 @@
 // src/map/seed.hpp — from a read to its anchors, as minimap2 2.24 does it before chaining
 // (map.c: mm_map_frag, collect_minimizers, collect_seed_hits; seed.c):
-//   query minimizers (spec 4.1) -> query-repeat filter (4.2) -> index lookup with the
-//   tandem flag (4.3) -> high-occurrence selection (4.4) -> rep_len and mini_pos (4.5)
-//   -> anchors, radix-sorted by x (4.6).
+//   query minimizers (collect_minimizers) -> query-repeat filter (mm_seed_mz_flt) ->
+//   index lookup with the tandem flag (mm_seed_collect_all) -> high-occurrence selection
+//   (mm_seed_select) -> rep_len and mini_pos (collect_seed_hits) -> anchors, radix-sorted
+//   by x (collect_seed_hits).
 //
 // Threading: all functions are reentrant; the index is only read.
 #pragma once
@@ -40,32 +41,32 @@ struct SeedResult {
 };
 
 // Minimizers of all segments with the index's k, w and HPC; seg i has rid field i and
-// positions offset by the lengths of segments 0..i-1 (spec 4.1).
-std::vector<index::Minimizer> query_minimizers(std::span<const std::string_view> segs,
-                                               const index::MinimizerIndex& idx);
+// positions offset by the lengths of segments 0..i-1 (collect_minimizers).
+[[nodiscard]] std::vector<index::Minimizer> query_minimizers(std::span<const std::string_view> segs,
+                                                             const index::MinimizerIndex& idx);
 
 // Removes query minimizers whose full x occurs more than mid_occ times and more than
-// n * q_occ_frac times in the read; skipped when n <= mid_occ (spec 4.2, mm_seed_mz_flt).
+// n * q_occ_frac times in the read; skipped when n <= mid_occ (mm_seed_mz_flt).
 void filter_query_repeats(std::vector<index::Minimizer>& mv, int32_t mid_occ, float q_occ_frac);
 
-// Seeds for the minimizers with at least one index hit, in order (spec 4.3).
-std::vector<Seed> lookup_seeds(const std::vector<index::Minimizer>& mv, const index::MinimizerIndex& idx);
+// Seeds for the minimizers with at least one index hit, in order (mm_seed_collect_all).
+[[nodiscard]] std::vector<Seed> lookup_seeds(const std::vector<index::Minimizer>& mv, const index::MinimizerIndex& idx);
 
-// Marks high-occurrence seeds as filtered (spec 4.4, mm_seed_select, or the plain cutoff
+// Marks high-occurrence seeds as filtered (mm_seed_select, or the plain cutoff
 // when occ_dist <= 0 or max_max_occ <= max_occ).
 void select_seeds(std::vector<Seed>& seeds, int32_t qlen, int32_t max_occ, int32_t max_max_occ, int32_t occ_dist);
 
-// Drops the filtered seeds, returning rep_len and filling mini_pos (spec 4.5).
-int32_t drop_filtered_seeds(std::vector<Seed>& seeds, std::vector<uint64_t>& mini_pos);
+// Drops the filtered seeds, returning rep_len and filling mini_pos (collect_seed_hits).
+[[nodiscard]] int32_t drop_filtered_seeds(std::vector<Seed>& seeds, std::vector<uint64_t>& mini_pos);
 
-// Anchors of the kept seeds (spec 4.6), sorted by x. qname is used only by the
+// Anchors of the kept seeds (collect_seed_hits), sorted by x. qname is used only by the
 // all-vs-all options (no_diag, no_dual).
-std::vector<Anchor> make_anchors(const std::vector<Seed>& seeds, int32_t qlen, std::string_view qname,
-                                 const index::MinimizerIndex& idx, const AlignOptions& opt);
+[[nodiscard]] std::vector<Anchor> make_anchors(const std::vector<Seed>& seeds, int32_t qlen, std::string_view qname,
+                                               const index::MinimizerIndex& idx, const AlignOptions& opt);
 
 // The first seeding pass of a read with segments segs (mid_occ: resolve_mid_occ of the
 // index). An empty read gives an empty result.
-SeedResult seed_read(std::string_view qname, std::span<const std::string_view> segs, const index::MinimizerIndex& idx,
-                     const AlignOptions& opt, int32_t mid_occ);
+[[nodiscard]] SeedResult seed_read(std::string_view qname, std::span<const std::string_view> segs,
+                                   const index::MinimizerIndex& idx, const AlignOptions& opt, int32_t mid_occ);
 
 }  // namespace agatha::map

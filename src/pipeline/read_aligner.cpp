@@ -96,8 +96,8 @@ ReadAligner::Printed ReadAligner::printed(const AlignJob& job, const Region& r) 
   idx_.reference().fetch(static_cast<uint32_t>(r.rid), static_cast<uint32_t>(r.rs), static_cast<uint32_t>(r.re),
                          target.data());
   if (out_.eqx) p.cigar = align::eqx_cigar(r.cigar, query, target);
-  p.diff_tag = format::diff_tag(out_.diff, out_.eqx ? std::span<const uint32_t>(p.cigar) : std::span<const uint32_t>(r.cigar),
-                                query, target);
+  p.diff_tag = format::diff_tag(
+      out_.diff, out_.eqx ? std::span<const uint32_t>(p.cigar) : std::span<const uint32_t>(r.cigar), query, target);
   return p;
 }
 
@@ -121,8 +121,8 @@ void ReadAligner::format_sam(const AlignJob& job, std::string& out) const {
       for (size_t j = 0; j < regs.size(); ++j) {
         const Region& q = regs[j];
         if (j == i || q.id != q.parent || !q.aligned) continue;
-        parts.push_back({ref.seq(static_cast<uint32_t>(q.rid)).name, q.rs, q.re, q.qs, q.qe, q.rev, q.mapq,
-                         region_tags(q).nm});
+        parts.push_back(
+            {ref.seq(static_cast<uint32_t>(q.rid)).name, q.rs, q.re, q.qs, q.qe, q.rev, q.mapq, region_tags(q).nm});
       }
       sa = format::format_sa(parts, qlen);
     }

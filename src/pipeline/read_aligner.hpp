@@ -30,20 +30,20 @@ enum class OutputKind { kSam, kPaf };
 // What the records look like beyond AlignOptions.
 struct OutputOptions {
   OutputKind kind = OutputKind::kSam;
-  format::SamOptions sam;      // -Y, -L, -R's ID
-  bool sam_hit_only = false;   // --sam-hit-only: no record for an unmapped read
-  bool paf_no_hit = false;     // --paf-no-hit: a PAF line for an unmapped read
+  format::SamOptions sam;                         // -Y, -L, -R's ID
+  bool sam_hit_only = false;                      // --sam-hit-only: no record for an unmapped read
+  bool paf_no_hit = false;                        // --paf-no-hit: a PAF line for an unmapped read
   format::DiffTag diff = format::DiffTag::kNone;  // --MD / --cs[=long]
-  bool eqx = false;            // --eqx: =/X instead of M
+  bool eqx = false;                               // --eqx: =/X instead of M
 };
 
 // One read on its way through the alignment.
 struct AlignJob {
   const io::SeqRecord* read = nullptr;
   std::optional<align::ReadCodes> codes;  // the read's codes on both strands, made once
-  ReadMapping mapping;               // the regions before alignment and their anchors
-  align::DpMemo memo;                // the DP answers so far
-  std::vector<map::Region> regions;  // final, once done
+  ReadMapping mapping;                    // the regions before alignment and their anchors
+  align::DpMemo memo;                     // the DP answers so far
+  std::vector<map::Region> regions;       // final, once done
   bool done = false;
 };
 

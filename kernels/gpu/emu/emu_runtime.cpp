@@ -281,15 +281,25 @@ bool shuffle_result(Block& b, int base, int wn, Lane& l, int k) {
   const int seg = k & ~(w - 1);
   int src = k;
   switch (l.kind) {
-    case Collective::kShflIdx: src = seg + static_cast<int>(static_cast<unsigned>(l.arg) % static_cast<unsigned>(w)); break;
-    case Collective::kShflXor: src = k ^ l.arg; if ((src & ~(w - 1)) != seg || src < 0) src = k; break;
-    case Collective::kShflUp: src = k - l.arg; if (src < seg) src = k; break;
-    case Collective::kShflDown: src = k + l.arg; if (src >= seg + w) src = k; break;
+    case Collective::kShflIdx:
+      src = seg + static_cast<int>(static_cast<unsigned>(l.arg) % static_cast<unsigned>(w));
+      break;
+    case Collective::kShflXor:
+      src = k ^ l.arg;
+      if ((src & ~(w - 1)) != seg || src < 0) src = k;
+      break;
+    case Collective::kShflUp:
+      src = k - l.arg;
+      if (src < seg) src = k;
+      break;
+    case Collective::kShflDown:
+      src = k + l.arg;
+      if (src >= seg + w) src = k;
+      break;
     default: return true;
   }
   if (src >= wn || !(l.mask >> src & 1u)) {
-    set_fault(b, who(b, base + k) + ": " + at(l) + " reads lane " + std::to_string(src) +
-                     ", which is not in the mask");
+    set_fault(b, who(b, base + k) + ": " + at(l) + " reads lane " + std::to_string(src) + ", which is not in the mask");
     return false;
   }
   l.result = (*b.lanes)[base + src].value;
@@ -341,8 +351,8 @@ bool try_release(Block& b, int i) {
     }
     if (o.st != LaneState::kWaiting || o.kind == Collective::kSyncthreads || o.mask != m) return false;
     if (o.kind != l.kind || o.width != l.width) {
-      set_fault(b, who(b, i) + " waits at " + at(l) + " while lane " + std::to_string(k) + " of the same mask waits at " +
-                       at(o));
+      set_fault(b, who(b, i) + " waits at " + at(l) + " while lane " + std::to_string(k) +
+                       " of the same mask waits at " + at(o));
       return false;
     }
   }
@@ -423,8 +433,7 @@ Lane* enter(Collective kind, unsigned mask, int width, const source_location& wh
 }
 
 // Records that lane l waits at a collective (under the block's lock, with threads).
-void arrive(Lane& l, Collective kind, unsigned mask, uint64_t value, int arg, int width,
-            const source_location& where) {
+void arrive(Lane& l, Collective kind, unsigned mask, uint64_t value, int arg, int width, const source_location& where) {
   l.kind = kind, l.mask = mask, l.value = value, l.arg = arg, l.width = width, l.where = where;
   l.st = LaneState::kWaiting;
   ++l.block->waiting;
@@ -476,8 +485,7 @@ void tsan_acquire(void* p) {
 
 }  // namespace
 
-uint64_t collective(Collective kind, unsigned mask, uint64_t value, int arg, int width,
-                    const source_location& where) {
+uint64_t collective(Collective kind, unsigned mask, uint64_t value, int arg, int width, const source_location& where) {
   Lane* l = enter(kind, mask, width, where);
   if (!l) return 0;
   Block& b = *l->block;
@@ -630,11 +638,11 @@ void* make_context(char* base, size_t size, void (*fn)(void*), void* arg) {
   top -= 16;
   auto* t = reinterpret_cast<uint64_t*>(top);
   t[-1] = reinterpret_cast<uint64_t>(&agatha_emu_trampoline);  // return address
-  t[-2] = 0;                                                  // rbp
-  t[-3] = reinterpret_cast<uint64_t>(arg);                    // rbx
-  t[-4] = reinterpret_cast<uint64_t>(fn);                     // r12
-  t[-5] = t[-6] = t[-7] = 0;                                  // r13-r15
-  uint32_t ctl[2] = {0x1F80u, 0x037Fu};                       // default MXCSR, x87 control word
+  t[-2] = 0;                                                   // rbp
+  t[-3] = reinterpret_cast<uint64_t>(arg);                     // rbx
+  t[-4] = reinterpret_cast<uint64_t>(fn);                      // r12
+  t[-5] = t[-6] = t[-7] = 0;                                   // r13-r15
+  uint32_t ctl[2] = {0x1F80u, 0x037Fu};                        // default MXCSR, x87 control word
   std::memcpy(&t[-8], ctl, sizeof ctl);
   return &t[-8];
 }
@@ -733,8 +741,7 @@ void resume(Block& b, Lane& l) {
 
 }  // namespace
 
-uint64_t collective(Collective kind, unsigned mask, uint64_t value, int arg, int width,
-                    const source_location& where) {
+uint64_t collective(Collective kind, unsigned mask, uint64_t value, int arg, int width, const source_location& where) {
   Lane* l = enter(kind, mask, width, where);
   if (!l) return 0;
   Block& b = *l->block;
@@ -1002,8 +1009,9 @@ cudaError_t release(void* p, bool device) {
 // Checks a copy's ranges against the allocations and its kind; returns the resolved kind.
 cudaError_t check_copy(void* dst, const void* src, size_t n, cudaMemcpyKind& kind) {
   const bool dd = is_device(dst, n), sd = is_device(src, n);
-  if (kind == cudaMemcpyDefault) kind = sd ? (dd ? cudaMemcpyDeviceToDevice : cudaMemcpyDeviceToHost)
-                                           : (dd ? cudaMemcpyHostToDevice : cudaMemcpyHostToHost);
+  if (kind == cudaMemcpyDefault)
+    kind = sd ? (dd ? cudaMemcpyDeviceToDevice : cudaMemcpyDeviceToHost)
+              : (dd ? cudaMemcpyHostToDevice : cudaMemcpyHostToHost);
   switch (kind) {
     case cudaMemcpyHostToDevice: return dd && !sd ? cudaSuccess : cudaErrorInvalidValue;
     case cudaMemcpyDeviceToHost: return sd && !dd ? cudaSuccess : cudaErrorInvalidValue;
