@@ -84,7 +84,6 @@ void AlignOptions::validate() const {
   if ((q + e) + (q2 + e2) > 127) throw OptionError("scoring system violating ({-O}+{-E})+({-O2}+{-E2}) <= 127");
   if (zdrop < zdrop_inv) throw OptionError("Z-drop should not be less than inversion-Z-drop");
   if (!print_secondary && all_chains) throw OptionError("-X/-P and --secondary=no can't be applied at the same time");
-  if (qstrand && (out_sam || hpc)) throw OptionError("--qstrand doesn't work with -a, -H, --frag or --splice");
 }
 
 }  // namespace agatha

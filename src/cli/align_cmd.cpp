@@ -17,6 +17,7 @@
 #include "../index/index.hpp"
 #include "../format/diff_tags.hpp"
 #include "../io/bam_writer.hpp"
+#include "../io/index_file.hpp"
 #include "../io/output_file.hpp"
 #include "../format/sam.hpp"
 #include "../io/seq_reader.hpp"
@@ -28,23 +29,28 @@
 namespace agatha::cli {
 namespace {
 
+// What the command line of `agatha align` sets: the minimap2 options (map_options.hpp)
+// and -y, --dp-batch in AlignOptions; the rest here.
 struct AlignArgs {
+  AlignOptions opt;
   std::string reference, reads;
   std::string output = "-";
   bool map_only = false;
-  bool sam = false;  // -a: SAM, the default
-  std::string dp_backend = "auto", isa = "auto";
-  bool soft_clip = false, long_cigar = false, copy_comment = false, sam_hit_only = false;
-  bool paf = false, paf_no_hit = false, md = false, eqx = false;
-  std::string cs;      // --cs: "short" or "long"; empty without --cs
-  std::string format;  // --format: sam or bam; empty: from -o's extension
-  std::string dp_batch = "8M";  // --dp-batch: read bases whose DP rounds run together
-  std::string read_group;
-  IndexArgs index;
-  MapArgs map;
+  bool sam = false;           // -a: SAM, the default
+  bool paf = false;           // -c
+  DpBackendOptions dp = [] {  // --dp-backend (auto by default), --isa (threads: -t)
+    DpBackendOptions d;
+    d.backend = "auto";
+    return d;
+  }();
+  pipeline::OutputOptions out;  // -Y -L --eqx --sam-hit-only --paf-no-hit (the rest: run_align)
+  bool md = false;              // --MD
+  std::string cs;               // --cs: "short" or "long"; empty without --cs
+  std::string format;           // --format: sam or bam; empty: from -o's extension
+  std::string read_group;       // -R
 };
 
-double seconds_since(std::chrono::steady_clock::time_point t0) {
+[[nodiscard]] double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
@@ -54,30 +60,15 @@ void print_done(std::chrono::steady_clock::time_point t0, const pipeline::Pipeli
                static_cast<unsigned long long>(st.batches));
 }
 
-int run_align(const AlignArgs& a) {
+[[nodiscard]] int run_align(const AlignArgs& a) {
   const auto t0 = std::chrono::steady_clock::now();
-  AlignOptions opt;
-  a.index.apply(opt);
-  a.map.apply(opt);
-  opt.copy_comment = a.copy_comment;
+  const AlignOptions& opt = a.opt;
   opt.validate();
-  pipeline::OutputOptions oo;
+  pipeline::OutputOptions oo = a.out;
   const bool paf = a.paf && !a.sam;  // with both -a and -c minimap2 writes SAM
   oo.kind = paf ? pipeline::OutputKind::kPaf : pipeline::OutputKind::kSam;
-  if (!a.cs.empty() && a.cs != "short" && a.cs != "long") throw OptionError("--cs only takes 'short' or 'long'");
   oo.diff = format::diff_tag_kind(a.md, !a.cs.empty(), a.cs == "long");
-  oo.eqx = a.eqx;
-  oo.paf_no_hit = a.paf_no_hit;
-  oo.sam.soft_clip = a.soft_clip;
-  oo.sam.long_cigar = a.long_cigar;
-  oo.sam_hit_only = a.sam_hit_only;
-  const int64_t dp_batch_num = parse_num(a.dp_batch, "--dp-batch");
-  if (dp_batch_num < 1) throw OptionError("--dp-batch must be positive");
-  const auto dp_batch = static_cast<uint64_t>(dp_batch_num);
-  bool bam = a.format == "bam";
-  if (a.format.empty()) bam = a.output.size() > 4 && a.output.ends_with(".bam");
-  if (!a.format.empty() && a.format != "sam" && a.format != "bam")
-    throw OptionError("--format only takes 'sam' or 'bam'");
+  const bool bam = a.format.empty() ? a.output.size() > 4 && a.output.ends_with(".bam") : a.format == "bam";
   if (bam && (a.map_only || paf)) throw OptionError("BAM output is SAM's: it cannot hold PAF (--map-only, -c)");
   std::optional<format::ReadGroup> rg;
   if (!a.read_group.empty() && !paf && !a.map_only) {  // minimap2 checks -R for SAM output only
@@ -87,9 +78,7 @@ int run_align(const AlignArgs& a) {
 
   io::refuse_input_as_output(a.output, {a.reference, a.reads});
   io::SeqReader reads(a.reads);  // fails before the index is built if the reads are missing
-  const index::MinimizerIndex idx =
-      index::MinimizerIndex::is_agi_file(a.reference) ? index::MinimizerIndex::load(a.reference)
-                                                      : index::MinimizerIndex::build(a.reference, opt);
+  const index::MinimizerIndex idx = io::load_or_build_index(a.reference, opt);
   std::fprintf(stderr, "[M::align::%.3f] loaded/built the index for %zu target sequence(s)\n", seconds_since(t0),
                idx.reference().size());
   const pipeline::ReadMapper mapper(idx, opt);
@@ -103,9 +92,7 @@ int run_align(const AlignArgs& a) {
     return 0;
   }
 
-  DpBackendOptions bo;
-  bo.backend = a.dp_backend;
-  bo.isa = a.isa;
+  DpBackendOptions bo = a.dp;
   bo.threads = opt.threads;
   bo.log = [](const std::string& msg) { std::fprintf(stderr, "[M::align] %s\n", msg.c_str()); };
   const std::unique_ptr<DpBackend> dp = make_dp_backend(bo);
@@ -133,7 +120,7 @@ int run_align(const AlignArgs& a) {
     write = [&text_out](std::string_view s) { text_out->write(s); };
   }
   const pipeline::AlignStats st =
-      pipeline::align_reads(aligner, *dp, reads, write, opt.threads, opt.read_batch, dp_batch);
+      pipeline::align_reads(aligner, *dp, reads, write, opt.threads, opt.read_batch, opt.dp_batch);
   if (bam_out) bam_out->close();
   if (text_out) text_out->close();
   std::fprintf(stderr, "[M::align] %llu DP tasks in %llu round(s)\n", static_cast<unsigned long long>(st.dp_tasks),
@@ -144,7 +131,7 @@ int run_align(const AlignArgs& a) {
 
 }  // namespace
 
-Action add_align_command(CLI::App& app) {
+void add_align_command(CLI::App& app) {
   auto args = std::make_shared<AlignArgs>();
   CLI::App* sub = app.add_subcommand("align", "Map long reads to a reference (minimap2 2.24 compatible)");
   sub->add_option("reference", args->reference, "Reference FASTA/FASTQ (plain or gzip) or .agi index")->required();
@@ -152,25 +139,41 @@ Action add_align_command(CLI::App& app) {
   sub->add_option("-o,--output", args->output, "Write output here (default: stdout)");
   sub->add_flag("--map-only", args->map_only, "Mapping only: PAF without base-level alignment (minimap2 without -c)");
   sub->add_flag("-a", args->sam, "Output SAM (the default)");
-  sub->add_option("--dp-backend", args->dp_backend,
-                  "DP backend: scalar, cpu, gpu, gpu-sim, gpu-emu or auto (gpu if usable, else cpu); same output from all");
-  sub->add_option("--isa", args->isa, "Instruction set for --dp-backend cpu: auto, sse41 or avx2");
-  sub->add_option("--dp-batch", args->dp_batch,
-                  "Bases of reads aligned together, their DP tasks sent to the backend in rounds (K/M/G) [8M]");
-  sub->add_flag("-Y", args->soft_clip, "Soft clipping for supplementary alignments");
-  sub->add_flag("-L", args->long_cigar, "Write CIGARs with more than 65535 operations to the CG tag");
+  sub->add_option(
+         "--dp-backend", args->dp.backend,
+         "DP backend: scalar, cpu, gpu, gpu-sim, gpu-emu or auto (gpu if usable, else cpu); same output from all")
+      ->check(CLI::IsMember(kDpBackendNames))
+      ->capture_default_str();
+  sub->add_option("--isa", args->dp.isa, "Instruction set for --dp-backend cpu: auto, sse41 or avx2")
+      ->check(CLI::IsMember(kIsaNames))
+      ->capture_default_str();
+  AlignOptions& opt = args->opt;
+  sub->add_option_function<std::string>(
+         "--dp-batch",
+         [&opt](const std::string& text) {
+           const int64_t n = parse_num(text, "--dp-batch");
+           if (n < 1) throw OptionError("--dp-batch must be positive");
+           opt.dp_batch = static_cast<uint64_t>(n);
+         },
+         "Bases of reads aligned together, their DP tasks sent to the backend in rounds (K/M/G)")
+      ->type_name("NUM")
+      ->default_str(std::to_string(opt.dp_batch));
+  sub->add_flag("-Y", args->out.sam.soft_clip, "Soft clipping for supplementary alignments");
+  sub->add_flag("-L", args->out.sam.long_cigar, "Write CIGARs with more than 65535 operations to the CG tag");
   sub->add_option("-R", args->read_group, "SAM read group line, like '@RG\\tID:foo\\tSM:bar'");
-  sub->add_flag("-y", args->copy_comment, "Copy the FASTA/FASTQ comment to the output");
-  sub->add_flag("--sam-hit-only", args->sam_hit_only, "No SAM records for unmapped reads");
+  sub->add_flag("-y", opt.copy_comment, "Copy the FASTA/FASTQ comment to the output");
+  sub->add_flag("--sam-hit-only", args->out.sam_hit_only, "No SAM records for unmapped reads");
   sub->add_flag("-c,--paf", args->paf, "Output PAF with base-level alignment (the cg tag), as minimap2 -c");
-  sub->add_flag("--paf-no-hit", args->paf_no_hit, "With -c: a PAF line for each unmapped read");
+  sub->add_flag("--paf-no-hit", args->out.paf_no_hit, "With -c: a PAF line for each unmapped read");
   sub->add_flag("--MD", args->md, "Output the MD tag");
-  sub->add_flag("--cs{short}", args->cs, "Output the cs tag: --cs or --cs=short, --cs=long");
-  sub->add_flag("--eqx", args->eqx, "Write =/X CIGAR operators instead of M");
-  sub->add_option("--format", args->format, "Output format: sam (default) or bam (also chosen by -o *.bam)");
-  args->index.add_to(*sub);
-  args->map.add_to(*sub);
-  return [args] { return run_align(*args); };
+  sub->add_flag("--cs{short}", args->cs, "Output the cs tag: --cs or --cs=short, --cs=long")
+      ->check(one_of({"short", "long"}, "--cs only takes 'short' or 'long'"));
+  sub->add_flag("--eqx", args->out.eqx, "Write =/X CIGAR operators instead of M");
+  sub->add_option("--format", args->format, "Output format: sam (default) or bam (also chosen by -o *.bam)")
+      ->check(one_of({"sam", "bam"}, "--format only takes 'sam' or 'bam'"));
+  add_index_options(*sub, opt);
+  add_map_options(*sub, opt);
+  run_when_parsed(*sub, [args] { return run_align(*args); });
 }
 
 }  // namespace agatha::cli

@@ -23,7 +23,7 @@ struct CompareArgs {
 // Decimal digits only. CLI11 reads a size_t with strtoull in base 0, which takes "-1"
 // as the largest value and "010" as 8; leading zeros are dropped here so it reads
 // the number as written.
-CLI::Validator decimal_count() {
+[[nodiscard]] CLI::Validator decimal_count() {
   return CLI::Validator(
       [](std::string& text) -> std::string {
         if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
@@ -34,13 +34,13 @@ CLI::Validator decimal_count() {
       "INT >= 0");
 }
 
-std::string pct_line(const char* name, size_t n, size_t base) {
+[[nodiscard]] std::string pct_line(const char* name, size_t n, size_t base) {
   char b[160];
   std::snprintf(b, sizeof b, "%s\t%zu\t%.2f%%\n", name, n, base ? 100.0 * n / base : 100.0);
   return b;
 }
 
-std::string examples(const std::vector<std::string>& ex) {
+[[nodiscard]] std::string examples(const std::vector<std::string>& ex) {
   std::string s;
   for (const std::string& e : ex) {
     s += s.empty() ? "\te.g. " : ", ";
@@ -49,7 +49,7 @@ std::string examples(const std::vector<std::string>& ex) {
   return s;
 }
 
-std::string report_text(const eval::CompareReport& r) {
+[[nodiscard]] std::string report_text(const eval::CompareReport& r) {
   std::string s = "reads\tref " + std::to_string(r.ref_reads) + "\ttest " + std::to_string(r.test_reads) + "\tboth " +
                   std::to_string(r.both) + "\n";
   s += pct_line("identical", r.identical, r.ref_reads);
@@ -67,7 +67,7 @@ std::string report_text(const eval::CompareReport& r) {
   return s;
 }
 
-int run_compare(const CompareArgs& a) {
+[[nodiscard]] int run_compare(const CompareArgs& a) {
   const eval::CompareReport r = eval::compare_files(a.ref, a.test, a.show);
   if (r.ref_duplicate_primary)
     std::fprintf(stderr, "[W::compare] '%s': %zu reads have more than one primary record (the first is compared)\n",
@@ -88,7 +88,7 @@ int run_compare(const CompareArgs& a) {
 
 }  // namespace
 
-Action add_compare_command(CLI::App& app) {
+void add_compare_command(CLI::App& app) {
   auto args = std::make_shared<CompareArgs>();
   CLI::App* sub = app.add_subcommand("compare", "Compare two alignment files read by read (SAM, BAM or PAF)");
   sub->footer(
@@ -100,7 +100,7 @@ Action add_compare_command(CLI::App& app) {
   sub->add_option("--show", args->show, "Differing reads to print with both records")->transform(decimal_count());
   sub->add_flag("--fail-on-diff", args->fail_on_diff, "Exit 1 when any read differs, is missing or is extra");
   sub->add_option("--plot", args->plot, "Write an SVG summary chart");
-  return [args] { return run_compare(*args); };
+  run_when_parsed(*sub, [args] { return run_compare(*args); });
 }
 
 }  // namespace agatha::cli

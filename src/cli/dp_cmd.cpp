@@ -35,7 +35,7 @@ struct Tally {
 };
 
 // Reads up to one batch of task lines; false when the file is exhausted.
-bool read_batch(io::LineReader& in, const DpArgs& a, std::vector<io::TaskRecord>& batch) {
+[[nodiscard]] bool read_batch(io::LineReader& in, const DpArgs& a, std::vector<io::TaskRecord>& batch) {
   batch.clear();
   size_t bases = 0;
   std::string line;
@@ -87,7 +87,7 @@ void handle_batch(const DpArgs& a, const std::vector<io::TaskRecord>& batch, con
   if (out) out->write(text);
 }
 
-int run_dp(const DpArgs& a) {
+[[nodiscard]] int run_dp(const DpArgs& a) {
   DpBackendOptions bopt = a.backend;
   bopt.log = [](const std::string& msg) { std::fprintf(stderr, "[M::dp] %s\n", msg.c_str()); };
   std::unique_ptr<DpBackend> backend = make_dp_backend(bopt);
@@ -126,21 +126,21 @@ int run_dp(const DpArgs& a) {
 
 }  // namespace
 
-Action add_dp_command(CLI::App& app) {
+void add_dp_command(CLI::App& app) {
   auto args = std::make_shared<DpArgs>();
   CLI::App* sub = app.add_subcommand("dp", "Compute guided-DP task files (ksw_extd2 semantics)");
   sub->add_option("tasks", args->input, "Task file, TSV (gzip or plain), '-' for stdin")->required();
   sub->add_option("-o,--output", args->output, "Write answers here (default: stdout)");
   sub->add_option("--backend", args->backend.backend,
                   "DP backend: scalar, cpu, gpu, gpu-sim, gpu-emu or auto (gpu if usable, else cpu)")
-      ->check(CLI::IsMember({"scalar", "cpu", "gpu", "gpu-sim", "gpu-emu", "auto"}));
+      ->check(CLI::IsMember(kDpBackendNames));
   sub->add_option("--isa", args->backend.isa, "Instruction set for --backend cpu: auto, sse41 or avx2")
-      ->check(CLI::IsMember({"auto", "sse41", "avx2"}));
+      ->check(CLI::IsMember(kIsaNames));
   sub->add_option("-t,--threads", args->backend.threads, "Worker threads")->check(CLI::Range(1, 1024));
   sub->add_flag("--check", args->check, "Compare with the answer columns 15-26; non-zero exit on a difference");
   sub->add_option("--show", args->show, "Differing tasks to print with --check")->check(CLI::NonNegativeNumber);
   sub->add_flag("--bench", args->bench, "Print tasks/s and cells/s of the DP itself to stderr");
-  return [args] { return run_dp(*args); };
+  run_when_parsed(*sub, [args] { return run_dp(*args); });
 }
 
 }  // namespace agatha::cli

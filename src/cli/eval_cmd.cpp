@@ -43,7 +43,7 @@ const char* kEvalHelp =
 
 // A finite decimal number in [LO, HI]. CLI::Range alone would let "nan" through, as
 // every comparison with NaN is false.
-CLI::Validator finite_range(double lo, double hi) {
+[[nodiscard]] CLI::Validator finite_range(double lo, double hi) {
   char desc[64];
   std::snprintf(desc, sizeof desc, "FLOAT in [%g, %g]", lo, hi);
   return CLI::Validator(
@@ -81,7 +81,7 @@ void warn(const std::string& path, const eval::Anomaly& a, const char* what) {
   std::fprintf(stderr, "[W::eval] '%s': %zu %s, e.g. %s\n", path.c_str(), a.count, what, ex.c_str());
 }
 
-std::string table(const std::vector<eval::AccuracyReport>& reps, const std::vector<std::string>& labels) {
+[[nodiscard]] std::string table(const std::vector<eval::AccuracyReport>& reps, const std::vector<std::string>& labels) {
   std::string s = "MAPQ";
   for (const std::string& l : labels) s += "\t" + l + ":mapped\t" + l + ":frac\t" + l + ":wrong\t" + l + ":error";
   s += "\n";
@@ -105,7 +105,7 @@ std::string table(const std::vector<eval::AccuracyReport>& reps, const std::vect
   return s;
 }
 
-int run_eval(const EvalArgs& a) {
+[[nodiscard]] int run_eval(const EvalArgs& a) {
   check_labels(a.labels, a.inputs.size());
   std::vector<std::string> labels = a.labels;
   for (size_t i = labels.size(); i < a.inputs.size(); ++i) labels.push_back(a.inputs[i]);
@@ -139,7 +139,7 @@ int run_eval(const EvalArgs& a) {
 
 }  // namespace
 
-Action add_eval_command(CLI::App& app) {
+void add_eval_command(CLI::App& app) {
   auto args = std::make_shared<EvalArgs>();
   CLI::App* sub = app.add_subcommand("eval", "Mapping accuracy against simulated read origins");
   sub->footer(kEvalHelp);
@@ -154,7 +154,7 @@ Action add_eval_command(CLI::App& app) {
                   "(inputs without one: their path)")
       ->allow_extra_args(false);
   sub->add_option("--plot", args->plot, "Write an SVG plot: error rate (log x) against fraction mapped");
-  return [args] { return run_eval(*args); };
+  run_when_parsed(*sub, [args] { return run_eval(*args); });
 }
 
 }  // namespace agatha::cli

@@ -10,6 +10,8 @@
 #include <string>
 
 #include "../index/index.hpp"
+#include "../io/index_file.hpp"
+#include "../io/output_file.hpp"
 #include "../io/output_path.hpp"
 #include "commands.hpp"
 #include "map_options.hpp"
@@ -17,9 +19,16 @@
 namespace agatha::cli {
 namespace {
 
+// -x -k -w -H --bucket-bits as the command line set them (add_index_options binds them);
+// apply() hands them to run_index.
+struct IndexOptions {
+  AlignOptions options;
+  void apply(AlignOptions& opt) const { opt = options; }
+};
+
 struct IndexCmdArgs {
   std::string reference, output;
-  IndexArgs index;
+  IndexOptions index;
 };
 
 int run_index(const IndexCmdArgs& a) {
@@ -27,39 +36,28 @@ int run_index(const IndexCmdArgs& a) {
   a.index.apply(opt);
   opt.validate();
   io::refuse_input_as_output(a.output, {a.reference});
-  // Fail before the (long) build when the output cannot be created. A regular file is
-  // written under a temporary name and renamed; a device or FIFO is written in place.
-  const io::OutputTarget target = io::plan_output(a.output);
-  if (target.via_temp) {
-    std::FILE* probe = std::fopen(target.open_path.c_str(), "wb");
-    if (!probe) throw Error("cannot create '" + a.output + "': " + std::strerror(errno));
-    std::fclose(probe);
-    io::begin_output(target);
-  }
-  std::unique_ptr<index::MinimizerIndex> idx;
-  try {
-    idx = std::make_unique<index::MinimizerIndex>(index::MinimizerIndex::build(a.reference, opt));
-    idx->save(target.open_path);
-    if (const int err = io::commit_output(target); err != 0)
-      throw Error("cannot create '" + a.output + "': " + std::strerror(err));
-  } catch (...) {
-    io::discard_output(target);
-    throw;
-  }
+  // Created before the (long) build, so that an output that cannot be created fails at
+  // once. A regular file is written under a temporary name and renamed by close(); a
+  // device or FIFO is written in place; an error or a fatal signal removes the
+  // temporary file (OutputFile).
+  io::OutputFile out(a.output);
+  const index::MinimizerIndex idx = io::build_index_from_file(a.reference, opt);
+  io::write_index(idx, out);
+  out.close();
   std::fprintf(stderr, "[M::index] %zu target sequence(s), %zu distinct minimizers, %zu occurrences\n",
-               idx->reference().size(), idx->distinct_hashes(), idx->total_occurrences());
+               idx.reference().size(), idx.distinct_hashes(), idx.total_occurrences());
   return 0;
 }
 
 }  // namespace
 
-Action add_index_command(CLI::App& app) {
+void add_index_command(CLI::App& app) {
   auto args = std::make_shared<IndexCmdArgs>();
   CLI::App* sub = app.add_subcommand("index", "Build a minimizer index (.agi) of a reference FASTA/FASTQ");
   sub->add_option("reference", args->reference, "Reference FASTA/FASTQ (plain or gzip)")->required();
   sub->add_option("-o,--output", args->output, "The index file to write")->required();
-  args->index.add_to(*sub);
-  return [args] { return run_index(*args); };
+  add_index_options(*sub, args->index.options);
+  run_when_parsed(*sub, [args] { return run_index(*args); });
 }
 
 }  // namespace agatha::cli

@@ -1,5 +1,5 @@
-// src/cli/main.cpp — the agatha command line: subcommand dispatch and the one place
-// where errors become messages and exit codes.
+// src/cli/main.cpp — the agatha command line: the subcommands (each run by CLI11 as its
+// callback) and the one place where errors become messages and exit codes.
 #include "commands.hpp"
 
 #include <agatha/error.hpp>
@@ -13,7 +13,10 @@
 #include <csignal>
 #include <cstdio>
 #include <exception>
+#include <functional>
 #include <new>
+#include <string>
+#include <utility>
 
 namespace agatha::cli {
 namespace {
@@ -21,6 +24,12 @@ std::vector<std::string> g_command_line;
 }
 void set_command_line(int argc, char** argv) { g_command_line.assign(argv, argv + argc); }
 const std::vector<std::string>& command_line() { return g_command_line; }
+
+void run_when_parsed(CLI::App& sub, std::function<int()> run) {
+  sub.callback([run = std::move(run)] {
+    if (const int status = run(); status != 0) throw CLI::RuntimeError(status);
+  });
+}
 }  // namespace agatha::cli
 
 int main(int argc, char** argv) {
@@ -38,35 +47,28 @@ int main(int argc, char** argv) {
            "\n(agatha gpu-info describes the device)";
   });
   app.require_subcommand(1);
-  agatha::cli::Action dp = agatha::cli::add_dp_command(app);
-  agatha::cli::Action index = agatha::cli::add_index_command(app);
-  agatha::cli::Action align = agatha::cli::add_align_command(app);
-  agatha::cli::Action eval = agatha::cli::add_eval_command(app);
-  agatha::cli::Action compare = agatha::cli::add_compare_command(app);
-  agatha::cli::Action gpu_info = agatha::cli::add_gpu_info_command(app);
+  agatha::cli::add_dp_command(app);
+  agatha::cli::add_index_command(app);
+  agatha::cli::add_align_command(app);
+  agatha::cli::add_eval_command(app);
+  agatha::cli::add_compare_command(app);
+  agatha::cli::add_gpu_info_command(app);
+  // The command in agatha's error messages: "[E::align] ...".
+  const auto command = [&app] {
+    const auto subs = app.get_subcommands();
+    return subs.empty() ? std::string("agatha") : subs.front()->get_name();
+  };
   try {
-    app.parse(argc, argv);
+    app.parse(argc, argv);  // runs the subcommand given, as its callback
+    return 0;
+  } catch (const CLI::RuntimeError& e) {  // the subcommand's own non-zero exit status
+    return e.get_exit_code();
   } catch (const CLI::ParseError& e) {
     // CLI11 prints the message (or the help, or the version); a command-line error
     // exits 1, as minimap2 does, not with CLI11's own codes (105, 106, 109, ...).
     return app.exit(e) == 0 ? 0 : 1;
-  } catch (const agatha::Error& e) {  // an option checked while parsing (-x)
-    const auto subs = app.get_subcommands();
-    std::fprintf(stderr, "[E::%s] %s\n", subs.empty() ? "agatha" : subs.front()->get_name().c_str(), e.what());
-    return 1;
-  }
-  try {
-    for (CLI::App* sub : app.get_subcommands()) {
-      if (sub->get_name() == "dp") return dp();
-      if (sub->get_name() == "index") return index();
-      if (sub->get_name() == "align") return align();
-      if (sub->get_name() == "eval") return eval();
-      if (sub->get_name() == "compare") return compare();
-      if (sub->get_name() == "gpu-info") return gpu_info();
-    }
-    return 1;
-  } catch (const agatha::Error& e) {
-    std::fprintf(stderr, "[E::%s] %s\n", app.get_subcommands().front()->get_name().c_str(), e.what());
+  } catch (const agatha::Error& e) {  // from an option checked while parsing, or from the command
+    std::fprintf(stderr, "[E::%s] %s\n", command().c_str(), e.what());
     return 1;
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "[E::agatha] out of memory\n");

@@ -1,46 +1,36 @@
-// src/cli/map_options.hpp — the command-line options shared by `agatha index` and
-// `agatha align`, bound to AlignOptions the way minimap2 2.24's main.c binds them: the
-// preset (-x) first, then every option given, whatever its position; then validate().
+// src/cli/map_options.hpp — the minimap2 options of `agatha index` and `agatha align`,
+// bound to the fields of AlignOptions (the one place their defaults live) the way
+// minimap2 2.24's main.c reads them: the preset (-x) first, whatever its position on the
+// command line, then every other option given; then AlignOptions::validate()
+// (mm_check_opt).
+//
+// How CLI11 keeps that order: -x is applied as it is parsed (trigger_on_parse), every
+// other option's value is stored once the whole command line is parsed.
 #pragma once
 
 #include <CLI/CLI.hpp>
 #include <agatha/options.hpp>
 
 #include <cstdint>
-#include <optional>
+#include <initializer_list>
 #include <string>
 
 namespace agatha::cli {
 
-// -x -k -w -H: what shapes the index.
-struct IndexArgs {
-  std::string preset;
-  std::optional<int> k, w;
-  bool hpc = false;
+// -x -k -w -H --bucket-bits: what shapes the index.
+void add_index_options(CLI::App& sub, AlignOptions& opt);
 
-  void add_to(CLI::App& sub);
-  void apply(AlignOptions& opt) const;
-};
+// Seeding, chaining, selection, alignment and pipeline options of `agatha align`.
+void add_map_options(CLI::App& sub, AlignOptions& opt);
 
-// Seeding, chaining, selection and pipeline options of `agatha align`.
-struct MapArgs {
-  std::optional<std::string> mid_occ;    // -f FLOAT|INT
-  std::optional<std::string> occ_range;  // -U INT[,INT]
-  std::optional<std::string> max_gap;    // -g NUM (K/M/G suffixes)
-  std::optional<std::string> bandwidth;  // -r NUM[,NUM]
-  std::optional<int> min_cnt, min_chain_score, best_n;
-  std::optional<float> pri_ratio, mask_level;
-  std::optional<std::string> secondary;  // yes|no
-  std::optional<int> threads;
-  std::optional<std::string> batch_bases;  // -K NUM
-
-  void add_to(CLI::App& sub);
-  void apply(AlignOptions& opt) const;
-};
+// A validator that accepts exactly `values` and otherwise throws OptionError(message):
+// main reports it in minimap2's words as "[E::COMMAND] MESSAGE" (exit code 1), where a
+// CLI11 ValidationError would be worded by CLI11.
+[[nodiscard]] CLI::Validator one_of(std::initializer_list<const char*> values, std::string message);
 
 // minimap2's mm_parse_num: a decimal number with an optional K/M/G suffix (x1e3, 1e6,
 // 1e9), rounded to the nearest integer. `end` receives the rest of the text; throws
 // OptionError naming `option` when no number starts the text.
-int64_t parse_num(const std::string& text, const std::string& option, size_t* end = nullptr);
+[[nodiscard]] int64_t parse_num(const std::string& text, const std::string& option, size_t* end = nullptr);
 
 }  // namespace agatha::cli

@@ -2,14 +2,12 @@
 // PAF line parser behind AlignmentReader.
 #include "alignment_file.hpp"
 
+#include "../io/hts_handles.hpp"
 #include "../io/line_reader.hpp"
 #include "fields.hpp"
 
 #include <agatha/error.hpp>
 
-#include <htslib/bgzf.h>
-#include <htslib/kstring.h>
-#include <htslib/sam.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -47,16 +45,6 @@ AlnFormat detect(const std::string& path) {
                    " tab-separated columns");
 }
 
-struct HtsFileCloser {
-  void operator()(samFile* f) const { hts_close(f); }
-};
-struct HdrDeleter {
-  void operator()(sam_hdr_t* h) const { sam_hdr_destroy(h); }
-};
-struct BamDeleter {
-  void operator()(bam1_t* b) const { bam_destroy1(b); }
-};
-
 std::vector<std::string> sorted_tags(const std::vector<std::string_view>& f, size_t first, bool drop_cg) {
   std::vector<std::string> tags;
   for (size_t i = first; i < f.size(); ++i)
@@ -77,8 +65,9 @@ void check_bam_header_sizes(const std::string& path) {
   struct stat st;
   if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return;
   const uint64_t most = static_cast<uint64_t>(st.st_size) * 1032 + 65536;
-  BGZF* z = bgzf_open(path.c_str(), "r");
-  if (!z) return;
+  const io::BgzfPtr zp(bgzf_open(path.c_str(), "r"));
+  if (!zp) return;
+  BGZF* z = zp.get();
   uint8_t head[8];
   const bool got = bgzf_read(z, head, sizeof head) == static_cast<ssize_t>(sizeof head);
   uint32_t l_text = 0, n_ref = 0;
@@ -98,7 +87,6 @@ void check_bam_header_sizes(const std::string& path) {
       n_ref_read = ok && bgzf_read(z, &n_ref, 4) == 4;
     }
   }
-  bgzf_close(z);
   if (got && l_text > most)
     throw InputError("'" + path + "': damaged BAM header: " + std::to_string(l_text) +
                      " bytes of header text in a file of " + std::to_string(st.st_size) + " bytes");
@@ -111,11 +99,10 @@ void check_bam_header_sizes(const std::string& path) {
 
 // ---- SAM and BAM through htslib ----
 struct AlignmentReader::Sam {
-  std::unique_ptr<samFile, HtsFileCloser> fp;
-  std::unique_ptr<sam_hdr_t, HdrDeleter> hdr;
-  std::unique_ptr<bam1_t, BamDeleter> b{bam_init1()};
-  kstring_t ks = KS_INITIALIZE;
-  ~Sam() { ks_free(&ks); }
+  io::HtsFilePtr fp;
+  io::SamHeaderPtr hdr;
+  io::BamRecordPtr b{bam_init1()};
+  io::KString ks;
 };
 
 // ---- PAF, line by line ----
@@ -206,7 +193,7 @@ bool AlignmentReader::next(AlnRecord& rec) {
     if (ret < -1)
       throw InputError("'" + path_ + "': malformed or truncated " + format_name(format_) + " record " +
                        std::to_string(no));
-    rec = sam_record(sam_->hdr.get(), sam_->b.get(), &sam_->ks, path_, no);
+    rec = sam_record(sam_->hdr.get(), sam_->b.get(), sam_->ks.get(), path_, no);
     return true;
   }
   Paf& p = *paf_;

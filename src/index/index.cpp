@@ -33,7 +33,6 @@
 #include <limits>
 #include <memory>
 
-#include "../io/seq_reader.hpp"
 #include "sketch.hpp"
 
 namespace agatha::index {
@@ -67,12 +66,10 @@ struct FileCloser {
 };
 using File = std::unique_ptr<std::FILE, FileCloser>;
 
-// Checked binary writer; sums everything it writes for the trailer.
+// Hands the image to the sink; sums everything it writes for the trailer.
 class Writer {
  public:
-  explicit Writer(const std::string& path) : path_(path), f_(std::fopen(path.c_str(), "wb")) {
-    if (!f_) throw Error("cannot create '" + path + "': " + std::strerror(errno));
-  }
+  explicit Writer(const MinimizerIndex::ByteSink& out) : out_(out) {}
   void bytes(const void* p, size_t n) {
     raw(p, n);
     crc_ = crc32_of(crc_, p, n);
@@ -85,21 +82,19 @@ class Writer {
   void array(const std::vector<T>& v) {
     bytes(v.data(), v.size() * sizeof(T));
   }
-  // The trailer (checksum of all bytes so far, end magic), then closes the file.
-  void close() {
+  // The trailer: the checksum of all bytes so far, the end magic.
+  void finish() {
     const uint32_t crc = crc_;
     raw(&crc, sizeof crc);
     raw(kEndMagic, sizeof kEndMagic);
-    if (std::fclose(f_.release()) != 0) throw Error("error writing '" + path_ + "'");
   }
 
  private:
   void raw(const void* p, size_t n) {
-    if (n && std::fwrite(p, 1, n, f_.get()) != n) throw Error("error writing '" + path_ + "'");
+    if (n) out_(std::span<const uint8_t>(static_cast<const uint8_t*>(p), n));
   }
 
-  std::string path_;
-  File f_;
+  const MinimizerIndex::ByteSink& out_;
   uint32_t crc_ = 0;
 };
 
@@ -210,55 +205,38 @@ class Reader {
 }  // namespace
 
 // Collects the sequences and their minimizers, then groups them by hash.
-class MinimizerIndex::Builder {
- public:
-  Builder(const AlignOptions& opt, std::string what) : opt_(opt), what_(std::move(what)) {
-    opt.validate();
-    if (opt.bucket_bits < 0 || opt.bucket_bits > kMaxBucketBits)
-      throw OptionError("bucket bits must be within 0 and " + std::to_string(kMaxBucketBits));
-  }
+MinimizerIndex::Builder::Builder(const AlignOptions& opt, std::string source)
+    : k_(opt.k), w_(opt.w), bucket_bits_(opt.bucket_bits), hpc_(opt.hpc), source_(std::move(source)) {
+  opt.validate();
+  if (opt.bucket_bits < 0 || opt.bucket_bits > kMaxBucketBits)
+    throw OptionError("bucket bits must be within 0 and " + std::to_string(kMaxBucketBits));
+}
 
-  void add(const std::string& name, const std::string& bases, uint64_t record_no) {
-    if (idx_.ref_.find(name) >= 0)
-      throw InputError(what_ + " record " + std::to_string(record_no) + ": duplicate sequence name '" + name + "'");
-    const uint32_t rid = idx_.ref_.add(name, bases);
-    mins_.clear();
-    sketch(bases, opt_.w, opt_.k, rid, opt_.hpc, mins_);
-    for (const Minimizer& m : mins_) hits_.emplace_back(m.x >> 8, m.y);
-  }
+void MinimizerIndex::Builder::add(const std::string& name, std::string_view bases, uint64_t record_no) {
+  if (idx_.ref_.find(name) >= 0)
+    throw InputError(source_ + " record " + std::to_string(record_no) + ": duplicate sequence name '" + name + "'");
+  const uint32_t rid = idx_.ref_.add(name, bases);
+  mins_.clear();
+  sketch(bases, w_, k_, rid, hpc_, mins_);
+  for (const Minimizer& m : mins_) hits_.emplace_back(m.x >> 8, m.y);
+}
 
-  MinimizerIndex finish() {
-    if (idx_.ref_.size() == 0) throw InputError(what_ + ": no sequences");
-    idx_.k_ = opt_.k, idx_.w_ = opt_.w, idx_.hpc_ = opt_.hpc;
-    idx_.bucket_bits_ = std::min(opt_.bucket_bits, 2 * opt_.k);
-    std::sort(hits_.begin(), hits_.end());  // by hash, then y: each list ascending by y
-    for (size_t i = 0; i < hits_.size(); ++i) {
-      if (i == 0 || hits_[i].first != hits_[i - 1].first) {
-        idx_.keys_.push_back(hits_[i].first);
-        idx_.starts_.push_back(i);
-      }
-      idx_.ys_.push_back(hits_[i].second);
+MinimizerIndex MinimizerIndex::Builder::finish() {
+  if (idx_.ref_.size() == 0) throw InputError(source_ + ": no sequences");
+  idx_.k_ = k_, idx_.w_ = w_, idx_.hpc_ = hpc_;
+  idx_.bucket_bits_ = std::min(bucket_bits_, 2 * k_);
+  std::sort(hits_.begin(), hits_.end());  // by hash, then y: each list ascending by y
+  for (size_t i = 0; i < hits_.size(); ++i) {
+    if (i == 0 || hits_[i].first != hits_[i - 1].first) {
+      idx_.keys_.push_back(hits_[i].first);
+      idx_.starts_.push_back(i);
     }
-    idx_.starts_.push_back(hits_.size());
-    std::vector<std::pair<uint64_t, uint64_t>>().swap(hits_);
-    idx_.build_buckets();
-    return std::move(idx_);
+    idx_.ys_.push_back(hits_[i].second);
   }
-
- private:
-  const AlignOptions& opt_;
-  std::string what_;
-  MinimizerIndex idx_;
-  std::vector<Minimizer> mins_;
-  std::vector<std::pair<uint64_t, uint64_t>> hits_;
-};
-
-MinimizerIndex MinimizerIndex::build(const std::string& fasta_path, const AlignOptions& opt) {
-  io::SeqReader reader(fasta_path);
-  Builder b(opt, "'" + fasta_path + "'");
-  io::SeqRecord rec;
-  while (reader.next(rec)) b.add(rec.name, rec.seq, reader.records_read());
-  return b.finish();
+  idx_.starts_.push_back(hits_.size());
+  std::vector<std::pair<uint64_t, uint64_t>>().swap(hits_);
+  idx_.build_buckets();
+  return std::move(idx_);
 }
 
 MinimizerIndex MinimizerIndex::build(const std::vector<std::pair<std::string, std::string>>& seqs,
@@ -296,8 +274,8 @@ std::vector<uint32_t> MinimizerIndex::occurrence_counts() const {
   return c;
 }
 
-void MinimizerIndex::save(const std::string& path) const {
-  Writer out(path);
+void MinimizerIndex::save(const ByteSink& sink) const {
+  Writer out(sink);
   out.bytes(kMagic, sizeof kMagic);
   out.pod<uint32_t>(kAgiVersion);
   out.pod<uint32_t>(static_cast<uint32_t>(k_));
@@ -318,7 +296,7 @@ void MinimizerIndex::save(const std::string& path) const {
   out.array(starts_);
   out.pod<uint64_t>(ys_.size());
   out.array(ys_);
-  out.close();
+  out.finish();
 }
 
 bool MinimizerIndex::is_agi_file(const std::string& path) {

@@ -1,7 +1,12 @@
-// src/index/index.hpp — the minimizer index of a reference (spec 3): for every minimizer
-// hash (x >> 8 of a Minimizer) the list of its reference occurrences y
-// (rid << 32 | pos << 1 | strand), sorted ascending by y. Duplicate occurrences produced
-// by the sketch are kept, so a list's length is the hash's occurrence count.
+// src/index/index.hpp — the minimizer index of a reference, as minimap2's mm_idx_gen
+// builds it (index.c): for every minimizer hash (x >> 8 of a Minimizer) the list of its
+// reference occurrences y (rid << 32 | pos << 1 | strand), sorted ascending by y.
+// Duplicate occurrences produced by the sketch are kept, so a list's length is the
+// hash's occurrence count.
+//
+// The index is built from sequences handed to it (Builder, or build() from memory) and
+// saved to a byte sink: reading FASTA/FASTQ files and writing .agi files is src/io's
+// (io/index_file.hpp).
 //
 // Layout: distinct hashes in ascending order (keys_), their list starts (starts_, one
 // more than keys_) into one array of occurrences (ys_), and a table over the top bits
@@ -17,34 +22,40 @@
 #include <agatha/options.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "reference.hpp"
+#include "sketch.hpp"
 
 namespace agatha::index {
 
 class MinimizerIndex {
  public:
-  // Reads the reference FASTA/FASTQ (plain or gzip) and sketches it with opt.k, opt.w,
-  // opt.hpc. Throws InputError for an unreadable file, no sequences or duplicate names.
-  static MinimizerIndex build(const std::string& fasta_path, const AlignOptions& opt);
-  // Same from (name, bases) pairs already in memory.
+  class Builder;
+
+  // Sketches (name, bases) pairs with opt.k, opt.w, opt.hpc. Throws InputError
+  // "reference record N: duplicate sequence name 'X'" or "reference: no sequences".
   static MinimizerIndex build(const std::vector<std::pair<std::string, std::string>>& seqs, const AlignOptions& opt);
 
+  // Receives the bytes of the .agi image in order; reports a failure by throwing.
+  using ByteSink = std::function<void(std::span<const uint8_t>)>;
+
   // The .agi file: a versioned, checksummed binary image of the whole index (see
-  // index.cpp). save throws Error if the file cannot be written; load throws InputError
-  // for a missing, foreign, old, truncated, damaged or inconsistent file, and checks
-  // every count against the file's size before allocating for it.
-  void save(const std::string& path) const;
+  // index.cpp). save hands the image to `out` piece by piece (what out throws passes
+  // through); load throws InputError for a missing, foreign, old, truncated, damaged or
+  // inconsistent file, and checks every count against the file's size before
+  // allocating for it.
+  void save(const ByteSink& out) const;
   static MinimizerIndex load(const std::string& path);
   // True when the file is named *.agi, or starts with the .agi magic (all of it, or all
   // of a shorter file), so that a short or damaged index gets load's error rather than
   // the FASTA reader's. False for anything else, including a file that cannot be opened
   // (the FASTA reader then reports why).
-  static bool is_agi_file(const std::string& path);
+  [[nodiscard]] static bool is_agi_file(const std::string& path);
 
   int k() const { return k_; }
   int w() const { return w_; }
@@ -52,14 +63,13 @@ class MinimizerIndex {
   const Reference& reference() const { return ref_; }
 
   // Occurrences of a hash, ascending by y; empty if absent.
-  std::span<const uint64_t> lookup(uint64_t hash) const;
+  [[nodiscard]] std::span<const uint64_t> lookup(uint64_t hash) const;
   size_t distinct_hashes() const { return keys_.size(); }
   size_t total_occurrences() const { return ys_.size(); }
   // Occurrence count of each distinct hash, in key order.
-  std::vector<uint32_t> occurrence_counts() const;
+  [[nodiscard]] std::vector<uint32_t> occurrence_counts() const;
 
  private:
-  class Builder;
   void build_buckets();
 
   int k_ = 0, w_ = 0;
@@ -73,10 +83,35 @@ class MinimizerIndex {
   int bucket_shift_ = 0;  // hash >> bucket_shift_ is the bucket
 };
 
-// The occurrence threshold mid_occ (spec 3.4; options.c mm_mapopt_update, index.c
+// Builds an index from sequences added one at a time, in reference order (a sequence's
+// id is its rank), keeping only what the index holds: the packed bases and the
+// minimizers. `source` names the input in messages ("'ref.fa'", "reference").
+class MinimizerIndex::Builder {
+ public:
+  // Throws OptionError for options the index cannot have (AlignOptions::validate, bucket
+  // bits outside 0-24).
+  Builder(const AlignOptions& opt, std::string source);
+
+  // Adds a sequence; record_no (1-based) names it in messages. Throws InputError
+  // "SOURCE record N: duplicate sequence name 'X'" (and Reference::add's errors).
+  void add(const std::string& name, std::string_view bases, uint64_t record_no);
+  // The index of the sequences added; throws InputError "SOURCE: no sequences" if none
+  // was. Call once.
+  [[nodiscard]] MinimizerIndex finish();
+
+ private:
+  int k_, w_, bucket_bits_;
+  bool hpc_;
+  std::string source_;
+  MinimizerIndex idx_;
+  std::vector<Minimizer> mins_;
+  std::vector<std::pair<uint64_t, uint64_t>> hits_;  // (hash, y) of every minimizer
+};
+
+// The occurrence threshold mid_occ (options.c mm_mapopt_update, index.c
 // mm_idx_cal_max_occ): opt.mid_occ if > 0; otherwise computed from the index with
 // opt.mid_occ_frac, then clamped to [min_mid_occ, max_mid_occ] (the upper clamp only when
 // max_mid_occ > min_mid_occ). A seed is high-occurrence when its count is > mid_occ.
-int32_t resolve_mid_occ(const MinimizerIndex& idx, const AlignOptions& opt);
+[[nodiscard]] int32_t resolve_mid_occ(const MinimizerIndex& idx, const AlignOptions& opt);
 
 }  // namespace agatha::index

@@ -1,5 +1,5 @@
 // src/index/reference.hpp — the reference sequences: names, lengths and bases stored
-// 4 bits per base as codes 0..4 (spec 1.2-1.3), two bases per byte, in file order
+// 4 bits per base as codes 0..4 (seq_nt4_table; agatha/nt4.hpp), two bases per byte, in file order
 // (the reference id of a sequence is its 0-based rank in the FASTA).
 //
 // Threading: const methods may be called from any number of threads.

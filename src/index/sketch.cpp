@@ -1,4 +1,4 @@
-// mm_sketch's algorithm (spec 2): a rolling 2-bit k-mer on each strand, the canonical
+// mm_sketch's algorithm (sketch.c): a rolling 2-bit k-mer on each strand, the canonical
 // (smaller) one hashed, then a (w)-window minimum kept by a small state machine over a
 // circular buffer of the last w k-mers. The state machine is ported literally because
 // its corner cases (first window, ties, ambiguous bases) decide the output.
@@ -15,7 +15,7 @@ namespace {
 constexpr uint64_t kEmpty = ~uint64_t{0};
 constexpr Minimizer kNone{kEmpty, kEmpty};
 
-// Run lengths of the last (up to k) homopolymer-compressed symbols (spec 2.4).
+// Run lengths of the last (up to k) homopolymer-compressed symbols (mm_sketch's tq queue).
 class RunFifo {
  public:
   void clear() { count_ = front_ = 0; }
@@ -32,7 +32,7 @@ class RunFifo {
   int count_ = 0, front_ = 0;
 };
 
-// The window of spec 2.5: buf holds the last w k-mers (empty records where invalid).
+// mm_sketch's window: buf holds the last w k-mers (empty records where invalid).
 class Window {
  public:
   Window(int w, int k, std::vector<Minimizer>& out) : w_(w), wk_(w + k), buf_(w, kNone), out_(out) {}

@@ -1,5 +1,5 @@
 // src/index/sketch.hpp — (w,k)-minimizers of a sequence, exactly as minimap2 2.24's
-// mm_sketch computes them (spec 2.1-2.5), including its quirks: palindromic k-mers are
+// mm_sketch computes them (sketch.c), including its quirks: palindromic k-mers are
 // skipped without advancing the window, minimizers pending at an ambiguous base are
 // usually lost, and equal-hash k-mers may be emitted more than once.
 #pragma once
@@ -10,7 +10,7 @@
 
 namespace agatha::index {
 
-// One minimizer, in minimap2's 128-bit layout (spec 2.3):
+// One minimizer, in minimap2's 128-bit layout (mm128_t):
 //   x = hash << 8 | span     (hash: 2k bits; span: bases covered, < 256, = k without HPC)
 //   y = rid << 32 | pos << 1 | strand   (pos: 0-based position of the k-mer's last base;
 //                                        strand 1 when the reverse complement is smaller)
@@ -22,11 +22,11 @@ struct Minimizer {
 inline constexpr int kMaxK = 28;
 inline constexpr int kMaxW = 255;
 
-// Thomas Wang's invertible integer hash restricted to the bits of mask (spec 2.1).
+// Thomas Wang's invertible integer hash restricted to the bits of mask (sketch.c: hash64).
 [[nodiscard]] uint64_t hash64(uint64_t key, uint64_t mask);
 
 // Appends the minimizers of seq (raw bases; see agatha/nt4.hpp) to out, in minimap2's emission
-// order. rid fills bits 32..63 of y. hpc: homopolymer-compressed k-mers (spec 2.4).
+// order. rid fills bits 32..63 of y. hpc: homopolymer-compressed k-mers.
 // Requires 0 < k <= 28 and 0 < w < 256 (validated by the options); an empty seq adds
 // nothing.
 void sketch(std::string_view seq, int w, int k, uint32_t rid, bool hpc, std::vector<Minimizer>& out);

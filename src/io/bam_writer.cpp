@@ -4,12 +4,7 @@
 #include "bam_writer.hpp"
 
 #include <fcntl.h>
-#include <htslib/bgzf.h>
 #include <htslib/hfile.h>
-#include <htslib/hts.h>
-#include <htslib/kstring.h>
-#include <htslib/sam.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include <agatha/error.hpp>
 
@@ -18,21 +13,15 @@
 #include <cstdio>
 #include <cstring>
 
+#include "hts_handles.hpp"
+
 namespace agatha::io {
 
 struct BamWriter::Handles {
-  struct CloseFile {
-    void operator()(htsFile* f) const { hts_close(f); }
-  };
-  struct FreeHeader {
-    void operator()(sam_hdr_t* h) const { sam_hdr_destroy(h); }
-  };
-  struct FreeRecord {
-    void operator()(bam1_t* b) const { bam_destroy1(b); }
-  };
-  std::unique_ptr<htsFile, CloseFile> file;
-  std::unique_ptr<sam_hdr_t, FreeHeader> header;
-  std::unique_ptr<bam1_t, FreeRecord> record;
+  HtsFilePtr file;
+  SamHeaderPtr header;
+  BamRecordPtr record;
+  KString line;  // a record's private copy: sam_parse1 cuts its input at the tabs
   int fd = -1;  // the descriptor under file (htslib closes it)
 
   // hts_close gives up without freeing the BGZF stream (and its buffers) when its last
@@ -78,18 +67,17 @@ std::array<std::string_view, 7> split_fields(std::string_view line) {
 
 BamWriter::BamWriter(const std::string& path, int threads)
     : path_(path == "-" ? "standard output" : path), h_(std::make_unique<Handles>()) {
-  std::string open_path = path;
-  if (path != "-") {
-    target_ = plan_output(path);  // a regular file through a temporary one, the rest in place
-    open_path = target_.open_path;
-  }
+  // On a throw below, h_ is freed first and then target_ removes the file it created.
   const auto fail_open = [this](int err) {
-    discard_output(target_);
     throw Error("cannot create BAM file " + quoted(path_) + ": " + errno_text(err));
   };
   errno = 0;
-  h_->fd = path == "-" ? ::fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0)
-                       : ::open(open_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (path == "-") {
+    h_->fd = ::fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0);
+  } else {
+    target_.emplace(path);  // a regular file through a temporary one, the rest in place
+    h_->fd = target_->create();
+  }
   if (h_->fd < 0) fail_open(errno);
   hFILE* hf = hdopen(h_->fd, "w");
   if (!hf) {
@@ -97,13 +85,12 @@ BamWriter::BamWriter(const std::string& path, int threads)
     ::close(h_->fd);
     fail_open(err);
   }
-  h_->file.reset(hts_hopen(hf, open_path.c_str(), "wb"));
+  h_->file.reset(hts_hopen(hf, path.c_str(), "wb"));
   if (!h_->file) {
     const int err = errno;
     hclose_abruptly(hf);
     fail_open(err);
   }
-  begin_output(target_);
   if (threads > 0 && hts_set_threads(h_->file.get(), threads) != 0)
     throw Error("cannot start " + std::to_string(threads) + " compression threads for " + quoted(path_));
   h_->header.reset(sam_hdr_init());
@@ -112,10 +99,7 @@ BamWriter::BamWriter(const std::string& path, int threads)
 }
 
 BamWriter::~BamWriter() {
-  if (h_ && h_->file) {
-    h_->close_discarding();
-    discard_output(target_);
-  }
+  if (h_ && h_->file) h_->close_discarding();  // then target_ removes an unfinished file
 }
 
 void BamWriter::fail_write(int err) const {
@@ -151,12 +135,9 @@ void BamWriter::write_line(std::string_view line) {
     throw Error("cannot convert SAM record " + std::to_string(n_records_ + 1) + " ('" + std::string(fields[0]) +
                 "') to BAM for " + quoted(path_) + why);
   };
-  line_.assign(line);
-  // sam_parse1 cuts its input at the tabs and never grows it, so a kstring view of
-  // line_ (NUL-terminated by std::string) is enough.
-  kstring_t ks{line_.size(), line_.size() + 1, line_.data()};
+  if (!h_->line.assign(line.data(), line.size())) throw Error("out of memory writing BAM file " + quoted(path_));
   bam1_t* b = h_->record.get();
-  if (sam_parse1(&ks, h_->header.get(), b) < 0) fail_record("");
+  if (sam_parse1(h_->line.get(), h_->header.get(), b) < 0) fail_record("");
   // htslib only warns about a reference name missing from the header and writes the
   // record as unplaced; here that loses data, so it is an error.
   if (fields[2] != "*" && b->core.tid < 0) fail_record(": RNAME '" + std::string(fields[2]) + "' is not in the header");
@@ -186,11 +167,15 @@ void BamWriter::close() {
     else done += static_cast<size_t>(n);
   }
   h_->close_discarding();
+  if (!target_) {
+    if (err) fail_write(err);
+    return;
+  }
   if (err) {
-    discard_output(target_);
+    target_->discard();
     fail_write(err);
   }
-  if (const int moved = commit_output(target_); moved != 0)
+  if (const int moved = target_->commit(); moved != 0)
     throw Error("cannot move the finished BAM file into place as " + quoted(path_) + ": " + errno_text(moved));
 }
 

@@ -2,6 +2,8 @@
 
 #include <agatha/error.hpp>
 
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstring>
 
@@ -11,20 +13,21 @@ OutputFile::OutputFile(const std::string& path) : path_(path == "-" ? "standard 
   if (path == "-") {
     fp_ = stdout;
   } else {
-    target_ = plan_output(path);
-    fp_ = std::fopen(target_.open_path.c_str(), "w");
+    target_.emplace(path);
+    const int fd = target_->create();
+    if (fd >= 0 && !(fp_ = ::fdopen(fd, "wb"))) {
+      const int err = errno;
+      ::close(fd);
+      errno = err;
+    }
+    // target_ removes a temporary file it created when this throws.
     if (!fp_) throw Error("cannot create '" + path + "': " + std::strerror(errno));
-    begin_output(target_);
-    owned_ = true;
   }
   std::setvbuf(fp_, nullptr, _IOFBF, 1 << 20);
 }
 
 OutputFile::~OutputFile() {
-  if (fp_ && owned_) {
-    std::fclose(fp_);
-    discard_output(target_);
-  }
+  if (fp_ && target_) std::fclose(fp_);  // then target_ removes an uncommitted temporary file
 }
 
 void OutputFile::fail(int err) const {
@@ -42,15 +45,15 @@ void OutputFile::close() {
   errno = 0;
   const bool bad = std::fflush(fp_) != 0 || std::ferror(fp_);
   int err = errno;
-  if (owned_) {
+  if (target_) {
     const bool close_failed = std::fclose(fp_) != 0;
     if (close_failed && !bad) err = errno;
     fp_ = nullptr;
     if (bad || close_failed) {
-      discard_output(target_);
+      target_->discard();
       fail(err);
     }
-    if (const int moved = commit_output(target_); moved != 0) fail(moved);
+    if (const int moved = target_->commit(); moved != 0) fail(moved);
     return;
   }
   fp_ = nullptr;

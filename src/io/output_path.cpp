@@ -2,6 +2,7 @@
 
 #include <agatha/error.hpp>
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -60,57 +61,63 @@ bool written_in_place(const std::string& path) {
   return path.starts_with("/dev/") || path.starts_with("/proc/");
 }
 
-OutputTarget temp_beside(const std::string& given, const std::string& file) {
-  OutputTarget t;
-  t.path = given;
-  t.final_path = file;
-  t.open_path = file + ".tmp." + std::to_string(::getpid());
-  t.via_temp = true;
-  return t;
-}
-
 }  // namespace
 
-OutputTarget plan_output(const std::string& path) {
-  OutputTarget direct;
-  direct.path = direct.open_path = direct.final_path = path;
-  if (written_in_place(path)) return direct;
+PendingOutput::PendingOutput(const std::string& path) : path_(path), open_path_(path), final_path_(path) {
+  const auto via_temp_beside = [this](const std::string& file) {
+    final_path_ = file;
+    open_path_ = file + ".tmp." + std::to_string(::getpid());
+    via_temp_ = true;
+  };
+  if (written_in_place(path)) return;
   struct stat st;
-  if (::lstat(path.c_str(), &st) != 0) return errno == ENOENT ? temp_beside(path, path) : direct;
+  if (::lstat(path.c_str(), &st) != 0) {
+    if (errno == ENOENT) via_temp_beside(path);
+    return;
+  }
   if (S_ISLNK(st.st_mode)) {
     char* real = ::realpath(path.c_str(), nullptr);
-    if (!real) return direct;  // dangling: opening the link creates its target
+    if (!real) return;  // dangling: opening the link creates its target
     const std::string target(real);
     std::free(real);
-    if (written_in_place(target) || ::stat(target.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return direct;
-    OutputTarget t = temp_beside(path, target);
-    t.keep_mode = true, t.mode = st.st_mode & 07777;
-    return t;
+    if (written_in_place(target) || ::stat(target.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return;
+    via_temp_beside(target);
+  } else if (S_ISREG(st.st_mode)) {
+    via_temp_beside(path);
+  } else {
+    return;  // a device, FIFO or socket: in place
   }
-  if (!S_ISREG(st.st_mode)) return direct;
-  OutputTarget t = temp_beside(path, path);
-  t.keep_mode = true, t.mode = st.st_mode & 07777;
-  return t;
+  keep_mode_ = true, mode_ = st.st_mode & 07777;
 }
 
-void begin_output(const OutputTarget& t) {
-  if (t.via_temp) track(t.open_path);
+int PendingOutput::create() {
+  if (via_temp_) track(open_path_), live_ = true;
+  const int fd = ::open(open_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (fd < 0 && live_) {
+    const int err = errno;
+    untrack(open_path_);  // not created: nothing to remove (a file of that name is not ours)
+    live_ = false;
+    errno = err;
+  }
+  return fd;
 }
 
-int commit_output(const OutputTarget& t) {
-  if (!t.via_temp) return 0;
+int PendingOutput::commit() {
+  if (!live_) return 0;
   int err = 0;
-  if (t.keep_mode && ::chmod(t.open_path.c_str(), t.mode) != 0) err = errno;
-  if (!err && std::rename(t.open_path.c_str(), t.final_path.c_str()) != 0) err = errno;
-  if (err) std::remove(t.open_path.c_str());
-  untrack(t.open_path);
+  if (keep_mode_ && ::chmod(open_path_.c_str(), mode_) != 0) err = errno;
+  if (!err && std::rename(open_path_.c_str(), final_path_.c_str()) != 0) err = errno;
+  if (err) std::remove(open_path_.c_str());
+  untrack(open_path_);
+  live_ = false;
   return err;
 }
 
-void discard_output(const OutputTarget& t) noexcept {
-  if (!t.via_temp) return;
-  std::remove(t.open_path.c_str());
-  untrack(t.open_path);
+void PendingOutput::discard() noexcept {
+  if (!live_) return;
+  std::remove(open_path_.c_str());
+  untrack(open_path_);
+  live_ = false;
 }
 
 void install_signal_cleanup() {

@@ -19,25 +19,42 @@
 
 namespace agatha::io {
 
-struct OutputTarget {
-  std::string path;       // as given, for messages
-  std::string open_path;  // the file to open for writing
-  std::string final_path; // with a temporary file: what it is renamed to
-  bool via_temp = false;
-  bool keep_mode = false;  // an existing file's permission bits go to the new one
-  mode_t mode = 0;
+// One output path while it is written: the temporary-file-and-rename protocol above,
+// owned by one object (OutputFile and BamWriter each hold one). Constructed from a path
+// (not "-"), it decides how the path is written and creates nothing; create() makes the
+// file; commit() moves a finished temporary file into place; the destructor removes a
+// temporary file that was not committed, so an error anywhere leaves PATH untouched.
+class PendingOutput {
+ public:
+  explicit PendingOutput(const std::string& path);
+  ~PendingOutput() { discard(); }
+  PendingOutput(const PendingOutput&) = delete;
+  PendingOutput& operator=(const PendingOutput&) = delete;
+
+  const std::string& path() const { return path_; }  // as given, for messages
+  [[nodiscard]] bool via_temp() const { return via_temp_; }
+
+  // Creates (or truncates) the file to write, the temporary one or the path itself, with
+  // open(O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666), and returns its descriptor
+  // (the caller closes it); -1 with errno set if it cannot be created. A temporary file
+  // is registered for removal on a fatal signal before it exists. Call once.
+  [[nodiscard]] int create();
+  // Moves the finished temporary file into place, with the old file's permission bits;
+  // returns 0 or the errno of the failure (the temporary file is removed then). Call
+  // once the descriptor is closed; 0 and nothing done for output written in place.
+  [[nodiscard]] int commit();
+  // Removes an unfinished temporary file now (done by the destructor otherwise).
+  void discard() noexcept;
+
+ private:
+  std::string path_;        // as given
+  std::string open_path_;   // the file create() opens
+  std::string final_path_;  // with a temporary file: what commit() renames it to
+  bool via_temp_ = false;
+  bool keep_mode_ = false;  // an existing file's permission bits go to the new one
+  mode_t mode_ = 0;
+  bool live_ = false;  // a temporary file may exist and is registered for removal
 };
-
-// Decides how `path` is written (not "-"). Creates nothing.
-OutputTarget plan_output(const std::string& path);
-
-// Registers the temporary file for removal on a fatal signal (no-op for in-place output).
-void begin_output(const OutputTarget& t);
-// Moves a finished temporary file into place; returns 0 or the errno of the failure
-// (the temporary file is removed then).
-int commit_output(const OutputTarget& t);
-// Removes an unfinished temporary file. Never throws.
-void discard_output(const OutputTarget& t) noexcept;
 
 // Installs the SIGINT/SIGTERM/SIGHUP handler that removes registered temporary files
 // and then ends the process with the signal's default action.

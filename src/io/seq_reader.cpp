@@ -1,13 +1,10 @@
-// FASTA/FASTQ parsing with kseq's rules (see the header), over a BGZF byte stream.
+// FASTA/FASTQ parsing with kseq's rules (see the header), over a BGZF byte stream
+// (BgzfInput).
 #include "seq_reader.hpp"
 
 #include <agatha/error.hpp>
 
-#include <htslib/bgzf.h>
-#include <zlib.h>
-
-#include <cerrno>
-#include <cstring>
+#include <string>
 
 namespace agatha::io {
 namespace {
@@ -33,36 +30,19 @@ void normalize_bases(std::string& seq) {
   }
 }
 
-// BGZF loses the bytes of a gzip block it cannot finish, so after a read error the
-// line reached tells little. zlib's gzread hands back everything before the damage:
-// the line that holds it is one past the complete lines of that prefix. 0 if unknown.
-size_t damaged_line(const std::string& path) {
-  if (path == "-") return 0;
-  gzFile z = gzopen(path.c_str(), "rb");
-  if (!z) return 0;
-  std::vector<char> buf(1 << 16);
-  size_t lines = 1;
-  int n;
-  while ((n = gzread(z, buf.data(), static_cast<unsigned>(buf.size()))) > 0)
-    for (int i = 0; i < n; ++i) lines += buf[static_cast<size_t>(i)] == '\n';
-  gzclose(z);
-  return lines;
+// "'PATH' line L: read error ...", L the line that holds the damage where zlib could
+// tell (BGZF loses the whole block it cannot finish), else the line reached.
+std::string read_error_text(const std::string& path, const BgzfInput::Damage& d) {
+  const size_t line = d.damaged_line > d.line_reached ? d.damaged_line : d.line_reached;
+  return "'" + path + "' line " + std::to_string(line) + ": read error (truncated or corrupt compressed stream)";
 }
 
 }  // namespace
 
-SeqReader::SeqReader(const std::string& path) : path_(path), buf_(kBufferBytes) {
-  errno = 0;
-  fp_ = bgzf_open(path.c_str(), "r");
-  if (!fp_) throw InputError("cannot open '" + path + "': " + std::strerror(errno ? errno : EIO));
-}
-
-SeqReader::~SeqReader() {
-  if (fp_) bgzf_close(fp_);
-}
+SeqReader::SeqReader(const std::string& path) : in_(path, kBufferBytes, read_error_text) {}
 
 void SeqReader::fail(const std::string& what, size_t line, const SeqRecord* rec) const {
-  std::string msg = "'" + path_ + "' line " + std::to_string(line);
+  std::string msg = "'" + in_.path() + "' line " + std::to_string(line);
   if (rec) {
     msg += " (record " + std::to_string(n_records_ + 1) + " '" + rec->name + "', starting at line " +
            std::to_string(header_line_) + ")";
@@ -70,51 +50,8 @@ void SeqReader::fail(const std::string& what, size_t line, const SeqRecord* rec)
   throw InputError(msg + ": " + what);
 }
 
-int SeqReader::getc() {
-  if (pos_ == len_) {
-    if (eof_) return -1;
-    const ssize_t n = bgzf_read(fp_, buf_.data(), buf_.size());
-    if (n < 0) {
-      const size_t at = damaged_line(path_);
-      fail("read error (truncated or corrupt compressed stream)", at > line_ ? at : line_, nullptr);
-    }
-    if (n == 0) {
-      eof_ = true;
-      return -1;
-    }
-    pos_ = 0, len_ = static_cast<size_t>(n);
-  }
-  const int c = static_cast<unsigned char>(buf_[pos_++]);
-  last_line_ = line_;
-  if (c == '\n') ++line_;
-  return c;
-}
-
 bool SeqReader::read_line_into(std::string& s) {
-  // Whole runs of the buffer up to the next '\n' at a time (getc's bookkeeping, in bulk).
-  bool got = false;
-  for (;;) {
-    if (pos_ == len_) {
-      const int c = getc();  // refills the buffer, or reports the end
-      if (c == -1) break;
-      got = true;
-      if (c == '\n') break;
-      s.push_back(static_cast<char>(c));
-      continue;
-    }
-    got = true;
-    const char* start = buf_.data() + pos_;
-    const auto* nl = static_cast<const char*>(std::memchr(start, '\n', len_ - pos_));
-    const size_t n = nl ? static_cast<size_t>(nl - start) : len_ - pos_;
-    s.append(start, n);
-    pos_ += n;
-    last_line_ = line_;
-    if (nl) {
-      ++pos_, ++line_;
-      break;
-    }
-  }
-  if (!got) return false;
+  if (!in_.append_line(s)) return false;
   if (s.size() > 1 && s.back() == '\r') s.pop_back();
   return true;
 }
@@ -124,19 +61,19 @@ bool SeqReader::read_header(SeqRecord& rec) {
   int c = pending_;
   if (c == 0) {
     const bool first = n_records_ == 0;
-    while ((c = getc()) != -1 && c != '>' && c != '@') {
+    while ((c = in_.getc()) != -1 && c != '>' && c != '@') {
       if (first && !is_space(c)) {
-        fail(std::string("not FASTA or FASTQ: expected '>' or '@', found '") + static_cast<char>(c) + "'", line_,
+        fail(std::string("not FASTA or FASTQ: expected '>' or '@', found '") + static_cast<char>(c) + "'", in_.line(),
              nullptr);
       }
     }
     if (c == -1) return false;
   }
-  header_line_ = line_;
+  header_line_ = in_.line();
   pending_ = 0;
   rec.name.clear(), rec.comment.clear(), rec.seq.clear(), rec.qual.clear();
   bool got = false;
-  while ((c = getc()) != -1 && !is_space(c)) rec.name.push_back(static_cast<char>(c)), got = true;
+  while ((c = in_.getc()) != -1 && !is_space(c)) rec.name.push_back(static_cast<char>(c)), got = true;
   if (!got && c == -1) return false;  // a lone header byte at the end of the input
   if (c != '\n') read_line_into(rec.comment);
   return true;
@@ -144,14 +81,14 @@ bool SeqReader::read_header(SeqRecord& rec) {
 
 void SeqReader::read_quality(SeqRecord& rec) {
   int c;
-  while ((c = getc()) != -1 && c != '\n') {
+  while ((c = in_.getc()) != -1 && c != '\n') {
   }
-  if (c == -1) fail("missing quality string", last_line_, &rec);
+  if (c == -1) fail("missing quality string", in_.last_line(), &rec);
   // As kseq: quality lines until the string is at least as long as the sequence. When a
   // short quality string swallowed the next record's header, report the length before it.
-  size_t before = 0, line_before = last_line_;
+  size_t before = 0, line_before = in_.last_line();
   do {
-    before = rec.qual.size(), line_before = last_line_;
+    before = rec.qual.size(), line_before = in_.last_line();
   } while (read_line_into(rec.qual) && rec.qual.size() < rec.seq.size());
   if (rec.qual.size() != rec.seq.size()) {
     const bool swallowed_header =
@@ -159,14 +96,14 @@ void SeqReader::read_quality(SeqRecord& rec) {
     const size_t len = swallowed_header ? before : rec.qual.size();
     fail("quality string length " + std::to_string(len) + " differs from sequence length " +
              std::to_string(rec.seq.size()) + (swallowed_header ? " (the next line, a header, was read as quality)" : ""),
-         swallowed_header ? line_before : last_line_, &rec);
+         swallowed_header ? line_before : in_.last_line(), &rec);
   }
 }
 
 bool SeqReader::next(SeqRecord& rec) {
   if (!read_header(rec)) return false;
   int c;
-  while ((c = getc()) != -1 && c != '>' && c != '+' && c != '@') {
+  while ((c = in_.getc()) != -1 && c != '>' && c != '+' && c != '@') {
     if (c == '\n') continue;
     rec.seq.push_back(static_cast<char>(c));  // counts towards the '\r' rule, as in kseq
     read_line_into(rec.seq);

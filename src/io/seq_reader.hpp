@@ -1,5 +1,6 @@
 // src/io/seq_reader.hpp — streaming FASTA/FASTQ reader (plain, gzip or bgzip, a path or
-// "-" for standard input), read through htslib's BGZF layer.
+// "-" for standard input), read through htslib's BGZF layer (bgzf_input.hpp, the byte
+// source LineReader uses too).
 //
 // Records are parsed with the rules of the kseq parser minimap2 2.24 uses, so names,
 // comments and sequences come out byte for byte as minimap2 sees them:
@@ -25,7 +26,7 @@
 #include <string>
 #include <vector>
 
-struct BGZF;
+#include "bgzf_input.hpp"
 
 namespace agatha::io {
 
@@ -37,26 +38,25 @@ class SeqReader {
  public:
   // Throws InputError if the file cannot be opened.
   explicit SeqReader(const std::string& path);
-  ~SeqReader();
   SeqReader(const SeqReader&) = delete;
   SeqReader& operator=(const SeqReader&) = delete;
 
   // Reads the next record into rec; false at the end of the input. Throws InputError on
   // input that is not FASTA/FASTQ, a quality string of the wrong length, a missing
   // quality string, or a read error (e.g. a truncated gzip stream).
-  bool next(SeqRecord& rec);
+  [[nodiscard]] bool next(SeqRecord& rec);
 
   // Reads records until their total sequence length reaches min_bases (the record
-  // crossing the threshold included; spec 11.1) or the input ends. Empty at the end.
+  // crossing the threshold included, as minimap2's mm_bseq_read checks the size after
+  // adding each record) or the input ends. Empty at the end.
   // name_and_seq_only leaves comment and qual empty (they are still read and checked),
   // as minimap2 keeps them only for SAM output and -y.
-  std::vector<SeqRecord> next_batch(uint64_t min_bases, bool name_and_seq_only = false);
+  [[nodiscard]] std::vector<SeqRecord> next_batch(uint64_t min_bases, bool name_and_seq_only = false);
 
-  const std::string& path() const { return path_; }
+  const std::string& path() const { return in_.path(); }
   uint64_t records_read() const { return n_records_; }
 
  private:
-  int getc();  // the next byte, or -1 at the end of the input
   // Appends bytes up to the end of the line (the '\n' is consumed, not stored); applies
   // the '\r' rule. Returns false if the input ended before any byte was read.
   bool read_line_into(std::string& s);
@@ -64,15 +64,9 @@ class SeqReader {
   void read_quality(SeqRecord& rec);
   [[noreturn]] void fail(const std::string& what, size_t line, const SeqRecord* rec) const;
 
-  std::string path_;
-  BGZF* fp_ = nullptr;
-  std::vector<char> buf_;
-  size_t pos_ = 0, len_ = 0;
-  bool eof_ = false;
+  BgzfInput in_;
   int pending_ = 0;         // header byte ('>' or '@') already consumed, or 0
-  size_t line_ = 1;         // 1-based line of the next byte
   size_t header_line_ = 0;  // line of the current record's header
-  size_t last_line_ = 1;    // line of the last byte read
   uint64_t n_records_ = 0;
 };
 

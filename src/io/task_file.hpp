@@ -28,13 +28,13 @@ struct TaskRecord {
   std::array<std::string, kTaskAnswerColumns> answer;  // text of columns 15-26
   size_t line = 0;
 
-  DpTask task() const;
+  [[nodiscard]] DpTask task() const;
 };
 
 // Parses one line (line_no and path for messages). Throws InputError.
 TaskRecord parse_task_line(const std::string& line, const std::string& path, size_t line_no);
 
 // The twelve answer fields of a result, formatted as in columns 15-26.
-std::array<std::string, kTaskAnswerColumns> format_answer(const DpResult& r);
+[[nodiscard]] std::array<std::string, kTaskAnswerColumns> format_answer(const DpResult& r);
 
 }  // namespace agatha::io

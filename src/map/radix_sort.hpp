@@ -99,12 +99,12 @@ void radix_sort(T* beg, T* end, Key key) {
 }
 
 // minimap2's radix_sort_128x: anchors (or any {x, y} record) by x.
-[[nodiscard]] inline void radix_sort_by_x(Anchor* beg, Anchor* end) {
+inline void radix_sort_by_x(Anchor* beg, Anchor* end) {
   radix_sort(beg, end, [](const Anchor& a) { return a.x; });
 }
 
 // minimap2's radix_sort_64: plain 64-bit values.
-[[nodiscard]] inline void radix_sort_u64(uint64_t* beg, uint64_t* end) {
+inline void radix_sort_u64(uint64_t* beg, uint64_t* end) {
   radix_sort(beg, end, [](uint64_t v) { return v; });
 }
 

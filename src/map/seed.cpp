@@ -160,14 +160,9 @@ std::vector<Anchor> make_anchors(const std::vector<Seed>& seeds, int32_t qlen, s
       if ((r & 1) == (s.q_pos & 1)) {
         p.x = rid_rpos;
         p.y = span << 32 | qpos;
-      } else if (!opt.qstrand) {
+      } else {  // the reverse strand in the read's reverse-complement coordinates
         p.x = anchor_bit::kReverse | rid_rpos;
         p.y = span << 32 | static_cast<uint32_t>(qlen - static_cast<int32_t>(qpos + 1 - span) - 1);
-      } else {  // --qstrand: reference coordinates flipped instead of the query's
-        const uint32_t len = idx.reference().seq(static_cast<uint32_t>(r >> 32)).len;
-        const uint32_t rpos = static_cast<uint32_t>(r) >> 1, qspan = s.q_span;
-        p.x = anchor_bit::kReverse | (r & 0xffffffff00000000ULL) | (len - (rpos + 1 - qspan) - 1);
-        p.y = span << 32 | qpos;
       }
       p.y |= static_cast<uint64_t>(s.seg_id) << anchor_bit::kSegShift;
       if (s.is_tandem) p.y |= anchor_bit::kTandem;

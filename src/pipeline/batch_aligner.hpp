@@ -42,6 +42,6 @@ struct AlignStats : PipelineStats {
 // `write` receives each batch's records, in input order.
 using RecordWriter = std::function<void(std::string_view)>;
 AlignStats align_reads(const ReadAligner& aligner, DpBackend& dp, io::SeqReader& reads, const RecordWriter& write,
-                       int threads, uint64_t batch_bases, uint64_t round_bases = 8'000'000);
+                       int threads, uint64_t batch_bases, uint64_t round_bases);
 
 }  // namespace agatha::pipeline

@@ -1,5 +1,6 @@
 // `agatha dp` end to end: exact messages and exit codes for bad input, --check,
-// output format, empty and truncated files.
+// output format, empty and truncated files. Then the command line of every subcommand:
+// exit codes of command-line errors, minimap2's option checks and option order.
 #include "../test_support.hpp"
 
 #include <gtest/gtest.h>
@@ -9,6 +10,9 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace agatha {
 namespace {
@@ -125,6 +129,133 @@ TEST_F(DpCli, CommandLineErrorsExitOne) {
   }
   EXPECT_EQ(test::run_agatha("dp --help >/dev/null 2>&1").code, 0);
   EXPECT_EQ(test::run_agatha("--version >/dev/null 2>&1").code, 0);
+}
+
+// ---- the command line of every subcommand ----
+
+class Cli : public DpCli {
+ protected:
+  // `agatha ARGS`, stdout and stderr together.
+  static Outcome agatha(const std::string& args) { return test::run_agatha(args + " 2>&1"); }
+  // The source file's path, quoted for the shell.
+  static std::string src(const std::string& rel) {
+    std::string quoted = "'";
+    quoted += test::source_path(rel);
+    return quoted += "'";
+  }
+};
+
+// The last line of s, without its newline.
+std::string last_line(std::string s) {
+  if (!s.empty() && s.back() == '\n') s.pop_back();
+  const size_t nl = s.rfind('\n');
+  return nl == std::string::npos ? s : s.substr(nl + 1);
+}
+
+// An argument no subcommand expects is a command-line error: exit code 1 (not CLI11's
+// 109), with CLI11's message; --help exits 0 on every subcommand.
+TEST_F(Cli, UnexpectedArgumentExitsOneOnEverySubcommand) {
+  const std::string sam = src("tests/data/eval/cases.sam"), ref = src("data/ref.fa"), reads = src("data/reads.fq");
+  const std::string out = "'" + (dir_ / "out").string() + "'";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"dp " + write("a.tsv", kTask + "\n") + " extra", "extra"},
+      {"index " + ref + " -o " + out + " extra", "extra"},
+      {"align " + ref + " " + reads + " extra", "extra"},
+      {"eval " + sam + " --no-such-option", "--no-such-option"},
+      {"compare " + sam + " " + sam + " extra", "extra"},
+      {"gpu-info extra", "extra"},
+  };
+  for (const auto& [args, extra] : cases) {
+    SCOPED_TRACE(args);
+    const Outcome r = agatha(args);
+    EXPECT_EQ(r.code, 1) << r.out;
+    EXPECT_NE(r.out.find("The following argument was not expected: " + extra), std::string::npos) << r.out;
+    EXPECT_FALSE(fs::exists(dir_ / "out"));
+  }
+  for (const char* sub : {"dp", "index", "align", "eval", "compare", "gpu-info"}) {
+    const Outcome r = agatha(std::string(sub) + " --help");
+    EXPECT_EQ(r.code, 0) << sub << ": " << r.out;
+    EXPECT_NE(r.out.find("Usage:"), std::string::npos) << sub << ": " << r.out;
+  }
+}
+
+// Option values and combinations minimap2 rejects, in minimap2's words (and agatha's for
+// its own options): "[E::COMMAND] MESSAGE" as the last line, exit code 1.
+TEST_F(Cli, OptionErrorsAreWordedAsMinimap2) {
+  const std::string inputs = " " + src("data/ref.fa") + " " + src("data/reads.fq");
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"align --for-only --rev-only" + inputs,
+       "[E::align] --for-only and --rev-only can't be applied at the same time"},
+      {"align -x map-pb --rev-only --for-only" + inputs,
+       "[E::align] --for-only and --rev-only can't be applied at the same time"},
+      {"align --mask-len 5x" + inputs, "[E::align] invalid value '5x' for --mask-len"},
+      {"align --cap-sw-mem big" + inputs, "[E::align] invalid value 'big' for --cap-sw-mem"},
+      {"align -f 0.1x" + inputs, "[E::align] invalid value '0.1x' for -f"},
+      {"align -U 10,x" + inputs, "[E::align] invalid value 'x' for -U"},
+      {"align -K 5q" + inputs, "[E::align] invalid value '5q' for -K"},
+      {"align --dp-batch 0" + inputs, "[E::align] --dp-batch must be positive"},
+      {"align --cs=longer" + inputs, "[E::align] --cs only takes 'short' or 'long'"},
+      {"align --format cram" + inputs, "[E::align] --format only takes 'sam' or 'bam'"},
+      {"align --secondary=maybe" + inputs, "[E::align] --secondary only takes 'yes' or 'no'"},
+      {"align -x map-pb -x foo" + inputs, "[E::align] unknown preset 'foo'"},
+      {"index --bucket-bits 25 " + src("data/ref.fa") + " -o /dev/null",
+       "[E::index] bucket bits must be within 0 and 24"},
+      {"index -x foo " + src("data/ref.fa") + " -o /dev/null", "[E::index] unknown preset 'foo'"},
+  };
+  for (const auto& [args, message] : cases) {
+    SCOPED_TRACE(args);
+    const Outcome r = agatha(args);
+    EXPECT_EQ(r.code, 1) << r.out;
+    EXPECT_EQ(last_line(r.out), message) << r.out;
+  }
+  // A choice agatha adds to minimap2's options: CLI11 checks it and names the choices.
+  const Outcome r = agatha("align --dp-backend quantum" + inputs);
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("--dp-backend: quantum not in {scalar,cpu,gpu,gpu-sim,gpu-emu,auto}"), std::string::npos)
+      << r.out;
+}
+
+// minimap2 applies -x before every other option, wherever it stands: -k 17 -w 8 before
+// -x map-pb still give k 17 and w 8 (tests/data/e2e case rep_k_w_before_x compares
+// with minimap2), in align and in index (the .agi holds them).
+TEST_F(Cli, PresetAppliesBeforeEveryOtherOption) {
+  const std::string ref = src("data/ref.fa"), reads = " " + src("tests/data/e2e/mt.sub.fq.gz");
+  const auto map_only = [&](const std::string& args) {
+    const Outcome r = test::run_agatha("align --map-only " + args + reads + " 2>/dev/null");
+    EXPECT_EQ(r.code, 0) << args;
+    EXPECT_FALSE(r.out.empty()) << args;
+    return r.out;
+  };
+  const std::string want = map_only("-x map-pb -k 17 -w 8 " + ref);
+  EXPECT_NE(want, map_only("-x map-pb " + ref)) << "-k 17 -w 8 change nothing here: a weak test";
+  EXPECT_EQ(map_only("-k 17 -w 8 -x map-pb " + ref), want);
+  EXPECT_EQ(map_only("-k 17 -x map-ont -w 8 -x map-pb " + ref), want) << "presets layered in order";
+  const std::string agi = "'" + (dir_ / "ref.agi").string() + "'";
+  ASSERT_EQ(agatha("index -k 17 -w 8 -x map-pb " + ref + " -o " + agi).code, 0);
+  EXPECT_EQ(map_only("-x map-pb " + agi), want);
+}
+
+// -N 0 is minimap2's "-N <value before it> --secondary=no", with a warning; the value
+// before it is the preset's when the preset sets one (asm5: 50).
+TEST_F(Cli, DashNZeroKeepsThePreviousValueAndTurnsSecondariesOff) {
+  const std::string inputs = " " + src("data/ref.fa") + " " + src("tests/data/e2e/mt.sub.fq.gz") + " -o /dev/null";
+  for (const auto& [options, n] : std::vector<std::pair<std::string, std::string>>{
+           {"-N 0", "5"}, {"-N 0 -x asm5", "50"}, {"-x map-pb -N 0", "5"}}) {
+    SCOPED_TRACE(options);
+    const Outcome r = agatha("align --map-only " + options + inputs);
+    EXPECT_EQ(r.code, 0) << r.out;
+    EXPECT_NE(r.out.find("[W::align] changed '-N 0' to '-N " + n + " --secondary=no'\n"), std::string::npos) << r.out;
+  }
+  // --secondary=yes does not undo it (minimap2 converts -N 0 after reading every option).
+  const std::string rep =
+      " " + src("tests/data/seeds/rep.fa.gz") + " " + src("tests/data/seeds/rep.fq") + " 2>/dev/null";
+  const Outcome with = test::run_agatha("align --map-only -x map-hifi -p 0.1" + rep);
+  const Outcome yes = test::run_agatha("align --map-only -x map-hifi -p 0.1 -N 0 --secondary=yes" + rep);
+  const Outcome no = test::run_agatha("align --map-only -x map-hifi -p 0.1 --secondary=no" + rep);
+  EXPECT_NE(with.out.find("tp:A:S"), std::string::npos) << "no secondaries to turn off: a weak test";
+  EXPECT_EQ(yes.code, 0);
+  EXPECT_EQ(yes.out, no.out);
+  EXPECT_EQ(yes.out.find("tp:A:S"), std::string::npos);
 }
 
 TEST_F(DpCli, BundledExampleChecks) {

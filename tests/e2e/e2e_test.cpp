@@ -582,7 +582,9 @@ TEST_F(E2e, BytesBelowFourInAReadAlignAsTheirBases) {
   ASSERT_RAN(got, "coded");
   EXPECT_EQ(describe_difference(lines_without_pg(want.out), lines_without_pg(got.out)), "");
   EXPECT_NE(want.out.find("\t60\t"), std::string::npos) << "the read maps with MAPQ 60";
-  if (have_samtools()) EXPECT_EQ(std::system(("samtools view " + quoted(path("coded.sam")) + " > /dev/null 2>&1").c_str()), 0);
+  if (have_samtools()) {
+    EXPECT_EQ(std::system(("samtools view " + quoted(path("coded.sam")) + " > /dev/null 2>&1").c_str()), 0);
+  }
 }
 
 TEST_F(E2e, UnwritableOutputIsAnError) {

@@ -52,7 +52,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   } catch (const agatha::Error&) {
     return 0;
   }
-  for (uint64_t h : {0ull, 1ull, 0x12345ull, ~0ull >> 20, static_cast<uint64_t>(size) * 2654435761ull}) idx->lookup(h);
+  for (uint64_t h : {0ull, 1ull, 0x12345ull, ~0ull >> 20, static_cast<uint64_t>(size) * 2654435761ull})
+    (void)idx->lookup(h);
   const agatha::index::Reference& ref = idx->reference();
   for (uint32_t i = 0; i < ref.size(); ++i) {
     std::vector<uint8_t> codes(ref.seq(i).len);
@@ -71,7 +72,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const agatha::fuzz::MemFile reads_file(reinterpret_cast<const uint8_t*>(fasta.data()), fasta.size());
     agatha::io::SeqReader reads(reads_file.path());
     std::string sam;
-    agatha::pipeline::align_reads(aligner, *dp, reads, [&sam](std::string_view s) { sam += s; }, 1, 1 << 20);
+    agatha::pipeline::align_reads(aligner, *dp, reads, [&sam](std::string_view s) { sam += s; }, 1, 1 << 20,
+                                  opt.dp_batch);
   } catch (const agatha::Error&) {
   }
   return 0;

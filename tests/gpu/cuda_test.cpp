@@ -62,7 +62,7 @@ TEST(Cuda, AutoFallsBackToCpuWithoutADevice) {
   EXPECT_NE(notes[0].find("using the cpu backend"), std::string::npos);
   opt.backend = "gpu";
   try {
-    make_dp_backend(opt);
+    (void)make_dp_backend(opt);
     ADD_FAILURE() << "no error";
   } catch (const Error& e) {
     // Used by `dp --backend` and `align --dp-backend` alike: names neither option.

@@ -4,6 +4,7 @@
 // field check itself is what fires).
 #include "../../src/index/index.hpp"
 #include "../../src/index/sketch.hpp"
+#include "../../src/io/index_file.hpp"
 
 #include <agatha/error.hpp>
 
@@ -85,7 +86,7 @@ TEST(Index, BuildErrors) {
             "reference: no sequences");
   const auto empty = temp_path("empty.fa");
   std::ofstream(empty) << "";
-  EXPECT_EQ(error_of([&] { MinimizerIndex::build(empty, opt); }), "'" + empty + "': no sequences");
+  EXPECT_EQ(error_of([&] { (void)io::build_index_from_file(empty, opt); }), "'" + empty + "': no sequences");
   std::filesystem::remove(empty);
   // The bucket bits a loaded index may have are the ones the builder takes.
   for (int bits : {-1, 25}) {
@@ -99,9 +100,9 @@ TEST(Index, BuildErrors) {
 TEST(Agi, RoundTripKeepsEverything) {
   AlignOptions opt;
   opt.apply_preset("map-pb");
-  const auto idx = MinimizerIndex::build(test::source_path("tests/data/seeds/rep.fa.gz"), opt);
+  const auto idx = io::build_index_from_file(test::source_path("tests/data/seeds/rep.fa.gz"), opt);
   const auto path = temp_path("rep.agi");
-  idx.save(path);
+  io::save_index(idx, path);
   const auto back = MinimizerIndex::load(path);
   std::filesystem::remove(path);
   EXPECT_EQ(back.k(), 19);
@@ -183,7 +184,7 @@ class AgiCorrupt : public ::testing::Test {
   void SetUp() override {
     good_ = temp_path("good.agi");
     bad_ = temp_path("bad.agi");
-    small_index().save(good_);
+    io::save_index(small_index(), good_);
     bytes_ = slurp(good_);
   }
   void TearDown() override {
@@ -342,7 +343,7 @@ TEST_F(AgiCorrupt, ReferenceStorage) {
   // An odd number of bases: the last byte's high nibble is padding, and must stay 0.
   AlignOptions opt;
   opt.k = 5, opt.w = 3;
-  MinimizerIndex::build({{"odd", "ACGTTGCATGGCA"}}, opt).save(good_);
+  io::save_index(MinimizerIndex::build({{"odd", "ACGTTGCATGGCA"}}, opt), good_);
   b = slurp(good_);
   const AgiLayout odd(b);
   EXPECT_EQ(get<uint64_t>(b, odd.n_packed), 7u);
@@ -447,7 +448,7 @@ TEST_F(AgiCorrupt, HugeBucketTableIsRefusedWithoutAllocating) {
   }
   AlignOptions opt;
   opt.k = 16, opt.w = 10;
-  MinimizerIndex::build({{"r", seq}}, opt).save(good_);
+  io::save_index(MinimizerIndex::build({{"r", seq}}, opt), good_);
   const std::string image = slurp(good_);
   EXPECT_GT(image.size(), 60000u);
   EXPECT_LT(image.size(), 120000u);

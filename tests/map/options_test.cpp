@@ -97,8 +97,6 @@ TEST(Options, ChecksInMinimap2Order) {
   EXPECT_EQ(error_of(o), "Z-drop should not be less than inversion-Z-drop");
   o = {}, o.print_secondary = false, o.all_chains = true;
   EXPECT_EQ(error_of(o), "-X/-P and --secondary=no can't be applied at the same time");
-  o = {}, o.qstrand = true, o.out_sam = true;
-  EXPECT_EQ(error_of(o), "--qstrand doesn't work with -a, -H, --frag or --splice");
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // (tests/data/seeds/make-expected.sh records the commands), and mid_occ must equal the
 // value minimap2 logs (`[M::mm_mapopt_update] mid_occ = N`).
 #include "../../src/index/index.hpp"
+#include "../../src/io/index_file.hpp"
 #include "../../src/io/line_reader.hpp"
 #include "../../src/io/seq_reader.hpp"
 #include "../../src/map/seed.hpp"
@@ -47,7 +48,7 @@ TEST_P(SeedsGolden, AnchorsEqualMinimap2) {
   opt.apply_preset(c.preset);
   opt.mid_occ = c.fixed_mid_occ;
   opt.validate();
-  const auto idx = index::MinimizerIndex::build(test::source_path(c.ref), opt);
+  const auto idx = io::build_index_from_file(test::source_path(c.ref), opt);
   const int32_t mid_occ = index::resolve_mid_occ(idx, opt);
   EXPECT_EQ(mid_occ, c.minimap2_mid_occ);
 
@@ -96,14 +97,14 @@ TEST(MidOcc, EqualsMinimap2OnRepeatReference) {
   for (const auto& [preset, want] : cases) {
     AlignOptions opt;
     opt.apply_preset(preset);
-    const auto idx = index::MinimizerIndex::build(test::source_path("tests/data/seeds/rep.fa.gz"), opt);
+    const auto idx = io::build_index_from_file(test::source_path("tests/data/seeds/rep.fa.gz"), opt);
     EXPECT_EQ(index::resolve_mid_occ(idx, opt), want) << preset;
   }
 }
 
 TEST(MidOcc, FractionAndClamps) {
   AlignOptions opt;  // map-ont: min 10
-  const auto idx = index::MinimizerIndex::build(test::source_path("tests/data/seeds/rep.fa.gz"), opt);
+  const auto idx = io::build_index_from_file(test::source_path("tests/data/seeds/rep.fa.gz"), opt);
   opt.min_mid_occ = 5000;  // -U 5000 (max 1e6): the lower clamp wins
   EXPECT_EQ(index::resolve_mid_occ(idx, opt), 5000);
   opt.min_mid_occ = 10, opt.max_mid_occ = 100;  // -U 10,100

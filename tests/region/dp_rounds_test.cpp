@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "../../src/io/index_file.hpp"
 #include "../../src/io/seq_reader.hpp"
 #include "../../src/pipeline/read_mapper.hpp"
 #include "../test_support.hpp"
@@ -39,7 +40,7 @@ void check_reads(const std::string& reads_path, const std::string& preset, const
   AlignOptions opt;
   opt.apply_preset(preset);
   opt.validate();
-  const index::MinimizerIndex idx = index::MinimizerIndex::build(ref_path, opt);
+  const index::MinimizerIndex idx = io::build_index_from_file(ref_path, opt);
   const pipeline::ReadMapper mapper(idx, opt);
   const std::unique_ptr<DpBackend> dp = test::try_backend("scalar");
   io::SeqReader reader(reads_path);

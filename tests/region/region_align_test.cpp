@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "../../src/io/index_file.hpp"
 #include "../../src/pipeline/read_mapper.hpp"
 #include "../test_support.hpp"
 
@@ -93,7 +94,7 @@ TraceCount check_trace(const std::vector<ExpectedRead>& expected, const std::str
   opt.apply_preset(preset);
   opt.zdrop = zdrop, opt.zdrop_inv = zdrop_inv;
   opt.validate();
-  const index::MinimizerIndex idx = index::MinimizerIndex::build(test::source_path("data/ref.fa"), opt);
+  const index::MinimizerIndex idx = io::build_index_from_file(test::source_path("data/ref.fa"), opt);
   const pipeline::ReadMapper mapper(idx, opt);
   DpBackendOptions dpo;
   dpo.backend = "cpu";

@@ -1,0 +1,33 @@
+// src/io/index_file.hpp — the minimizer index and its files: built from a FASTA/FASTQ
+// file (read with SeqReader), loaded from an .agi file, or written to one through
+// OutputFile. src/index only builds from sequences handed to it and saves to a byte
+// sink; the files are read and written here.
+#pragma once
+
+#include <agatha/options.hpp>
+
+#include <string>
+
+#include "../index/index.hpp"
+#include "output_file.hpp"
+
+namespace agatha::io {
+
+// Reads the reference FASTA/FASTQ (plain, gzip or bgzip; "-" for standard input) and
+// sketches it with opt.k, opt.w, opt.hpc. Throws InputError for an unreadable file, no
+// sequences ("'PATH': no sequences") or duplicate names ("'PATH' record N: duplicate
+// sequence name 'X'").
+[[nodiscard]] index::MinimizerIndex build_index_from_file(const std::string& path, const AlignOptions& opt);
+
+// The reference of `agatha align`: an .agi file (MinimizerIndex::is_agi_file) is
+// loaded, with its own k, w and HPC; anything else is read as FASTA/FASTQ and indexed.
+[[nodiscard]] index::MinimizerIndex load_or_build_index(const std::string& path, const AlignOptions& opt);
+
+// Writes the .agi image of idx to out (closing it is the caller's: close() makes the
+// file complete). Throws Error on a write failure.
+void write_index(const index::MinimizerIndex& idx, OutputFile& out);
+// Writes idx as the .agi file `path` (a regular file under a temporary name renamed when
+// complete; see OutputFile).
+void save_index(const index::MinimizerIndex& idx, const std::string& path);
+
+}  // namespace agatha::io
