@@ -1,19 +1,22 @@
 #!/usr/bin/env bash
 # Builds agatha and its tests with AddressSanitizer and UndefinedBehaviorSanitizer in
-# ./build-asan and runs the suites that cover input handling and the CPU engine: unit,
-# map, sam, region, chain, cli, eval, align, the committed golden subset on every backend, the
-# end-to-end tests (gpu-emu's end-to-end pass excepted: it is the slowest and its
-# kernel source is covered by the golden subset), and the fuzz corpus replays. Any
-# sanitizer report fails the run. CUDA is left out (nvcc does not take -fsanitize).
+# ./build-asan and runs the suites that cover input handling and the CPU engine: options,
+# io, index, map, format, align, pipeline, cli, eval; kernels but for its differential
+# tests and the full golden files (the hand-checked fixtures, the extremes, local_sw and
+# the committed golden subset on every backend); the end-to-end tests (gpu-emu's
+# end-to-end pass excepted: it is the slowest and its kernel source is covered by the
+# golden subset), and the fuzz corpus replays. Any sanitizer report fails the run. CUDA
+# is left out (nvcc does not take -fsanitize).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ ! -f build-asan/build.ninja ]; then
   meson setup build-asan -Dtests=true -Dcuda=disabled -Db_sanitize=address,undefined -Db_lundef=false \
     -Dbuildtype=debugoptimized > /dev/null
 fi
-# Only what the suites below run (the GPU and differential suites are left to the main build).
-ninja -C build-asan agatha tests/test_unit tests/test_map tests/test_sam tests/test_region tests/test_chain \
-  tests/test_cli tests/test_eval tests/test_golden tests/test_e2e tests/test_align \
+# Only what the suites below run (the GPU suites and the differential tests are left to
+# the main build).
+ninja -C build-asan agatha tests/test_options tests/test_io tests/test_index tests/test_map tests/test_format \
+  tests/test_align tests/test_pipeline tests/test_kernels tests/test_cli tests/test_eval tests/test_e2e \
   tests/fuzz/fuzz_seq_reader tests/fuzz/fuzz_agi tests/fuzz/fuzz_task_file tests/fuzz/fuzz_eval_alignments \
   tests/fuzz/fuzz_eval_truth
 export ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:check_initialization_order=1:strict_init_order=1
@@ -22,9 +25,9 @@ run() {  # run SUITE... with GTEST_FILTER=$filter
   GTEST_FILTER="$filter" meson test -C build-asan --no-rebuild --print-errorlogs --num-processes "$(nproc)" "$@"
 }
 status=0
-filter='*' run unit map sam region chain cli eval align fuzz-seq_reader fuzz-agi fuzz-task_file \
+filter='*' run options io index map format align pipeline cli eval fuzz-seq_reader fuzz-agi fuzz-task_file \
   fuzz-eval_alignments fuzz-eval_truth || status=1
-filter='*CommittedSubset*' run golden || status=1
+filter='-*/DpDifferential.*:DpLongTask.*:*/Golden.SharedGoldenFiles/*' run kernels || status=1
 filter='-*E2eGpuEmu*' run e2e || status=1
 python3 scripts/test-summary.py build-asan || status=1
 exit "$status"
