@@ -1,40 +1,28 @@
-// tests/sam/cigar_fix_test.cpp — spec 7.7 (mm_fix_cigar, mm_update_extra) rule by rule on
-// hand-made alignments. Scoring is map-pb's: a=2, b=4, sc_ambi=1, q=4, e=2, log gaps.
+// tests/align/cigar_fix_test.cpp — minimap2's mm_fix_cigar and mm_update_extra rule by
+// rule on hand-made alignments, and --eqx CIGARs (eqx_cigar) against minimap2 2.24's own SAM
+// (tests/data/sam/n.map-pb-eqx-MD.sam, see its README) and by hand. Scoring is map-pb's:
+// a=2, b=4, sc_ambi=1, q=4, e=2, log gaps.
 // mg_log2 values used below (the bit-level approximation, not the true log2):
 //   mg_log2(2) = 0 + (-0.34484843 + 2.02466578) - 0.67487759 = 1.00493976
 //   mg_log2(4) = 1 + 1.00493976                                 = 2.00493976
-#include <gtest/gtest.h>
+#include "../../src/align/cigar_fix.hpp"
 
 #include <agatha/error.hpp>
+
+#include <gtest/gtest.h>
+
 #include <string>
 #include <vector>
 
-#include "../../src/align/cigar_fix.hpp"
-#include "../test_support.hpp"
+#include "../format/sam_data.hpp"
+#include "support/dp.hpp"
 
 namespace agatha::align {
 namespace {
 
 // "5M1I" style text <-> BAM-encoded ops, for readable fixtures.
-std::vector<uint32_t> parse_cigar(const std::string& s) {
-  std::vector<uint32_t> out;
-  uint32_t len = 0;
-  for (char c : s) {
-    if (c >= '0' && c <= '9') {
-      len = len * 10 + static_cast<uint32_t>(c - '0');
-    } else {
-      out.push_back(cigar::make(len, static_cast<uint32_t>(std::string_view(cigar::kOpChars).find(c))));
-      len = 0;
-    }
-  }
-  return out;
-}
-
-std::string cigar_text(const std::vector<uint32_t>& cigar) {
-  std::string out;
-  for (uint32_t c : cigar) out += std::to_string(cigar::len(c)) + cigar::kOpChars[cigar::op(c)];
-  return out;
-}
+using test::cigar_text;
+using test::parse_cigar;
 
 struct Fixed {
   std::string cigar;
@@ -177,6 +165,31 @@ TEST(CigarFix, RejectsCigarNotSpanningSequences) {
   std::vector<uint32_t> cigar = parse_cigar("5M");
   const auto q = test::encode("ACGT"), t = test::encode("ACGTA");
   EXPECT_THROW((void)fix_cigar(cigar, q, t), Error);
+}
+
+// ---- --eqx: M ops rewritten as =/X runs ----
+
+// The =/X CIGAR of each record of minimap2's `--eqx --MD` SAM from its M form.
+TEST(EqxCigar, EqxSamMatchesMinimap2) {
+  int checked = 0;
+  for (const format::sam_data::EqxSamRecord& r : format::sam_data::eqx_sam_records()) {
+    SCOPED_TRACE(r.name);
+    EXPECT_EQ(eqx_cigar(test::collapse_eqx(r.cigar), r.query, r.target), r.cigar);
+    ++checked;
+  }
+  EXPECT_EQ(checked, 6);
+}
+
+std::vector<uint8_t> codes(const std::string& s) { return test::encode(s); }
+
+TEST(EqxCigar, HandMadeCases) {
+  // N against N is "=", as in minimap2 (codes compare equal); other ops are copied.
+  EXPECT_EQ(eqx_cigar(parse_cigar("3M1I2M"), codes("ANTGCA"), codes("ANGCC")), parse_cigar("2=1X1I1=1X"));
+  EXPECT_EQ(eqx_cigar(parse_cigar("2M2D1M"), codes("TAC"), codes("AATTC")), parse_cigar("1X1=2D1="));
+  // Adjacent M ops stay apart.
+  EXPECT_EQ(eqx_cigar(parse_cigar("1M1M"), codes("AC"), codes("AC")), parse_cigar("1=1="));
+  const auto q = codes("ACGT");
+  EXPECT_THROW(eqx_cigar(parse_cigar("4M1D"), q, q), Error);  // target too short
 }
 
 }  // namespace

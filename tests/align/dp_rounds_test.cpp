@@ -13,7 +13,8 @@
 #include "../../src/io/index_file.hpp"
 #include "../../src/io/seq_reader.hpp"
 #include "../../src/pipeline/read_mapper.hpp"
-#include "../test_support.hpp"
+#include "support/dp.hpp"
+#include "support/paths.hpp"
 
 namespace agatha::align {
 namespace {

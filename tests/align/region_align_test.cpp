@@ -4,7 +4,6 @@
 #include "../../src/align/region_align.hpp"
 
 #include <gtest/gtest.h>
-#include <zlib.h>
 
 #include <cstdlib>
 #include <iostream>
@@ -14,7 +13,9 @@
 
 #include "../../src/io/index_file.hpp"
 #include "../../src/pipeline/read_mapper.hpp"
-#include "../test_support.hpp"
+#include "support/dp.hpp"
+#include "support/files.hpp"
+#include "support/paths.hpp"
 
 namespace agatha::align {
 namespace {
@@ -30,20 +31,8 @@ struct ExpectedRead {
   std::vector<ExpectedCall> calls;
 };
 
-// The whole of a plain or gzip-compressed file.
-std::string slurp(const std::string& path) {
-  std::string out;
-  gzFile f = gzopen(path.c_str(), "rb");
-  if (!f) return out;
-  char buf[1 << 16];
-  int n;
-  while ((n = gzread(f, buf, sizeof buf)) > 0) out.append(buf, static_cast<size_t>(n));
-  gzclose(f);
-  return out;
-}
-
 std::vector<ExpectedRead> load_trace(const std::string& path) {
-  std::istringstream in(slurp(path));
+  std::istringstream in(test::read_gz(path));
   std::vector<ExpectedRead> reads;
   std::string line;
   while (std::getline(in, line)) {
@@ -70,17 +59,8 @@ std::vector<ExpectedRead> load_trace(const std::string& path) {
   return reads;
 }
 
-std::string decode(const std::vector<uint8_t>& s) {
-  std::string o;
-  for (uint8_t c : s) o += "ACGTN"[c < 4 ? c : 4];
-  return o;
-}
-
-std::string cigar_str(const std::vector<uint32_t>& c) {
-  std::string o;
-  for (uint32_t x : c) o += std::to_string(x >> 4) + "MIDNSHP=XB"[x & 0xf];
-  return o;
-}
+using test::cigar_text;
+using test::decode;
 
 struct TraceCount {
   int reads = 0, reads_ok = 0, calls = 0, calls_ok = 0, inv_calls = 0;
@@ -101,7 +81,7 @@ TraceCount check_trace(const std::vector<ExpectedRead>& expected, const std::str
   auto dp = make_dp_backend(dpo);
   TraceCount n;
   n.reads = static_cast<int>(expected.size());
-  std::istringstream fq(slurp(reads_path));
+  std::istringstream fq(test::read_gz(reads_path));
   for (const ExpectedRead& er : expected) {
     std::string h, seq, plus, qual;
     EXPECT_TRUE(std::getline(fq, h) && std::getline(fq, seq) && std::getline(fq, plus) && std::getline(fq, qual));
@@ -128,12 +108,12 @@ TraceCount check_trace(const std::vector<ExpectedRead>& expected, const std::str
       const bool ok = e.q == opt.q && e.q2 == opt.q2 && e.e == opt.e && e.e2 == opt.e2 &&
                       static_cast<int>(g.flag) == e.flag && g.w == e.bw && zdrop_ok &&
                       g.end_bonus == (is_ext ? opt.end_bonus : -1) && decode(g.target) == e.target &&
-                      decode(g.query) == e.query && g.result.score == e.score && cigar_str(g.result.cigar) == e.cigar;
+                      decode(g.query) == e.query && g.result.score == e.score && cigar_text(g.result.cigar) == e.cigar;
       EXPECT_TRUE(ok) << name << " call " << i << ": flag " << g.flag << "/" << e.flag << " bw " << g.w << "/" << e.bw
                       << " zdrop " << g.zdrop << "/" << e.zdrop << " tlen " << g.target.size() << "/" << e.target.size()
                       << " qlen " << g.query.size() << "/" << e.query.size() << " score " << g.result.score << "/"
                       << e.score << " target_eq " << (decode(g.target) == e.target) << " query_eq "
-                      << (decode(g.query) == e.query) << " cigar_eq " << (cigar_str(g.result.cigar) == e.cigar);
+                      << (decode(g.query) == e.query) << " cigar_eq " << (cigar_text(g.result.cigar) == e.cigar);
       if (ok)
         ++n.calls_ok;
       else

@@ -2,40 +2,32 @@
 // GPU (cuobjdump reads what is really embedded), the architectures the binary reports
 // are those, and meson refuses an nvcc older than CUDA 12 (the CUDA sources are C++20).
 // Tests that need nvcc, cuobjdump or meson skip, visibly, where they are absent.
-#include "../test_support.hpp"
-
 #include "../../kernels/gpu/arch_select.hpp"
 #include "../../kernels/gpu/cuda_backend.hpp"
 
 #include <gtest/gtest.h>
-#include <sys/stat.h>
 
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <regex>
 #include <set>
 #include <string>
+#include <vector>
+
+#include "support/files.hpp"
+#include "support/paths.hpp"
+#include "support/run.hpp"
 
 namespace agatha {
 namespace {
 
 namespace fs = std::filesystem;
 
-struct ShellRun {
-  int status;
-  std::string out;
-};
+using test::shell_quote;
 
-ShellRun shell(const std::string& cmd) {
-  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
-  if (!p) return {-1, ""};
-  std::string out;
-  char buf[4096];
-  for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
-  return {pclose(p), out};
-}
+// `cmd` through the shell, stdout and stderr together in `out`.
+test::CommandResult shell(const std::string& cmd) { return test::run_shell(cmd + " 2>&1"); }
 
 std::set<int> archs(const std::string& text, const std::string& kind) {
   std::set<int> s;
@@ -51,8 +43,9 @@ TEST(CudaBuild, FatBinaryHoldsSassForCurrentGpusAndPtxForLaterOnes) {
   const char* env = std::getenv("AGATHA_CUOBJDUMP");
   const std::string tool = env && *env ? env : AGATHA_CUOBJDUMP;
   if (tool.empty()) GTEST_SKIP() << "cuobjdump not found";
-  const ShellRun r = shell("'" + tool + "' --list-elf --list-ptx '" + test::agatha_binary() + "'");
-  ASSERT_EQ(r.status, 0) << r.out;
+  const test::CommandResult r =
+      shell(shell_quote(tool) + " --list-elf --list-ptx " + shell_quote(test::agatha_binary()));
+  ASSERT_EQ(r.code, 0) << r.out;
   const std::set<int> elf = archs(r.out, "ELF"), ptx = archs(r.out, "PTX");
   // What the binary says it holds is what it holds.
   const auto sass_built = gpu::cuda::built_sass(), ptx_built = gpu::cuda::built_ptx();
@@ -88,8 +81,7 @@ TEST(CudaBuild, GpuInfoNamesTheBuildAndTheDevice) {
 TEST(CudaBuild, MesonRefusesNvccOlderThan12) {
   if (std::string(AGATHA_NVCC).empty() || !fs::exists(AGATHA_NVCC)) GTEST_SKIP() << "nvcc not found";
   if (std::string(AGATHA_MESON).empty() || !fs::exists(AGATHA_MESON)) GTEST_SKIP() << "meson not found";
-  const fs::path dir = fs::temp_directory_path() / ("agatha_nvcc11_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
+  const test::TempDir dir;
   const fs::path fake = dir / "nvcc";
   {
     std::ofstream f(fake);
@@ -103,17 +95,17 @@ TEST(CudaBuild, MesonRefusesNvccOlderThan12) {
   }
   fs::permissions(fake, fs::perms::owner_all);
   auto setup = [&](const std::string& feature, const std::string& name) {
-    return shell("PATH='" + dir.string() + "':\"$PATH\" '" + AGATHA_MESON + "' setup '" + (dir / name).string() + "' '" +
-                 AGATHA_SOURCE_DIR + "' -Dtests=false -Dcuda=" + feature);
+    return shell("PATH=" + shell_quote(dir.string()) + ":\"$PATH\" " + shell_quote(AGATHA_MESON) + " setup " +
+                 shell_quote(dir.file(name)) + " " + shell_quote(test::source_dir()) +
+                 " -Dtests=false -Dcuda=" + feature);
   };
-  const ShellRun required = setup("enabled", "required");
-  EXPECT_NE(required.status, 0) << required.out;
+  const test::CommandResult required = setup("enabled", "required");
+  EXPECT_NE(required.code, 0) << required.out;
   EXPECT_NE(required.out.find("accepts from CUDA 12 on; nvcc 11.8.89 found"), std::string::npos) << required.out;
-  const ShellRun optional = setup("auto", "optional");
-  EXPECT_EQ(optional.status, 0) << optional.out;
+  const test::CommandResult optional = setup("auto", "optional");
+  EXPECT_EQ(optional.code, 0) << optional.out;
   EXPECT_NE(optional.out.find("building without the CUDA backend"), std::string::npos) << optional.out;
   EXPECT_TRUE(std::regex_search(optional.out, std::regex(R"(CUDA\s*: (NO|False))"))) << optional.out;
-  fs::remove_all(dir);
 }
 
 }  // namespace

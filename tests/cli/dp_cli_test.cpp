@@ -1,18 +1,16 @@
 // `agatha dp` end to end: exact messages and exit codes for bad input, --check,
 // output format, empty and truncated files. Then the command line of every subcommand:
 // exit codes of command-line errors, minimap2's option checks and option order.
-#include "../test_support.hpp"
-
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <zlib.h>
 
-#include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "support/files.hpp"
+#include "support/paths.hpp"
+#include "support/run.hpp"
 
 namespace agatha {
 namespace {
@@ -26,17 +24,8 @@ Outcome dp(const std::string& args) { return test::run_agatha("dp " + args + " 2
 
 class DpCli : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("agatha-cli-" + std::to_string(::getpid()));
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string write(const std::string& name, const std::string& text) {
-    const fs::path p = dir_ / name;
-    std::ofstream(p) << text;
-    return p.string();
-  }
-  fs::path dir_;
+  std::string write(const std::string& name, const std::string& text) { return dir_.write(name, text); }
+  test::TempDir dir_;
 };
 
 const std::string kTask = "t1\t0\t2\t4\t1\t4\t2\t24\t1\t-1\t-1\t0\tACGT\tACGT";
@@ -96,10 +85,7 @@ TEST_F(DpCli, EmptyFileIsValid) {
 TEST_F(DpCli, TruncatedGzipIsAnError) {
   std::string text;
   for (int i = 0; i < 2000; ++i) text += kTask + "\n";
-  const fs::path gz = dir_ / "t.tsv.gz";
-  gzFile f = gzopen(gz.c_str(), "wb");
-  gzwrite(f, text.data(), static_cast<unsigned>(text.size()));
-  gzclose(f);
+  const fs::path gz = dir_.write_gz("t.tsv.gz", text);
   fs::resize_file(gz, fs::file_size(gz) / 2);
   const Outcome r = dp(gz.string() + " -o " + (dir_ / "out.tsv").string());
   EXPECT_EQ(r.code, 1);
@@ -138,19 +124,10 @@ class Cli : public DpCli {
   // `agatha ARGS`, stdout and stderr together.
   static Outcome agatha(const std::string& args) { return test::run_agatha(args + " 2>&1"); }
   // The source file's path, quoted for the shell.
-  static std::string src(const std::string& rel) {
-    std::string quoted = "'";
-    quoted += test::source_path(rel);
-    return quoted += "'";
-  }
+  static std::string src(const std::string& rel) { return test::quoted_source_path(rel); }
 };
 
-// The last line of s, without its newline.
-std::string last_line(std::string s) {
-  if (!s.empty() && s.back() == '\n') s.pop_back();
-  const size_t nl = s.rfind('\n');
-  return nl == std::string::npos ? s : s.substr(nl + 1);
-}
+using test::last_line;
 
 // An argument no subcommand expects is a command-line error: exit code 1 (not CLI11's
 // 109), with CLI11's message; --help exits 0 on every subcommand.

@@ -7,13 +7,8 @@
 // an unwritable -o and a bad -R fail with a message and exit code 1; a closed pipe ends
 // the run by SIGPIPE as it ends minimap2; -o never replaces a device, FIFO or link, nor
 // an input, and an interrupted run leaves no temporary file.
-#include "../test_support.hpp"
-
 #include <gtest/gtest.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
-#include <zlib.h>
 
 #include <algorithm>
 #include <cctype>
@@ -27,6 +22,11 @@
 #include <string>
 #include <vector>
 
+#include "support/files.hpp"
+#include "support/paths.hpp"
+#include "support/run.hpp"
+#include "support/text.hpp"
+
 namespace agatha {
 namespace {
 
@@ -34,26 +34,10 @@ namespace fs = std::filesystem;
 
 // ---- files, lines and their differences ----
 
-// The file's bytes as they are (agatha's output, stdout, stderr).
-std::string read_raw(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-// The whole file, gunzipped when it is gzip (zlib reads plain files as they are): the
-// fixtures, and BAM's BGZF blocks.
-std::string read_gz(const fs::path& p) {
-  gzFile f = gzopen(p.c_str(), "rb");
-  if (!f) return "";
-  std::string s;
-  char buf[1 << 16];
-  int n;
-  while ((n = gzread(f, buf, sizeof buf)) > 0) s.append(buf, static_cast<size_t>(n));
-  gzclose(f);
-  return s;
-}
+// The file's bytes as they are (agatha's output); the whole file gunzipped when it is
+// gzip (zlib reads plain files as they are): the fixtures, and BAM's BGZF blocks.
+using test::read_file;
+using test::read_gz;
 
 // Lines with their '\n' (a last line without one stays without), @PG lines dropped.
 std::vector<std::string> lines_without_pg(const std::string& text) {
@@ -67,12 +51,8 @@ std::vector<std::string> lines_without_pg(const std::string& text) {
   return lines;
 }
 
-std::vector<std::string> fields(const std::string& line) {
-  std::vector<std::string> f;
-  std::stringstream s(line.substr(0, line.find('\n')));
-  for (std::string x; std::getline(s, x, '\t');) f.push_back(x);
-  return f;
-}
+// The tab-separated fields of a line (its newline aside).
+std::vector<std::string> fields(const std::string& line) { return test::split_tabs(line.substr(0, line.find('\n'))); }
 
 std::string shorten(const std::string& s, size_t max = 300) {
   return s.size() <= max ? s : s.substr(0, max) + "... (" + std::to_string(s.size()) + " characters)";
@@ -110,28 +90,19 @@ std::string describe_difference(const std::vector<std::string>& want, const std:
   return m.str();
 }
 
-// The last n lines of s (without a final newline).
-std::string last_lines(const std::string& s, int n = 5) {
-  std::string t = s;
-  if (!t.empty() && t.back() == '\n') t.pop_back();
-  size_t start = t.size();
-  for (int i = 0; i < n; ++i) {
-    const size_t nl = start == 0 ? std::string::npos : t.rfind('\n', start - 1);
-    if (nl == std::string::npos) return t;
-    start = nl;
-  }
-  return t.substr(start + 1);
+using test::last_line;
+using test::last_lines;
+using test::shell_quote;
+
+std::string src(const std::string& rel) { return test::quoted_source_path(rel); }
+
+bool have_samtools() { return test::run_shell("command -v samtools > /dev/null 2>&1").code == 0; }
+
+// `bash SCRIPT`'s exit code (its stdout discarded: no process the script leaves behind
+// holds the pipe run_shell reads).
+int run_script(const std::filesystem::path& script) {
+  return test::run_shell("bash " + shell_quote(script) + " > /dev/null").code;
 }
-
-std::string last_line(const std::string& s) { return last_lines(s, 1); }
-
-std::string quoted(const std::string& s) { return "'" + s + "'"; }
-
-std::string src(const std::string& rel) { return quoted(test::source_path(rel)); }
-
-bool have_samtools() { return std::system("command -v samtools > /dev/null 2>&1") == 0; }
-
-int exit_code(int status) { return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status); }
 
 // Read names (up to the first blank) of a FASTA or four-line FASTQ file, in order.
 std::vector<std::string> read_names(const std::string& rel) {
@@ -202,45 +173,30 @@ TEST(CasesFile, IsWellFormed) {
 
 // ---- running agatha ----
 
-struct Outcome {
-  int code;
-  std::string out, err;
-};
+using Outcome = test::CommandResult;
 
 class E2e : public ::testing::Test {
  protected:
-  void SetUp() override {
-    std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    std::replace(test.begin(), test.end(), '/', '.');
-    dir_ = fs::temp_directory_path() / ("agatha-e2e-" + std::to_string(::getpid()) + "-" + test);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  // `agatha ARGS` through the shell, stdout and stderr to files of the test's folder.
-  Outcome run(const std::string& args) const {
-    const fs::path out = dir_ / "stdout", err = dir_ / "stderr";
-    const std::string cmd = std::string(AGATHA_BINARY) + " " + args + " > " + quoted(out) + " 2> " + quoted(err);
-    const int code = exit_code(std::system(cmd.c_str()));
-    return {code, read_raw(out), read_raw(err)};
-  }
+  // `agatha ARGS` through the shell: stdout in `out`, stderr in `err`.
+  static Outcome run(const std::string& args) { return test::run_agatha(args); }
 
   // `agatha align OPTIONS REF READS -o FILE`: FILE's content in `out`.
   Outcome align(const std::string& options, const std::string& ref, const std::string& reads,
                 const std::string& file = "out") const {
     const fs::path path = dir_ / file;
-    Outcome r = run("align " + options + " " + ref + " " + reads + " -o " + quoted(path));
-    r.out = read_raw(path);
+    Outcome r = run("align " + options + " " + ref + " " + reads + " -o " + shell_quote(path));
+    r.out = read_file(path);
     return r;
   }
 
   fs::path path(const std::string& name) const { return dir_ / name; }
 
-  fs::path dir_;
+  test::TempDir dir_;
 };
 
 #define ASSERT_RAN(r, what) ASSERT_EQ((r).code, 0) << (what) << "\nstderr:\n" << last_lines((r).err)
 
+const std::string kAgatha = shell_quote(test::agatha_binary());
 const std::string kMtRef = src("data/ref.fa"), kMtReads = src("data/reads.fq");
 const std::string kMtExpected = "tests/data/e2e/expected/mt_map_pb.sam.gz";
 
@@ -317,12 +273,12 @@ TEST_P(E2eSam, SamtoolsAcceptsOutput) {
   const Case& c = GetParam();
   const Outcome r = align(c.options, src(c.reference), src(c.reads), "out.sam");
   ASSERT_RAN(r, "agatha align " + c.options);
-  const std::string sam = quoted(path("out.sam")), log = quoted(path("samtools.log"));
-  EXPECT_EQ(exit_code(std::system(("samtools quickcheck -v " + sam + " > " + log + " 2>&1").c_str())), 0)
-      << last_lines(read_raw(path("samtools.log")));
-  const std::string bam = quoted(path("out.bam"));
-  EXPECT_EQ(exit_code(std::system(("samtools view -b -o " + bam + " " + sam + " > " + log + " 2>&1").c_str())), 0)
-      << last_lines(read_raw(path("samtools.log")));
+  const std::string sam = shell_quote(path("out.sam")), log = shell_quote(path("samtools.log"));
+  EXPECT_EQ(test::run_shell("samtools quickcheck -v " + sam + " > " + log + " 2>&1").code, 0)
+      << last_lines(read_file(path("samtools.log")));
+  const std::string bam = shell_quote(path("out.bam"));
+  EXPECT_EQ(test::run_shell("samtools view -b -o " + bam + " " + sam + " > " + log + " 2>&1").code, 0)
+      << last_lines(read_file(path("samtools.log")));
 }
 
 INSTANTIATE_TEST_SUITE_P(Minimap2, E2eSam, ::testing::ValuesIn(load_cases("sam")), case_name);
@@ -405,14 +361,7 @@ void expect_bam(const fs::path& p) {
 
 // The records samtools decodes from FILE (SAM, BAM, gzipped SAM), @PG lines aside.
 std::vector<std::string> samtools_view(const std::string& file) {
-  const std::string cmd = "samtools view -h " + file;
-  FILE* p = popen(cmd.c_str(), "r");
-  std::string text;
-  char buf[1 << 16];
-  size_t n;
-  while (p && (n = fread(buf, 1, sizeof buf, p)) > 0) text.append(buf, n);
-  if (p) pclose(p);
-  return lines_without_pg(text);
+  return lines_without_pg(test::run_shell("samtools view -h " + file).out);
 }
 
 TEST_F(E2e, BamOutputHoldsTheSameRecords) {
@@ -426,8 +375,8 @@ TEST_F(E2e, BamOutputHoldsTheSameRecords) {
   // samtools prints both through htslib, which formats floats its own way.
   const auto want = samtools_view(src(kMtExpected));
   ASSERT_GT(want.size(), 155u);
-  EXPECT_EQ(describe_difference(want, samtools_view(quoted(path("out.bam")))), "") << "-o out.bam";
-  EXPECT_EQ(describe_difference(want, samtools_view(quoted(path("out.data")))), "") << "--format bam";
+  EXPECT_EQ(describe_difference(want, samtools_view(shell_quote(path("out.bam")))), "") << "-o out.bam";
+  EXPECT_EQ(describe_difference(want, samtools_view(shell_quote(path("out.data")))), "") << "--format bam";
 }
 
 // ---- failures: a message, exit code 1, no crash ----
@@ -449,19 +398,19 @@ TEST_F(E2e, ClosedPipeEndsQuietlyBySigpipeLikeMinimap2) {
   const fs::path script = path("pipe.sh"), err = path("stderr");
   for (const char* parent : {"", "trap '' PIPE\n"}) {
     SCOPED_TRACE(*parent ? "SIGPIPE ignored by the parent" : "SIGPIPE at its default");
-    std::ofstream(script) << parent << AGATHA_BINARY << " align -x map-pb " << kMtRef << " " << kMtReads << " 2> "
-                          << quoted(err) << " | head -n 1 > /dev/null\nexit ${PIPESTATUS[0]}\n";
+    std::ofstream(script) << parent << kAgatha << " align -x map-pb " << kMtRef << " " << kMtReads << " 2> "
+                          << shell_quote(err) << " | head -n 1 > /dev/null\nexit ${PIPESTATUS[0]}\n";
     DefaultSigpipe sigpipe;
-    const int code = exit_code(std::system(("bash " + quoted(script)).c_str()));
-    const std::string msg = read_raw(err);
+    const int code = run_script(script);
+    const std::string msg = read_file(err);
     EXPECT_EQ(code, 128 + SIGPIPE) << "stderr:\n" << last_lines(msg);
     EXPECT_EQ(msg.find("[E::"), std::string::npos) << "an error message; stderr:\n" << last_lines(msg);
   }
-  if (std::system("command -v minimap2 > /dev/null 2>&1") == 0) {
+  if (test::run_shell("command -v minimap2 > /dev/null 2>&1").code == 0) {
     std::ofstream(script) << "minimap2 -a -x map-pb " << kMtRef << " " << kMtReads
                           << " 2> /dev/null | head -n 1 > /dev/null\nexit ${PIPESTATUS[0]}\n";
     DefaultSigpipe sigpipe;
-    EXPECT_EQ(exit_code(std::system(("bash " + quoted(script)).c_str())), 128 + SIGPIPE) << "minimap2 itself";
+    EXPECT_EQ(run_script(script), 128 + SIGPIPE) << "minimap2 itself";
   }
 }
 
@@ -473,11 +422,11 @@ TEST_F(E2e, OutputThroughALinkToStdoutReachesTheRedirectedFile) {
   fs::create_symlink("/dev/stdout", path("to-stdout"));
   const Outcome direct = run("align -x map-pb " + kMtRef + " " + kMtReads);
   ASSERT_RAN(direct, "agatha align");
-  const Outcome r = run("align -x map-pb " + kMtRef + " " + kMtReads + " -o " + quoted(path("to-stdout")));
+  const Outcome r = run("align -x map-pb " + kMtRef + " " + kMtReads + " -o " + shell_quote(path("to-stdout")));
   ASSERT_RAN(r, "agatha align -o to-stdout");
   EXPECT_EQ(describe_difference(lines_without_pg(direct.out), lines_without_pg(r.out)), "");
   EXPECT_TRUE(fs::is_symlink(path("to-stdout")));
-  for (const auto& e : fs::directory_iterator(dir_))
+  for (const auto& e : fs::directory_iterator(dir_.path()))
     EXPECT_EQ(e.path().filename().string().find(".tmp."), std::string::npos) << e.path();
 }
 
@@ -485,20 +434,20 @@ TEST_F(E2e, OutputThroughALinkToStdoutReachesTheRedirectedFile) {
 // and the FIFO stay what they are (the index was always renamed over the path).
 TEST_F(E2e, IndexIntoADeviceOrFifoWritesThroughIt) {
   fs::create_symlink("/dev/null", path("to-null"));
-  ASSERT_RAN(run("index -x map-pb " + kMtRef + " -o " + quoted(path("to-null"))), "agatha index -o to-null");
+  ASSERT_RAN(run("index -x map-pb " + kMtRef + " -o " + shell_quote(path("to-null"))), "agatha index -o to-null");
   EXPECT_TRUE(fs::is_symlink(path("to-null")));
   EXPECT_TRUE(fs::is_character_file("/dev/null"));
 
-  ASSERT_RAN(run("index -x map-pb " + kMtRef + " -o " + quoted(path("ref.agi"))), "agatha index -o ref.agi");
+  ASSERT_RAN(run("index -x map-pb " + kMtRef + " -o " + shell_quote(path("ref.agi"))), "agatha index -o ref.agi");
   const fs::path fifo = path("fifo");
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
   const fs::path script = path("fifo.sh");
-  std::ofstream(script) << "cat " << quoted(fifo) << " > " << quoted(path("copy.agi")) << " &\n"
-                        << AGATHA_BINARY << " index -x map-pb " << kMtRef << " -o " << quoted(fifo)
+  std::ofstream(script) << "cat " << shell_quote(fifo) << " > " << shell_quote(path("copy.agi")) << " &\n"
+                        << kAgatha << " index -x map-pb " << kMtRef << " -o " << shell_quote(fifo)
                         << " 2> /dev/null\ncode=$?\nwait\nexit $code\n";
-  EXPECT_EQ(exit_code(std::system(("bash " + quoted(script)).c_str())), 0);
+  EXPECT_EQ(run_script(script), 0);
   EXPECT_TRUE(fs::is_fifo(fifo));
-  EXPECT_EQ(read_raw(path("copy.agi")), read_raw(path("ref.agi")));
+  EXPECT_EQ(read_file(path("copy.agi")), read_file(path("ref.agi")));
 }
 
 // A link to a regular file: the file gets the output and keeps its permission bits; the
@@ -510,9 +459,10 @@ TEST_F(E2e, OutputThroughALinkToAFileReplacesTheFileAndKeepsItsMode) {
   fs::create_symlink(file, link);
   const Outcome r = align("-x map-pb", kMtRef, kMtReads, "out.sam");
   ASSERT_RAN(r, "agatha align -o out.sam");
-  ASSERT_RAN(run("align -x map-pb " + kMtRef + " " + kMtReads + " -o " + quoted(link)), "agatha align -o link.sam");
+  ASSERT_RAN(run("align -x map-pb " + kMtRef + " " + kMtReads + " -o " + shell_quote(link)),
+             "agatha align -o link.sam");
   EXPECT_TRUE(fs::is_symlink(link));
-  EXPECT_EQ(describe_difference(lines_without_pg(r.out), lines_without_pg(read_raw(file))), "");
+  EXPECT_EQ(describe_difference(lines_without_pg(r.out), lines_without_pg(read_file(file))), "");
   EXPECT_EQ(fs::status(file).permissions() & fs::perms::all,
             fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
 }
@@ -526,15 +476,17 @@ TEST_F(E2e, InterruptedRunLeavesNoTemporaryFile) {
     fs::remove(fifo);
     ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
     // Job control: a background job of a script would otherwise start with SIGINT ignored.
-    std::ofstream(script) << "set -m\n(head -n 8 " << kMtReads << "; exec sleep 60) > " << quoted(fifo) << " &\nW=$!\n"
-                          << AGATHA_BINARY << " align -x map-pb " << kMtRef << " " << quoted(fifo) << " -o "
-                          << quoted(out) << " 2> /dev/null &\nP=$!\n"
-                          << "for i in $(seq 300); do ls " << quoted(out) << ".tmp.* > /dev/null 2>&1 && break; sleep 0.1; done\n"
-                          << "ls " << quoted(out) << ".tmp.* > /dev/null 2>&1 || { kill $P $W; exit 99; }\n"
+    std::ofstream(script) << "set -m\n(head -n 8 " << kMtReads << "; exec sleep 60) > " << shell_quote(fifo)
+                          << " &\nW=$!\n"
+                          << kAgatha << " align -x map-pb " << kMtRef << " " << shell_quote(fifo) << " -o "
+                          << shell_quote(out) << " 2> /dev/null &\nP=$!\n"
+                          << "for i in $(seq 300); do ls " << shell_quote(out)
+                          << ".tmp.* > /dev/null 2>&1 && break; sleep 0.1; done\n"
+                          << "ls " << shell_quote(out) << ".tmp.* > /dev/null 2>&1 || { kill $P $W; exit 99; }\n"
                           << "kill -" << sig << " $P\nwait $P\ncode=$?\nkill $W\nexit $code\n";
-    EXPECT_EQ(exit_code(std::system(("bash " + quoted(script)).c_str())), 128 + sig) << "99: no temporary file seen";
+    EXPECT_EQ(run_script(script), 128 + sig) << "99: no temporary file seen";
     std::vector<std::string> left;
-    for (const auto& e : fs::directory_iterator(dir_))
+    for (const auto& e : fs::directory_iterator(dir_.path()))
       if (e.path().filename().string().starts_with("out.sam")) left.push_back(e.path().filename().string());
     EXPECT_TRUE(left.empty()) << "left behind: " << left.front();
   }
@@ -546,12 +498,12 @@ TEST_F(E2e, OutputThatIsAnInputIsRefused) {
   fs::copy_file(test::source_path("data/reads.fq"), reads);
   fs::copy_file(test::source_path("data/ref.fa"), ref);
   fs::create_symlink(reads, link);
-  const std::string before = read_raw(reads);
+  const std::string before = read_file(reads);
   const std::vector<std::pair<std::string, std::string>> cases = {
-      {"align -x map-pb " + quoted(ref) + " " + quoted(reads) + " -o " + quoted(reads), reads.string()},
-      {"align -x map-pb " + quoted(ref) + " " + quoted(link) + " -o " + quoted(reads), link.string()},
-      {"align -x map-pb " + quoted(ref) + " " + quoted(reads) + " -o " + quoted(ref), ref.string()},
-      {"index -x map-pb " + quoted(ref) + " -o " + quoted(ref), ref.string()},
+      {"align -x map-pb " + shell_quote(ref) + " " + shell_quote(reads) + " -o " + shell_quote(reads), reads.string()},
+      {"align -x map-pb " + shell_quote(ref) + " " + shell_quote(link) + " -o " + shell_quote(reads), link.string()},
+      {"align -x map-pb " + shell_quote(ref) + " " + shell_quote(reads) + " -o " + shell_quote(ref), ref.string()},
+      {"index -x map-pb " + shell_quote(ref) + " -o " + shell_quote(ref), ref.string()},
   };
   for (const auto& [args, input] : cases) {
     SCOPED_TRACE(args);
@@ -559,8 +511,8 @@ TEST_F(E2e, OutputThatIsAnInputIsRefused) {
     EXPECT_EQ(r.code, 1);
     EXPECT_NE(last_line(r.err).find("is the input file '" + input + "'"), std::string::npos) << last_line(r.err);
   }
-  EXPECT_EQ(read_raw(reads), before);
-  EXPECT_EQ(read_raw(ref), read_raw(test::source_path("data/ref.fa")));
+  EXPECT_EQ(read_file(reads), before);
+  EXPECT_EQ(read_file(ref), read_file(test::source_path("data/ref.fa")));
 }
 
 // Bytes 0x00-0x03 in a read are A, C, G, T to minimap2 (seq_nt4_table): the read aligns
@@ -576,14 +528,14 @@ TEST_F(E2e, BytesBelowFourInAReadAlignAsTheirBases) {
   }
   std::ofstream(path("letters.fq"), std::ios::binary) << name << '\n' << seq << "\n+\n" << qual << '\n';
   std::ofstream(path("coded.fq"), std::ios::binary) << name << '\n' << coded << "\n+\n" << qual << '\n';
-  const Outcome want = align("-x map-pb", kMtRef, quoted(path("letters.fq")), "letters.sam");
-  const Outcome got = align("-x map-pb", kMtRef, quoted(path("coded.fq")), "coded.sam");
+  const Outcome want = align("-x map-pb", kMtRef, shell_quote(path("letters.fq")), "letters.sam");
+  const Outcome got = align("-x map-pb", kMtRef, shell_quote(path("coded.fq")), "coded.sam");
   ASSERT_RAN(want, "letters");
   ASSERT_RAN(got, "coded");
   EXPECT_EQ(describe_difference(lines_without_pg(want.out), lines_without_pg(got.out)), "");
   EXPECT_NE(want.out.find("\t60\t"), std::string::npos) << "the read maps with MAPQ 60";
   if (have_samtools()) {
-    EXPECT_EQ(std::system(("samtools view " + quoted(path("coded.sam")) + " > /dev/null 2>&1").c_str()), 0);
+    EXPECT_EQ(test::run_shell("samtools view " + shell_quote(path("coded.sam")) + " > /dev/null 2>&1").code, 0);
   }
 }
 
@@ -616,7 +568,7 @@ TEST_F(E2e, BadReadGroupLineIsRejected) {
   for (const auto& [rg, message] : cases) {
     SCOPED_TRACE("-R " + rg);
     const fs::path out = path("out.sam");
-    const Outcome r = run("align -x map-pb -R " + rg + " " + kMtRef + " " + kMtReads + " -o " + quoted(out));
+    const Outcome r = run("align -x map-pb -R " + rg + " " + kMtRef + " " + kMtReads + " -o " + shell_quote(out));
     EXPECT_EQ(r.code, 1);
     EXPECT_EQ(last_line(r.err), message) << "stderr:\n" << last_lines(r.err);
     EXPECT_EQ(r.out, "");

@@ -1,19 +1,16 @@
-// `agatha eval` and the accuracy library on hand-checked fixtures
-// (tests/data/eval/README.md lists what each read of cases.* exercises).
-#include "eval_cli.hpp"
-
+// `agatha eval` and the accuracy library (src/eval/accuracy.cpp) on hand-checked
+// fixtures (tests/data/eval/README.md lists what each read of cases.* exercises).
 #include "src/eval/accuracy.hpp"
-#include "src/eval/compare.hpp"
-#include "src/eval/truth.hpp"
 
 #include <agatha/error.hpp>
 
 #include <gtest/gtest.h>
 
-#include <tuple>
-#include <htslib/sam.h>
+#include <string>
 
-#include <functional>
+#include "eval_test.hpp"
+#include "src/eval/truth.hpp"
+#include "support/files.hpp"
 
 namespace agatha {
 namespace {
@@ -44,28 +41,6 @@ TEST(Accuracy, OverlapThresholdIsStrict) {
   EXPECT_FALSE(eval::is_correct(t, a, 0.1));
   a.strand = '+', a.contig = "chrB";
   EXPECT_FALSE(eval::is_correct(t, a, 0.1));
-}
-
-TEST(Accuracy, ParsesOriginNames) {
-  const auto o = eval::parse_origin_name("S1_1!MT_orang!9870!11709!-");
-  ASSERT_TRUE(o);
-  EXPECT_EQ(o->contig, "MT_orang");
-  EXPECT_EQ(o->start, 9870);
-  EXPECT_EQ(o->end, 11709);
-  EXPECT_EQ(o->strand, '-');
-  EXPECT_FALSE(eval::parse_origin_name("S1_1"));
-  EXPECT_FALSE(eval::parse_origin_name("S1_1!chr!x!2!+"));
-  EXPECT_FALSE(eval::parse_origin_name("S1_1!chr!1!2!*"));
-}
-
-TEST(Accuracy, LoadsPbsimMaf) {
-  const eval::Truth t = eval::load_truth(std::string(AGATHA_SOURCE_DIR) + "/data/reads.maf.gz");
-  EXPECT_EQ(t.size(), 155u);
-  const eval::Origin& o = t.by_read.at("S1_2");
-  EXPECT_EQ(o.contig, "MT_orang");
-  EXPECT_EQ(o.start, 8628);
-  EXPECT_EQ(o.end, 8628 + 2498);
-  EXPECT_EQ(o.strand, '-');
 }
 
 TEST(Accuracy, LibraryCountsMatchHandComputation) {
@@ -166,44 +141,17 @@ TEST(EvalCli, MalformedTruthAndAlignments) {
   const std::string junk = d.write("junk.txt", "hello world\n");
   r = agatha("eval --truth " + eval_data("truth.maf") + " " + junk);
   EXPECT_EQ(r.out, "[E::eval] '" + junk + "' is not SAM, BAM or PAF: line 1 has 1 tab-separated columns\n");
-  r = agatha("eval --truth " + (d.dir / "none.maf").string() + " " + sam);
-  EXPECT_EQ(r.out, "[E::eval] cannot open '" + (d.dir / "none.maf").string() + "': No such file or directory\n");
+  r = agatha("eval --truth " + (d / "none.maf").string() + " " + sam);
+  EXPECT_EQ(r.out, "[E::eval] cannot open '" + (d / "none.maf").string() + "': No such file or directory\n");
 }
 
 TEST(EvalCli, TruncatedBamIsAnErrorNotACrash) {
   test::TempDir d;
-  const std::string full = test::slurp(eval_data("cases.bam"));
+  const std::string full = test::read_file(eval_data("cases.bam"));
   const std::string bam = d.write("cut.bam", full.substr(0, full.size() / 2));
   const auto r = agatha("eval --truth " + eval_data("truth.maf") + " " + bam);
   EXPECT_EQ(r.code, 1);
   EXPECT_EQ(r.out, "[E::eval] error reading '" + bam + "' after line 0: truncated gzip stream\n");
-}
-
-// start + size near 2^63 does not fit in int64: an error naming the file and line, not
-// a wrapped (undefined) end.
-TEST(Accuracy, MafPositionsOutOfRangeAreErrors) {
-  test::TempDir d;
-  const std::string read = "s r 0 4 + 4 ACGT\n";
-  for (const std::string ref : {"s chrA 9223372036854775800 100 + 9223372036854775807 ACGT\n",
-                                "s chrA 9223372036854775807 9223372036854775807 + 9223372036854775807 ACGT\n",
-                                "s chrA 99999999999999999999 4 + 100 ACGT\n",
-                                "s chrA 10 4 + 99999999999999999999 ACGT\n", "s chrA 98 4 + 100 ACGT\n"}) {
-    const std::string maf = d.write("big.maf", "a\n" + ref + read);
-    try {
-      eval::load_truth(maf);
-      ADD_FAILURE() << "accepted: " << ref;
-    } catch (const InputError& e) {
-      EXPECT_EQ(std::string(e.what()),
-                "'" + maf + "' line 2: MAF 's' line: position out of range (start + size must be at most srcSize)")
-          << ref;
-    }
-  }
-  // The read line is held to the same bound.
-  const std::string maf = d.write("read.maf", "a\ns chrA 0 4 + 100 ACGT\ns r 1 4 + 4 ACGT\n");
-  EXPECT_THROW(eval::load_truth(maf), InputError);
-  // Right at the bound is fine.
-  const std::string ok = d.write("ok.maf", "a\ns chrA 96 4 + 100 ACGT\n" + read);
-  EXPECT_EQ(eval::load_truth(ok).by_read.at("r").end, 100);
 }
 
 TEST(EvalCli, MafPositionOverflowIsAnError) {
@@ -222,7 +170,7 @@ TEST(EvalCli, PafPositionsOutOfRangeAreErrors) {
   const auto run = [&](const std::string& cols) {
     return agatha("eval --truth " + truth + " " + d.write("x.paf", "r1\t1000\t0\t1000\t+\tchrA\t" + cols + "\n"));
   };
-  const std::string paf = (d.dir / "x.paf").string();
+  const std::string paf = (d / "x.paf").string();
   auto r = run("10000\t99999999999999999999\t2000\t1000\t1000\t60");
   EXPECT_EQ(r.code, 1);
   EXPECT_EQ(r.out, "[E::eval] '" + paf + "' line 1: column 8 (target start) is out of range: '99999999999999999999'\n");
@@ -255,7 +203,7 @@ TEST(EvalCli, SamPositionsOutOfRangeAreErrors) {
   const auto run = [&](const std::string& rec) {
     return agatha("eval --truth " + eval_data("truth.maf") + " " + d.write("x.sam", hdr + rec), "2>&1 >/dev/null");
   };
-  const std::string sam = (d.dir / "x.sam").string();
+  const std::string sam = (d / "x.sam").string();
   for (const std::string rec :
        {"r1\t0\tchrA\t9223372036854775800\t60\t1000M\t*\t0\t0\t*\t*\n",
         "r1\t0\tchrA\t99999999999999999999\t60\t10M\t*\t0\t0\t*\t*\n",
@@ -268,140 +216,6 @@ TEST(EvalCli, SamPositionsOutOfRangeAreErrors) {
   }
   // Long, but well within range.
   EXPECT_EQ(run("r1\t0\tchrA\t100\t60\t268435455M268435455N268435455D\t*\t0\t0\t*\t*\n").code, 0);
-}
-
-// Every prefix of a BAM file is an error, never a crash, a read past the data (which a
-// build with -Db_sanitize=address reports) or a silently shorter input.
-TEST(Accuracy, EveryTruncationOfABamIsHandled) {
-  test::TempDir d;
-  const eval::Truth t = eval::load_truth(eval_data("truth.maf"));
-  const std::string full = test::slurp(eval_data("cases.bam"));
-  size_t errors = 0;
-  for (size_t n = 1; n < full.size(); ++n) {  // an empty file is PAF without records
-    const std::string bam = d.write("cut.bam", full.substr(0, n));
-    try {
-      eval::evaluate(t, bam, 0.1);
-    } catch (const InputError&) {
-      ++errors;
-    }
-  }
-  EXPECT_EQ(errors, full.size() - 1);
-}
-
-// Writes the records of SAM to BAM, COPIES times over, each changed by EDIT first.
-void write_bam(const std::string& sam, const std::string& bam, int copies,
-               const std::function<void(bam1_t*)>& edit = {}) {
-  samFile* in = sam_open(sam.c_str(), "r");
-  ASSERT_TRUE(in);
-  sam_hdr_t* hdr = sam_hdr_read(in);
-  ASSERT_TRUE(hdr);
-  std::vector<bam1_t*> recs;
-  for (;;) {
-    bam1_t* b = bam_init1();
-    if (sam_read1(in, hdr, b) < 0) {
-      bam_destroy1(b);
-      break;
-    }
-    recs.push_back(b);
-  }
-  samFile* out = sam_open(bam.c_str(), "wb");
-  ASSERT_TRUE(out);
-  ASSERT_EQ(sam_hdr_write(out, hdr), 0);
-  for (int i = 0; i < copies; ++i)
-    for (bam1_t* b : recs) {
-      if (edit) edit(b);
-      ASSERT_GE(sam_write1(out, hdr, b), 0);
-    }
-  ASSERT_EQ(sam_close(out), 0);
-  for (bam1_t* b : recs) bam_destroy1(b);
-  sam_hdr_destroy(hdr);
-  sam_close(in);
-}
-
-// The offsets at which the BGZF blocks of DATA end (each block says its own size).
-std::vector<size_t> bgzf_block_ends(const std::string& data) {
-  std::vector<size_t> ends;
-  for (size_t at = 0; at + 18 <= data.size();) {
-    at += (static_cast<uint8_t>(data[at + 16]) | static_cast<uint8_t>(data[at + 17]) << 8) + 1;
-    ends.push_back(at);
-  }
-  return ends;
-}
-
-// Cut at a block boundary, a BAM is a valid shorter file but for its missing end
-// marker; htslib only warns, and the counts would silently cover part of the input.
-// An uncompressed BAM of 127 bytes whose header claims 4 GiB of text (found by
-// fuzzing: htslib allocated it as stated) or 2^31 references is refused before htslib
-// reads the header.
-TEST(Accuracy, BamHeaderSizesBeyondTheFileAreErrors) {
-  test::TempDir d;
-  std::string text_len("BAM\1\xff\xff\xff\xff", 8);
-  text_len += std::string(119, '\xff');
-  std::string refs("BAM\1\0\0\0\0\0\0\0\x80", 12);
-  refs += std::string(20, '\0');
-  for (const auto& [name, bytes, what] :
-       {std::tuple{"text.bam", text_len, std::string("4294967295 bytes of header text in a file of 127 bytes")},
-        std::tuple{"refs.bam", refs, std::string("2147483648 references in a file of 32 bytes")}}) {
-    const std::string path = d.write(name, bytes);
-    try {
-      eval::AlignmentReader r(path);
-      ADD_FAILURE() << name << " was read";
-    } catch (const InputError& e) {
-      EXPECT_EQ(std::string(e.what()), "'" + path + "': damaged BAM header: " + what);
-    }
-  }
-}
-
-TEST(Accuracy, BamCutBetweenBlocksIsAnError) {
-  test::TempDir d;
-  const std::string bam = (d.dir / "big.bam").string();
-  write_bam(eval_data("mm.map-pb.sam"), bam, 40);
-  const std::string full = test::slurp(bam);
-  const std::vector<size_t> ends = bgzf_block_ends(full);
-  ASSERT_GE(ends.size(), 4u);  // header, records..., the empty end-of-file block
-  ASSERT_EQ(ends.back(), full.size());
-  const eval::Truth t = eval::load_truth(eval_data("truth.maf"));
-  EXPECT_EQ(eval::evaluate(t, bam, 0.1).records, 320u);
-  for (size_t i = 0; i + 1 < ends.size(); ++i) {
-    const std::string cut = d.write("cut.bam", full.substr(0, ends[i]));
-    const std::string msg = "'" + cut + "': truncated BAM file (no end-of-file marker)";
-    try {
-      eval::evaluate(t, cut, 0.1);
-      ADD_FAILURE() << "eval accepted a BAM cut after block " << i;
-    } catch (const InputError& e) {
-      EXPECT_EQ(std::string(e.what()), msg);
-    }
-    try {
-      eval::compare_files(cut, cut, 0);
-      ADD_FAILURE() << "compare accepted a BAM cut after block " << i;
-    } catch (const InputError& e) {
-      EXPECT_EQ(std::string(e.what()), msg);
-    }
-  }
-}
-
-// A BAM record stored mapped but at position -1 is unmapped, as htslib makes the same
-// record in SAM (POS 0); otherwise the interval would start before the contig.
-TEST(Accuracy, BamRecordWithoutPositionIsUnmappedAsInSam) {
-  test::TempDir d;
-  const eval::Truth t = eval::load_truth(eval_data("truth.maf"));
-  const std::string hdr = "@SQ\tSN:chrA\tLN:10000\n";
-  const std::string at1 = d.write("at1.sam", hdr + "r4\t0\tchrA\t1\t60\t1000M\t*\t0\t0\t*\t*\n");
-  const std::string at0 = d.write("at0.sam", hdr + "r4\t0\tchrA\t0\t60\t1000M\t*\t0\t0\t*\t*\n");
-  const std::string bam = (d.dir / "nopos.bam").string();
-  write_bam(at1, bam, 1, [](bam1_t* b) { b->core.pos = -1; });
-  EXPECT_EQ(eval::evaluate(t, at1, 0.1).at(0).mapped, 1u);
-  EXPECT_EQ(eval::evaluate(t, at0, 0.1).at(0).mapped, 0u);
-  EXPECT_EQ(eval::evaluate(t, bam, 0.1).at(0).mapped, 0u);
-}
-
-// A truth FASTQ may start with blank lines: records are counted from the first header.
-TEST(Accuracy, FastqTruthAfterBlankLines) {
-  test::TempDir d;
-  const std::string fq = d.write("t.fq", "\n\n@a!chrA!0!4!+\nACGT\n+\n@@@@\n@b!chrA!4!8!-\nACGT\n+\nIIII\n");
-  const eval::Truth t = eval::load_truth(fq);
-  EXPECT_EQ(t.size(), 2u);
-  EXPECT_EQ(t.by_read.at("b!chrA!4!8!-").strand, '-');
 }
 
 TEST(EvalCli, MoreLabelsThanFilesIsAUsageError) {

@@ -1,9 +1,11 @@
 // `agatha compare`: minimap2 2.24 SAM against itself and against altered copies.
-#include "eval_cli.hpp"
-
 #include <gtest/gtest.h>
 
+#include <string>
 #include <vector>
+
+#include "eval_test.hpp"
+#include "support/files.hpp"
 
 namespace agatha {
 namespace {
@@ -43,7 +45,7 @@ TEST(CompareCli, IdenticalToItself) {
 
 TEST(CompareCli, ReportsEachAlteredRead) {
   test::TempDir d;
-  std::vector<std::string> l = lines(test::slurp(eval_data("mm.map-pb.sam")));
+  std::vector<std::string> l = lines(test::read_file(eval_data("mm.map-pb.sam")));
   ASSERT_EQ(l.size(), 10u);                           // 2 header lines, reads S1_1..S1_8
   l[2] = set_column(l[2], 3, "9900");                 // S1_1 position
   l[3] = set_column(l[3], 4, "7");                    // S1_2 MAPQ

@@ -1,10 +1,12 @@
 // SVG plots: well-formed XML, two axes with labels, one curve and one legend per input.
 // Parsed as text; no browser needed.
-#include "eval_cli.hpp"
-
 #include <gtest/gtest.h>
 
+#include <string>
 #include <vector>
+
+#include "eval_test.hpp"
+#include "support/files.hpp"
 
 namespace agatha {
 namespace {
@@ -38,12 +40,12 @@ bool balanced(const std::string& svg) {
 
 TEST(SvgPlot, EvalPlotOfTwoInputs) {
   test::TempDir d;
-  const std::string svg = (d.dir / "p.svg").string();
+  const std::string svg = (d / "p.svg").string();
   const auto r = agatha("eval --truth " + test::eval_data("truth.maf") + " -l 'sam<1>' -l paf " +
                             test::eval_data("cases.sam") + " " + test::eval_data("cases.paf") + " --plot " + svg,
                         "2>/dev/null >/dev/null");
   ASSERT_EQ(r.code, 0);
-  const std::string s = test::slurp(svg);
+  const std::string s = test::read_file(svg);
   EXPECT_TRUE(balanced(s));
   EXPECT_EQ(count(s, "<svg xmlns=\"http://www.w3.org/2000/svg\""), 1u);
   EXPECT_EQ(count(s, "<g class=\"axis x\">"), 1u);
@@ -59,10 +61,10 @@ TEST(SvgPlot, EvalPlotOfTwoInputs) {
 
 TEST(SvgPlot, ComparePlot) {
   test::TempDir d;
-  const std::string svg = (d.dir / "c.svg").string();
+  const std::string svg = (d / "c.svg").string();
   const std::string sam = test::eval_data("mm.map-pb.sam");
   ASSERT_EQ(agatha("compare " + sam + " " + sam + " --plot " + svg, ">/dev/null").code, 0);
-  const std::string s = test::slurp(svg);
+  const std::string s = test::read_file(svg);
   EXPECT_TRUE(balanced(s));
   EXPECT_EQ(count(s, "<g class=\"bar\">"), 7u);
   EXPECT_NE(s.find(">8 (100.00%)</text>"), std::string::npos);

@@ -1,4 +1,4 @@
-// tests/sam/sam_format_test.cpp — SAM records and header against minimap2 2.24's own
+// tests/format/sam_test.cpp — SAM records and header against minimap2 2.24's own
 // output. tests/data/sam/ holds the reads, the two-sequence reference and minimap2's SAM
 // for `-ax map-pb`, `-ax map-pb -Y` and `-ax map-pb -L -R '@RG\tID:g1\tSM:x'` (see its
 // README). Each test fills a SamRecord field by field with the values of one minimap2
@@ -8,22 +8,23 @@
 
 #include <agatha/error.hpp>
 #include <agatha/version.hpp>
-#include <fstream>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "../../src/align/cigar_fix.hpp"
 #include "../../src/format/sam.hpp"
-#include "../test_support.hpp"
+#include "support/dp.hpp"
+#include "support/files.hpp"
+#include "support/paths.hpp"
 
 namespace agatha::format {
 namespace {
 
+// The lines of a file of tests/data/sam/, each with its '\n'.
 std::vector<std::string> read_lines(const std::string& rel) {
-  std::ifstream in(test::source_path("tests/data/sam/" + rel));
-  std::vector<std::string> lines;
-  for (std::string line; std::getline(in, line);) lines.push_back(line + '\n');
+  std::vector<std::string> lines = test::read_lines(test::source_path("tests/data/sam/" + rel));
+  for (std::string& line : lines) line += '\n';
   return lines;
 }
 
@@ -52,7 +53,7 @@ std::vector<std::string> records(const std::string& rel) {
 
 using test::parse_cigar;
 
-// de from the alignment counts, as minimap2 computes it (spec 9.4).
+// de from the alignment counts: 1 - mm_event_identity, as minimap2's write_tags prints it.
 double de(int mlen, int blen, int n_ambi, int n_gap, int n_gapo) {
   align::AlignmentStats st;
   st.mlen = mlen, st.blen = blen, st.n_ambi = n_ambi, st.n_gap = n_gap, st.n_gapo = n_gapo;

@@ -2,8 +2,6 @@
 // the same answers as the scalar oracle on random tasks. Skipped, visibly, on machines
 // without a usable GPU or builds without CUDA; the decisions the kernel takes are
 // covered on the CPU by gpu_schedule_test.cpp and the gpu-sim backend.
-#include "../test_support.hpp"
-
 #include <agatha/error.hpp>
 
 #include "../../src/dp/fallback.hpp"
@@ -15,6 +13,9 @@
 #endif
 
 #include <gtest/gtest.h>
+
+#include "support/dp.hpp"
+#include "support/paths.hpp"
 
 namespace agatha {
 namespace {

@@ -4,8 +4,6 @@
 // kernel and copy faults, injected), the `auto` fall-back to the CPU, and the
 // emulation's own rules (collectives, memory). The golden and end-to-end suites run
 // the same backend as "gpu-emu" on every task and fixture.
-#include "../test_support.hpp"
-
 #include <agatha/error.hpp>
 
 #include "../../kernels/gpu/arch_select.hpp"
@@ -17,6 +15,8 @@
 #include "../../src/io/task_file.hpp"
 
 #include <gtest/gtest.h>
+
+#include "support/paths.hpp"
 
 namespace agatha::gpu {
 namespace {

@@ -2,8 +2,6 @@
 // reference's sequential four-lane rule, the tile layout against the reference's
 // computed cells, warp bucketing, rejoining, and the independence of results from the
 // schedule (slice length, lane grouping).
-#include "../test_support.hpp"
-
 #include "../../kernels/gpu/gpu_sim.hpp"
 #include "../../kernels/gpu/host_plan.hpp"
 #include "../../src/io/task_file.hpp"

@@ -11,18 +11,17 @@
 #include "../../src/io/task_file.hpp"
 
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <string>
 #include <vector>
 
+#include "support/paths.hpp"
+#include "support/run.hpp"
+
 namespace agatha::gpu {
 namespace {
-
-std::string source(const std::string& rel) { return std::string(AGATHA_SOURCE_DIR) + "/" + rel; }
 
 // A few dozen small tasks of the golden subset, every flag the presets use among them.
 // Counts that are not multiples of four leave empty slots in the last warp.
@@ -33,7 +32,7 @@ struct TaskSet {
 
 TaskSet small_tasks(size_t n) {
   TaskSet s;
-  io::LineReader in(source("tests/data/golden_subset.tsv.gz"));
+  io::LineReader in(test::source_path("tests/data/golden_subset.tsv.gz"));
   std::string line;
   while (s.recs.size() < n && in.next(line)) {
     io::TaskRecord r = io::parse_task_line(line, in.path(), in.line_number());
@@ -64,7 +63,7 @@ TEST(KernelUnderTsan, GoldenTasksRaceFreeAndExact) {
 // The __syncwarp between publishing the lanes' partial statistics and the leader's
 // merge of them: the line in dp_cuda.cu after `ws.part[lane] = ...`.
 int publish_barrier_line() {
-  std::ifstream in(source("kernels/gpu/dp_cuda.cu"));
+  std::ifstream in(test::source_path("kernels/gpu/dp_cuda.cu"));
   std::string line;
   int no = 0;
   bool seen = false;
@@ -81,16 +80,11 @@ TEST(KernelUnderTsan, CatchesARemovedSyncwarp) {
   const int line = publish_barrier_line();
   ASSERT_GT(line, 0) << "the publish barrier was not found in dp_cuda.cu";
   const std::string self = ::testing::internal::GetArgvs()[0];
-  const std::string cmd = "AGATHA_EMU_DROP_SYNCWARP=dp_cuda.cu:" + std::to_string(line) +
-                          " TSAN_OPTIONS=halt_on_error=1 '" + self +
-                          "' --gtest_filter=KernelUnderTsan.GoldenTasksRaceFreeAndExact 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  ASSERT_NE(p, nullptr);
-  std::string out;
-  char buf[4096];
-  for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
-  const int status = pclose(p);
-  EXPECT_NE(status, 0) << "the broken kernel passed";
+  const test::CommandResult r =
+      test::run_shell("AGATHA_EMU_DROP_SYNCWARP=dp_cuda.cu:" + std::to_string(line) + " TSAN_OPTIONS=halt_on_error=1 " +
+                      test::shell_quote(self) + " --gtest_filter=KernelUnderTsan.GoldenTasksRaceFreeAndExact 2>&1");
+  const std::string& out = r.out;
+  EXPECT_NE(r.code, 0) << "the broken kernel passed";
   EXPECT_NE(out.find("ThreadSanitizer: data race"), std::string::npos) << out.substr(0, 3000);
   EXPECT_NE(out.find("tile_dp_kernel"), std::string::npos) << out.substr(0, 3000);
 }

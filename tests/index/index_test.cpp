@@ -21,14 +21,11 @@
 #include <fstream>
 #include <functional>
 
-#include "../test_support.hpp"
+#include "support/files.hpp"
+#include "support/paths.hpp"
 
 namespace agatha::index {
 namespace {
-
-std::string temp_path(const std::string& name) {
-  return (std::filesystem::temp_directory_path() / ("agatha_idx_" + std::to_string(::getpid()) + "_" + name)).string();
-}
 
 std::string error_of(const std::function<void()>& f) {
   try {
@@ -44,22 +41,6 @@ MinimizerIndex small_index() {
   opt.k = 5, opt.w = 3;
   const std::string unit = "ACGTTGCATGGCA";
   return MinimizerIndex::build({{"s1", unit + unit + "NNNN" + unit}, {"s2", "acgttgcatggcaTTTT"}, {"empty", ""}}, opt);
-}
-
-TEST(Reference, StoresCodesAndNames) {
-  const auto idx = small_index();
-  const Reference& ref = idx.reference();
-  ASSERT_EQ(ref.size(), 3u);
-  EXPECT_EQ(ref.seq(1).name, "s2");
-  EXPECT_EQ(ref.seq(1).len, 17u);
-  EXPECT_EQ(ref.seq(2).len, 0u);  // empty reference sequences are kept (minimap2 prints LN:0)
-  EXPECT_EQ(ref.find("s2"), 1);
-  EXPECT_EQ(ref.find("nope"), -1);
-  std::vector<uint8_t> codes(6);
-  ref.fetch(0, 24, 30, codes.data());  // CA + NNNN
-  EXPECT_EQ(codes, (std::vector<uint8_t>{1, 0, 4, 4, 4, 4}));
-  EXPECT_EQ(ref.base(1, 0), 0);
-  EXPECT_EQ(ref.base(1, 16), 3);
 }
 
 TEST(Index, ListsAreSortedByPositionAndCountRepeats) {
@@ -84,10 +65,9 @@ TEST(Index, BuildErrors) {
             "reference record 3: duplicate sequence name 'a'");
   EXPECT_EQ(error_of([&] { MinimizerIndex::build(std::vector<std::pair<std::string, std::string>>{}, opt); }),
             "reference: no sequences");
-  const auto empty = temp_path("empty.fa");
-  std::ofstream(empty) << "";
+  const test::TempDir dir;
+  const std::string empty = dir.write("empty.fa", "");
   EXPECT_EQ(error_of([&] { (void)io::build_index_from_file(empty, opt); }), "'" + empty + "': no sequences");
-  std::filesystem::remove(empty);
   // The bucket bits a loaded index may have are the ones the builder takes.
   for (int bits : {-1, 25}) {
     opt.bucket_bits = bits;
@@ -101,10 +81,10 @@ TEST(Agi, RoundTripKeepsEverything) {
   AlignOptions opt;
   opt.apply_preset("map-pb");
   const auto idx = io::build_index_from_file(test::source_path("tests/data/seeds/rep.fa.gz"), opt);
-  const auto path = temp_path("rep.agi");
+  const test::TempDir dir;
+  const std::string path = dir.file("rep.agi");
   io::save_index(idx, path);
   const auto back = MinimizerIndex::load(path);
-  std::filesystem::remove(path);
   EXPECT_EQ(back.k(), 19);
   EXPECT_EQ(back.w(), 10);
   EXPECT_TRUE(back.hpc());
@@ -182,23 +162,13 @@ struct AgiLayout {
 class AgiCorrupt : public ::testing::Test {
  protected:
   void SetUp() override {
-    good_ = temp_path("good.agi");
-    bad_ = temp_path("bad.agi");
     io::save_index(small_index(), good_);
-    bytes_ = slurp(good_);
-  }
-  void TearDown() override {
-    std::filesystem::remove(good_);
-    std::filesystem::remove(bad_);
-  }
-  static std::string slurp(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    bytes_ = test::read_file(good_);
   }
   std::string load_error(const std::string& content) {
     // A new file each time: truncating one in place can wait on the disk (ext4 discard).
     std::filesystem::remove(bad_);
-    std::ofstream(bad_, std::ios::binary) << content;
+    test::write_file(bad_, content);
     return error_of([&] { MinimizerIndex::load(bad_); });
   }
   // The error for `content` with its checksum made right.
@@ -207,7 +177,8 @@ class AgiCorrupt : public ::testing::Test {
   std::string damaged() const {
     return prefix() + "checksum mismatch: the file is damaged (rebuild it with `agatha index`)";
   }
-  std::string good_, bad_;
+  const test::TempDir dir_;
+  const std::string good_ = dir_.file("good.agi"), bad_ = dir_.file("bad.agi");
   std::string bytes_;
 };
 
@@ -344,7 +315,7 @@ TEST_F(AgiCorrupt, ReferenceStorage) {
   AlignOptions opt;
   opt.k = 5, opt.w = 3;
   io::save_index(MinimizerIndex::build({{"odd", "ACGTTGCATGGCA"}}, opt), good_);
-  b = slurp(good_);
+  b = test::read_file(good_);
   const AgiLayout odd(b);
   EXPECT_EQ(get<uint64_t>(b, odd.n_packed), 7u);
   b[odd.packed() + 6] = static_cast<char>(b[odd.packed() + 6] | 0x10);
@@ -449,13 +420,13 @@ TEST_F(AgiCorrupt, HugeBucketTableIsRefusedWithoutAllocating) {
   AlignOptions opt;
   opt.k = 16, opt.w = 10;
   io::save_index(MinimizerIndex::build({{"r", seq}}, opt), good_);
-  const std::string image = slurp(good_);
+  const std::string image = test::read_file(good_);
   EXPECT_GT(image.size(), 60000u);
   EXPECT_LT(image.size(), 120000u);
   for (uint32_t bits : {30u, 31u}) {
     std::string b = image;
     put(b, AgiLayout::kBucketBits, bits);
-    std::ofstream(bad_, std::ios::binary) << sealed(b);
+    test::write_file(bad_, sealed(b));
     const std::string want = prefix() + "bucket bits " + std::to_string(bits) + " exceed 24 (the most for k = 16)";
     EXPECT_EQ(error_of([&] { MinimizerIndex::load(bad_); }), want);
 #if AGATHA_TEST_SANITIZED

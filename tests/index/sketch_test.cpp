@@ -75,7 +75,7 @@ TEST(Sketch, PalindromesAreSkippedForEvenK) {
 TEST(Sketch, AmbiguousBaseRestartsTheKmerAndDropsThePendingMinimizer) {
   // k=3, w=1. ACG (pos 2) is the pending minimum when N (pos 3) arrives; the window
   // state machine only emits it while l >= w+k-1, and l is 0 at the N: it is lost
-  // (minimap2's quirk, spec 2.5). GTT (pos 6, reverse: AAC smaller) is emitted at the end.
+  // (as in minimap2's mm_sketch). GTT (pos 6, reverse: AAC smaller) is emitted at the end.
   const auto m = run("ACGNGTT", 1, 3);
   ASSERT_EQ(m.size(), 1u);
   EXPECT_EQ(m[0], (Minimizer{hash64(1, 63) << 8 | 3, 6 << 1 | 1}));

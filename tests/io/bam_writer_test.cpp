@@ -1,26 +1,27 @@
-// tests/sam/bam_writer_test.cpp — BamWriter: minimap2's SAM (tests/data/sam/map-pb.sam,
+// tests/io/bam_writer_test.cpp — BamWriter: minimap2's SAM (tests/data/sam/map-pb.sam,
 // n.map-pb-eqx-MD.sam) written as BAM and read back with htslib must give the same
 // header and the same record lines, up to what BAM's encoding changes (SEQ in upper
 // case, float tags printed from a 32-bit float); failures (no such directory, a bad
 // record, a full disk) throw agatha::Error naming the file.
+#include "../../src/io/bam_writer.hpp"
+
+#include <agatha/error.hpp>
+
 #include <gtest/gtest.h>
 #include <htslib/hts.h>
 #include <htslib/kstring.h>
 #include <htslib/sam.h>
-#include <unistd.h>
 
-#include <agatha/error.hpp>
 #include <cctype>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <functional>
-#include <sstream>
 #include <string>
 #include <vector>
 
-#include "../../src/io/bam_writer.hpp"
-#include "../test_support.hpp"
+#include "support/files.hpp"
+#include "support/paths.hpp"
+#include "support/text.hpp"
 
 namespace agatha::io {
 namespace {
@@ -33,9 +34,8 @@ struct SamText {
 };
 
 SamText load_sam(const std::string& name) {
-  std::ifstream in(test::source_path("tests/data/sam/" + name));
   SamText s;
-  for (std::string line; std::getline(in, line);) {
+  for (const std::string& line : test::read_lines(test::source_path("tests/data/sam/" + name))) {
     if (line[0] == '@')
       s.header += line + '\n';
     else
@@ -44,20 +44,7 @@ SamText load_sam(const std::string& name) {
   return s;
 }
 
-// A fresh temporary directory, removed with its contents at the end of the test.
-class TempDir {
- public:
-  TempDir() : path_(fs::temp_directory_path() / ("agatha-bam-test." + std::to_string(::getpid()))) {
-    fs::remove_all(path_);
-    fs::create_directories(path_);
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-  size_t entries() const { return static_cast<size_t>(std::distance(fs::directory_iterator(path_), {})); }
-
- private:
-  fs::path path_;
-};
+using test::TempDir;
 
 // The BAM file as SAM text again, through htslib.
 SamText read_back(const std::string& path) {
@@ -94,9 +81,7 @@ SamText read_back(const std::string& path) {
 std::vector<std::string> as_bam_prints(const std::vector<std::string>& records) {
   std::vector<std::string> out;
   for (const std::string& r : records) {
-    std::vector<std::string> f;
-    std::stringstream ss(r);
-    for (std::string x; std::getline(ss, x, '\t');) f.push_back(x);
+    std::vector<std::string> f = test::split_tabs(r);
     for (char& c : f[9]) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     std::string line;
     for (size_t i = 0; i < f.size(); ++i) {

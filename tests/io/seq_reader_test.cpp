@@ -4,33 +4,19 @@
 #include <agatha/error.hpp>
 
 #include <gtest/gtest.h>
-#include <zlib.h>
 
-#include <filesystem>
-#include <fstream>
+#include <string>
+#include <vector>
+
+#include "support/files.hpp"
 
 namespace agatha::io {
 namespace {
 
 class SeqReaderTest : public ::testing::Test {
  protected:
-  std::string write(const std::string& name, const std::string& text) {
-    const auto p =
-        (std::filesystem::temp_directory_path() / ("agatha_seq_" + std::to_string(::getpid()) + "_" + name)).string();
-    std::ofstream(p, std::ios::binary) << text;
-    files_.push_back(p);
-    return p;
-  }
-  std::string write_gz(const std::string& name, const std::string& text) {
-    const std::string p = write(name, "");
-    gzFile f = gzopen(p.c_str(), "wb");
-    gzwrite(f, text.data(), static_cast<unsigned>(text.size()));
-    gzclose(f);
-    return p;
-  }
-  void TearDown() override {
-    for (const auto& f : files_) std::filesystem::remove(f);
-  }
+  std::string write(const std::string& name, const std::string& text) { return dir_.write(name, text); }
+  std::string write_gz(const std::string& name, const std::string& text) { return dir_.write_gz(name, text); }
   static std::vector<SeqRecord> read_all(const std::string& path) {
     SeqReader r(path);
     std::vector<SeqRecord> out;
@@ -46,7 +32,7 @@ class SeqReaderTest : public ::testing::Test {
     }
     return "";
   }
-  std::vector<std::string> files_;
+  test::TempDir dir_;
 };
 
 TEST_F(SeqReaderTest, MultiLineFastaWithComments) {
@@ -128,9 +114,7 @@ TEST_F(SeqReaderTest, ErrorMessages) {
 TEST_F(SeqReaderTest, TruncatedGzipIsAnError) {
   std::string text;
   for (int i = 0; i < 2000; ++i) text += ">r" + std::to_string(i) + "\nACGTTGCAACGGTACCAGTAGCATGCA\n";
-  const auto full = write_gz("full.fa.gz", text);
-  std::ifstream in(full, std::ios::binary);
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string bytes = test::read_file(write_gz("full.fa.gz", text));
   const auto cut = write("cut.fa.gz", bytes.substr(0, bytes.size() / 2));
   const std::string msg = error_of(cut);
   EXPECT_EQ(msg.rfind("'" + cut + "' line ", 0), 0u) << msg;

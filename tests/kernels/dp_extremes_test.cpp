@@ -7,7 +7,8 @@
 // - ksw_extd2 swaps the pieces when q + e > q2 + e2, but subtracts the q + e it was given
 //   for H(0,0): every H then moves by the difference of the two sums. For a global task
 //   without Z-drop the score moves by exactly that and the CIGAR stays.
-#include "../test_support.hpp"
+#include "support/dp.hpp"
+#include "support/paths.hpp"
 
 #include "../../src/io/line_reader.hpp"
 #include "../../src/io/task_file.hpp"

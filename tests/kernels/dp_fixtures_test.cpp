@@ -4,7 +4,7 @@
 //
 // Matrices are indexed [target i][query j]; a gap of length L costs
 // min(q + L*e, q2 + L*e2); the borders are H(-1,j) = -cost(j+1), H(i,-1) = -cost(i+1).
-#include "../test_support.hpp"
+#include "support/dp.hpp"
 
 #include "../../src/io/task_file.hpp"
 

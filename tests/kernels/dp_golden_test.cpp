@@ -2,7 +2,8 @@
 // including the optional mte/mte_q.
 // tests/data/golden_subset.tsv.gz (committed) always runs; the full ../shared/golden
 // files run when that directory is present (CI has it beside the checkout).
-#include "../test_support.hpp"
+#include "support/dp.hpp"
+#include "support/paths.hpp"
 
 #include "../../src/io/line_reader.hpp"
 #include "../../src/io/task_file.hpp"

@@ -1,7 +1,7 @@
 // Seeded differential tests: the SIMD backends against the scalar oracle on random
 // tasks covering every flag combination, narrow, tiny and disabled bands, Z-drop on
 // and off, end bonuses, N runs, empty and one-base sequences and seven scoring schemes.
-#include "../test_support.hpp"
+#include "support/dp.hpp"
 
 #include "../../src/io/task_file.hpp"
 

@@ -5,30 +5,25 @@
 // chains as regions and compares anchor by anchor; then it runs region selection, the
 // divergence estimate and MAPQ and compares the PAF lines. tests/data/chain/README.md
 // has the commands that made the files.
-#include "../../src/io/line_reader.hpp"
 #include "../../src/map/chain.hpp"
-#include "../../src/map/hit.hpp"
-#include "../../src/pipeline/read_mapper.hpp"
-#include "../test_support.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <map>
-#include <sstream>
 #include <string>
 #include <vector>
+
+#include "../../src/io/line_reader.hpp"
+#include "../../src/map/hit.hpp"
+#include "../../src/pipeline/read_mapper.hpp"
+#include "support/paths.hpp"
+#include "support/text.hpp"
 
 namespace agatha::map {
 namespace {
 
-std::vector<std::string> split_tabs(const std::string& line) {
-  std::vector<std::string> f;
-  std::string cur;
-  std::istringstream in(line);
-  while (std::getline(in, cur, '\t')) f.push_back(cur);
-  return f;
-}
+using test::split_tabs;
 
 struct RefSet {
   std::map<std::string, int32_t> rid;
@@ -224,6 +219,12 @@ INSTANTIATE_TEST_SUITE_P(
       std::string n = info.param.seeds.substr(0, info.param.seeds.find('.'));
       return n;
     });
+
+TEST(FastLog2, MatchesMinimap2Polynomial) {
+  // 2 = 2^1 * 1.0: exponent term 1 - 1, polynomial at m = 1.
+  EXPECT_EQ(fast_log2(2.0f), (-0.34484843f * 1.0f + 2.02466578f) * 1.0f - 0.67487759f);
+  EXPECT_NEAR(fast_log2(1024.0f), 10.0f, 0.01f);
+}
 
 }  // namespace
 }  // namespace agatha::map

@@ -1,9 +1,11 @@
-// Hand-checked region selection cases: the 2.24 in-place parent lookup of mm_select_sub
-// (not reached by the golden reads), and the PAF line of an exact, divergence-0 hit.
+// Hand-checked region selection cases (src/map/hit.cpp): the 2.24 in-place parent lookup
+// of mm_select_sub (not reached by the golden reads), and strand-retained secondaries.
+// tests/map/chain_test.cpp checks region selection against minimap2 on whole reads.
 #include "../../src/map/hit.hpp"
-#include "../../src/pipeline/read_mapper.hpp"
 
 #include <gtest/gtest.h>
+
+#include <vector>
 
 namespace agatha::map {
 namespace {
@@ -43,23 +45,6 @@ TEST(SelectSub, OppositeStrandSecondaryIsRetainedAboveMinStrandScore) {
   regs[1].div = 0.02f;
   filter_strand_retained(regs);
   EXPECT_EQ(regs.size(), 1u);
-}
-
-// `minimap2 -x map-pb` on a read equal to its 3 kb reference prints divergence 0 as "0".
-TEST(PafLine, UnalignedRegionWithZeroDivergence) {
-  Region r;
-  r.id = r.parent = 0;
-  r.qs = 4, r.qe = 3000, r.rs = 4, r.re = 3000, r.mlen = r.blen = 2996;
-  r.mapq = 60, r.cnt = 381, r.score = 2996, r.subsc = 0, r.div = 0.0f;
-  EXPECT_EQ(
-      pipeline::paf_line("q", 3000, "z", 3000, r, 0),
-      "q\t3000\t4\t3000\t+\tz\t3000\t4\t3000\t2996\t2996\t60\ttp:A:P\tcm:i:381\ts1:i:2996\ts2:i:0\tdv:f:0\trl:i:0\n");
-}
-
-TEST(FastLog2, MatchesMinimap2Polynomial) {
-  // 2 = 2^1 * 1.0: exponent term 1 - 1, polynomial at m = 1.
-  EXPECT_EQ(fast_log2(2.0f), (-0.34484843f * 1.0f + 2.02466578f) * 1.0f - 0.67487759f);
-  EXPECT_NEAR(fast_log2(1024.0f), 10.0f, 0.01f);
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // The radix sort: sorted output for all sizes, and minimap2's tie order. The tie order is
-// checked against a second model of spec 13.2 written with index arithmetic (bucket
+// checked against a second model of minimap2's radix_sort_128x (ksort.h's
+// KRADIX_SORT_INIT: in-place MSD radix sort) written with index arithmetic (bucket
 // begin/end indices, a carried element); the golden seed tests check it end to end
 // against minimap2's own anchor order.
 #include "../../src/map/radix_sort.hpp"
@@ -12,7 +13,8 @@
 namespace agatha::map {
 namespace {
 
-// Spec 13.2 on indices: 8-bit digits, insertion sort at <= 64 records.
+// KRADIX_SORT_INIT's sort on indices: 8-bit digits from the top, buckets permuted in
+// place by cycle-leader, insertion sort at <= 64 records.
 struct Model {
   std::vector<Anchor>& v;
   void ins(size_t b, size_t e) {

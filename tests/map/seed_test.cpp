@@ -2,12 +2,12 @@
 // radix sort (and rep_len) must equal the QR/RS/SD lines of `minimap2 --print-seeds`
 // (tests/data/seeds/make-expected.sh records the commands), and mid_occ must equal the
 // value minimap2 logs (`[M::mm_mapopt_update] mid_occ = N`).
+#include "../../src/map/seed.hpp"
 #include "../../src/index/index.hpp"
 #include "../../src/io/index_file.hpp"
 #include "../../src/io/line_reader.hpp"
 #include "../../src/io/seq_reader.hpp"
-#include "../../src/map/seed.hpp"
-#include "../test_support.hpp"
+#include "support/paths.hpp"
 
 #include <gtest/gtest.h>
 

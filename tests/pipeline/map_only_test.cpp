@@ -1,70 +1,38 @@
 // `agatha align --map-only` end to end against minimap2 2.24's mapping-only PAF
-// (tests/data/align, commands in tests/data/README.md): byte-identical output per
-// preset and option set, the same output for any -t and -K, through an .agi index, and
-// the exact messages and exit codes of bad input.
-#include "../test_support.hpp"
-
+// (tests/data/align, commands in tests/data/README.md): the pipeline of
+// src/pipeline/read_mapper.cpp run in batches and threads by batch_aligner.cpp.
+// Byte-identical output per preset and option set, the same output for any -t and -K,
+// through an .agi index, and the exact messages and exit codes of bad input.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
-#include <zlib.h>
 
-#include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <sstream>
 #include <string>
+#include <vector>
+
+#include "support/files.hpp"
+#include "support/paths.hpp"
+#include "support/run.hpp"
 
 namespace agatha {
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Outcome {
-  int code;
-  std::string out, err;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using Outcome = test::CommandResult;
+using test::last_line;
+using test::read_file;
 
 class AlignCli : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("agatha-align-" + std::to_string(::getpid()) + "-" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  // Runs `agatha ARGS`; stdout and stderr go to files in the test's folder.
-  Outcome run(const std::string& args) const {
-    const fs::path out = dir_ / "stdout", err = dir_ / "stderr";
-    const std::string cmd =
-        std::string(AGATHA_BINARY) + " " + args + " > '" + out.string() + "' 2> '" + err.string() + "'";
-    const int st = std::system(cmd.c_str());
-    return {WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st), slurp(out), slurp(err)};
-  }
-  std::string write(const std::string& name, const std::string& text) const {
-    const fs::path p = dir_ / name;
-    std::ofstream(p, std::ios::binary) << text;
-    return p.string();
-  }
-  // The last line of stderr (htslib may log before agatha's own message).
-  static std::string last_line(const std::string& s) {
-    std::string t = s;
-    if (!t.empty() && t.back() == '\n') t.pop_back();
-    return t.substr(t.rfind('\n') == std::string::npos ? 0 : t.rfind('\n') + 1);
-  }
-  fs::path dir_;
+  // Runs `agatha ARGS`: stdout in `out`, stderr in `err`.
+  static Outcome run(const std::string& args) { return test::run_agatha(args); }
+  std::string write(const std::string& name, const std::string& text) const { return dir_.write(name, text); }
+  test::TempDir dir_;
 };
 
-std::string src(const std::string& rel) { return "'" + test::source_path(rel) + "'"; }
+std::string src(const std::string& rel) { return test::quoted_source_path(rel); }
 
 const std::string kMtRef = src("data/ref.fa"), kMtReads = src("data/reads.fq");
 const std::string kRepRef = src("tests/data/seeds/rep.fa.gz"), kRepReads = src("tests/data/seeds/rep.fq");
@@ -79,7 +47,7 @@ TEST_P(AlignPaf, EqualsMinimap2) {
   const PafCase& c = GetParam();
   const Outcome r = run("align --map-only " + c.args + " " + c.ref + " " + c.reads);
   ASSERT_EQ(r.code, 0) << r.err;
-  const std::string want = slurp(test::source_path("tests/data/align/" + c.expected));
+  const std::string want = read_file(test::source_path("tests/data/align/" + c.expected));
   ASSERT_FALSE(want.empty());
   EXPECT_EQ(r.out, want);
 }
@@ -103,7 +71,7 @@ INSTANTIATE_TEST_SUITE_P(
 
 // -t and -K change only how the work is cut, never the output.
 TEST_F(AlignCli, SameOutputForAnyThreadsAndBatchSize) {
-  const std::string want = slurp(test::source_path("tests/data/align/mt.map-pb.paf"));
+  const std::string want = read_file(test::source_path("tests/data/align/mt.map-pb.paf"));
   for (const char* opts : {"-t 1 -K 1", "-t 1 -K 20k", "-t 2 -K 1", "-t 2 -K 50k", "-t 3", "-t 8 -K 7k"}) {
     const Outcome r = run(std::string("align --map-only -x map-pb ") + opts + " " + kMtRef + " " + kMtReads);
     ASSERT_EQ(r.code, 0) << opts << ": " << r.err;
@@ -114,7 +82,7 @@ TEST_F(AlignCli, SameOutputForAnyThreadsAndBatchSize) {
 TEST_F(AlignCli, ReadsFromStandardInput) {
   const Outcome r = run("align --map-only -x map-ont -t 2 " + kMtRef + " - < " + kMtReads);
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_EQ(r.out, slurp(test::source_path("tests/data/align/mt.map-ont.paf")));
+  EXPECT_EQ(r.out, read_file(test::source_path("tests/data/align/mt.map-ont.paf")));
 }
 
 TEST_F(AlignCli, IndexRoundTripGivesTheSamePaf) {
@@ -126,13 +94,13 @@ TEST_F(AlignCli, IndexRoundTripGivesTheSamePaf) {
   const Outcome r = run("align --map-only -x map-hifi -t 2 '" + agi + "' " + kRepReads + " -o '" + paf + "'");
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out, "");
-  EXPECT_EQ(slurp(paf), slurp(test::source_path("tests/data/align/rep.map-hifi.paf")));
+  EXPECT_EQ(read_file(paf), read_file(test::source_path("tests/data/align/rep.map-hifi.paf")));
   // -k/-H in the index command shape the index; align takes them from the .agi.
   ASSERT_EQ(run("index -x map-pb -k 17 -w 8 -H " + kRepRef + " -o '" + agi + "'").code, 0);
   const Outcome r2 = run("align --map-only -x map-pb --secondary=no '" + agi + "' " + kRepReads);
   ASSERT_EQ(r2.code, 0) << r2.err;
-  EXPECT_EQ(r2.out, slurp(test::source_path("tests/data/align/rep.map-pb.nosec.paf")));
-  for (const auto& e : fs::directory_iterator(dir_))
+  EXPECT_EQ(r2.out, read_file(test::source_path("tests/data/align/rep.map-pb.nosec.paf")));
+  for (const auto& e : fs::directory_iterator(dir_.path()))
     EXPECT_EQ(e.path().filename().string().find(".tmp."), std::string::npos) << e.path();
 }
 
@@ -155,10 +123,7 @@ struct ErrorCase {
 
 void expect_error(const Outcome& r, const std::string& message) {
   EXPECT_EQ(r.code, 1);
-  std::string err = r.err;
-  if (!err.empty() && err.back() == '\n') err.pop_back();
-  const size_t nl = err.rfind('\n');
-  EXPECT_EQ(err.substr(nl == std::string::npos ? 0 : nl + 1), message);
+  EXPECT_EQ(last_line(r.err), message);
   EXPECT_EQ(r.out, "");
 }
 
@@ -234,13 +199,10 @@ TEST_F(AlignCli, BadInputNamesFileAndRecord) {
 // A truncated gzip stream fails after earlier reads were mapped; -o must not be left
 // holding a partial file that looks complete.
 TEST_F(AlignCli, TruncatedGzipLeavesNoOutputFile) {
-  const std::string fq = slurp(test::source_path("data/reads.fq"));
+  const std::string fq = read_file(test::source_path("data/reads.fq"));
   const std::string gz_path = (dir_ / "reads.fq.gz").string();
-  gzFile gz = gzopen(gz_path.c_str(), "wb");
-  ASSERT_NE(gz, nullptr);
-  ASSERT_EQ(gzwrite(gz, fq.data(), static_cast<unsigned>(fq.size())), static_cast<int>(fq.size()));
-  ASSERT_EQ(gzclose(gz), Z_OK);
-  const std::string whole = slurp(gz_path);
+  ASSERT_TRUE(test::write_gz(gz_path, fq));
+  const std::string whole = read_file(gz_path);
   const std::string cut = write("cut.fq.gz", whole.substr(0, whole.size() * 3 / 4));
   const std::string out = (dir_ / "out.paf").string();
   const Outcome r = run("align --map-only -x map-pb -K 10k -t 2 " + kMtRef + " '" + cut + "' -o '" + out + "'");
@@ -248,7 +210,7 @@ TEST_F(AlignCli, TruncatedGzipLeavesNoOutputFile) {
   EXPECT_NE(last_line(r.err).find("[E::align] '" + cut + "' line "), std::string::npos) << r.err;
   EXPECT_NE(last_line(r.err).find(": read error (truncated or corrupt compressed stream)"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(out));
-  for (const auto& e : fs::directory_iterator(dir_))
+  for (const auto& e : fs::directory_iterator(dir_.path()))
     EXPECT_EQ(e.path().filename().string().find("out.paf"), std::string::npos) << e.path();
 }
 

@@ -1,0 +1,60 @@
+#include "run.hpp"
+
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+
+#include "files.hpp"
+#include "paths.hpp"
+
+namespace agatha::test {
+
+int exit_code(int wait_status) {
+  if (wait_status == -1) return -1;
+  if (WIFEXITED(wait_status)) return WEXITSTATUS(wait_status);
+  if (WIFSIGNALED(wait_status)) return 128 + WTERMSIG(wait_status);
+  return -1;
+}
+
+CommandResult run_shell(const std::string& command) {
+  // stdout through a pipe, stderr to a file of its own; the command runs in a group so
+  // that its own redirections apply after these.
+  std::string err_path = (std::filesystem::temp_directory_path() / "agatha-test-stderr-XXXXXX").string();
+  const int fd = ::mkstemp(err_path.data());
+  if (fd < 0) return {-1, "", "mkstemp failed"};
+  ::close(fd);
+  const std::string cmd = "{ " + command + "\n} 2> " + shell_quote(err_path);
+  CommandResult r{-1, "", ""};
+  if (FILE* p = ::popen(cmd.c_str(), "r")) {
+    char buf[1 << 16];
+    size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
+    r.code = exit_code(::pclose(p));
+    r.err = read_file(err_path);
+  } else {
+    r.err = "popen failed";
+  }
+  std::filesystem::remove(err_path);
+  return r;
+}
+
+CommandResult run_agatha(const std::string& args) { return run_shell(shell_quote(agatha_binary()) + " " + args); }
+
+std::string last_lines(const std::string& s, int n) {
+  std::string t = s;
+  if (!t.empty() && t.back() == '\n') t.pop_back();
+  size_t start = t.size();
+  for (int i = 0; i < n; ++i) {
+    const size_t nl = start == 0 ? std::string::npos : t.rfind('\n', start - 1);
+    if (nl == std::string::npos) return t;
+    start = nl;
+  }
+  return t.substr(start + 1);
+}
+
+std::string last_line(const std::string& s) { return last_lines(s, 1); }
+
+}  // namespace agatha::test
