@@ -1,12 +1,16 @@
 // The DP calls of region alignment (src/align/region_align.*) against minimap2 2.24's
-// own trace: tests/data/region/ holds `--print-aln-seq` output for the first 20 reads of
-// data/reads.fq (map-pb); see the README there for the command.
+// own traces: tests/data/region/ holds `--print-aln-seq` output for the first 20 reads of
+// data/reads.fq (map-pb) and for synthetic reads with inversions (map-pb; map-ont with
+// -z 200,100); see the README there for the commands. Then the Z-drop each call is
+// handed, which the traces do not show.
 #include "../../src/align/region_align.hpp"
 
 #include <gtest/gtest.h>
 
-#include <cstdlib>
+#include <algorithm>
+#include <cstdio>
 #include <iostream>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -152,22 +156,181 @@ TEST(RegionAlign, DpCallsMatchMinimap2TraceSynthetic) {
   EXPECT_EQ(n.calls_ok, n.calls);
 }
 
-// Any other trace: AGATHA_REGION_TRACE (the --print-aln-seq stderr), AGATHA_REGION_READS
-// (default data/reads.fq), AGATHA_REGION_PRESET (default map-pb), AGATHA_REGION_ZDROP
-// ("z,zi", default 400,200).
-TEST(RegionAlign, DpCallsMatchCustomTrace) {
-  const char* trace = std::getenv("AGATHA_REGION_TRACE");
-  if (!trace) GTEST_SKIP() << "AGATHA_REGION_TRACE not set";
-  const char* reads = std::getenv("AGATHA_REGION_READS");
-  const char* preset = std::getenv("AGATHA_REGION_PRESET");
-  int z = 400, zi = 200;
-  if (const char* zs = std::getenv("AGATHA_REGION_ZDROP")) {
-    std::sscanf(zs, "%d,%d", &z, &zi);
-  }
-  const TraceCount n = check_trace(load_trace(trace), reads ? reads : test::source_path("data/reads.fq"),
-                                   preset ? preset : "map-pb", z, zi);
-  report("custom trace", n);
+// The same reads with map-ont and -z 200,100: other k, w, band and gap costs, and Z-drops
+// low enough to drop, split and realign more often.
+TEST(RegionAlign, DpCallsMatchMinimap2TraceSyntheticMapOntZ200) {
+  const std::vector<ExpectedRead> expected =
+      load_trace(test::source_path("tests/data/region/synthetic.map-ont-z200.aln-seq.txt.gz"));
+  ASSERT_EQ(expected.size(), 20u);
+  const TraceCount n =
+      check_trace(expected, test::source_path("tests/data/region/synthetic.fq.gz"), "map-ont", 200, 100);
+  report("synthetic map-ont -z 200,100", n);
+  EXPECT_EQ(n.calls, 417);
   EXPECT_EQ(n.calls_ok, n.calls);
+}
+
+// ---- which Z-drop each DP call is given ----
+//
+// minimap2's trace prints opt->zdrop in every header, whatever the call ran with, so the
+// trace tests above cannot tell zdrop from zdrop_inv. These tests look at the tasks the
+// DpSource receives instead, on the synthetic reads (their inversions make
+// mm_test_zdrop return 2), with zdrop and zdrop_inv apart.
+
+// Answers with the cpu backend and keeps a copy of every task it was handed.
+class RecordingSource final : public DpSource {
+ public:
+  struct Call {
+    uint32_t flag = 0;
+    int32_t zdrop = 0;
+    std::vector<uint8_t> query, target;
+    DpResult result;
+  };
+  explicit RecordingSource(DpBackend& dp) : backend_(dp) {}
+  void compute(const DpTask& task, DpResult& result) override {
+    backend_.compute(task, result);
+    Call& c = calls.emplace_back();
+    c.flag = task.flag, c.zdrop = task.zdrop;
+    c.query.assign(task.query.begin(), task.query.end());
+    c.target.assign(task.target.begin(), task.target.end());
+    c.result = result;
+  }
+  std::vector<Call> calls;
+
+ private:
+  BackendDpSource backend_;
+};
+
+struct SyntheticRead {
+  std::string name, seq;
+};
+
+// tests/data/region/synthetic.fq.gz, four-line FASTQ.
+std::vector<SyntheticRead> synthetic_reads() {
+  const std::vector<std::string> lines = test::read_lines(test::source_path("tests/data/region/synthetic.fq.gz"));
+  std::vector<SyntheticRead> reads;
+  for (size_t i = 0; i + 3 < lines.size(); i += 4)
+    reads.push_back({lines[i].substr(1, lines[i].find_first_of(" \t") - 1), lines[i + 1]});
+  return reads;
+}
+
+// map-pb with zdrop 400 and zdrop_inv 200, and its index of data/ref.fa (built once).
+struct ZdropSetup {
+  AlignOptions opt;
+  index::MinimizerIndex idx;
+};
+const ZdropSetup& zdrop_setup() {
+  static const ZdropSetup s = [] {
+    AlignOptions opt;
+    opt.apply_preset("map-pb");
+    opt.zdrop = 400, opt.zdrop_inv = 200;
+    opt.validate();
+    return ZdropSetup{opt, io::build_index_from_file(test::source_path("data/ref.fa"), opt)};
+  }();
+  return s;
+}
+
+class RegionZdrop : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    DpBackendOptions dpo;
+    dpo.backend = "cpu";
+    dp_ = make_dp_backend(dpo);
+  }
+  const AlignOptions& opt_ = zdrop_setup().opt;
+  const index::MinimizerIndex& idx_ = zdrop_setup().idx;
+  std::unique_ptr<DpBackend> dp_;
+};
+
+// mm_align1's gap fill: the first pass (APPROX_MAX) runs with zdrop; when mm_test_zdrop
+// on its CIGAR returns 1 it is run again exactly with zdrop, when it returns 2 (the
+// dropped stretch aligns to the reverse complement) with zdrop_inv; when it returns 0
+// there is no second pass. Extensions to the right and mm_align1_inv's call use zdrop.
+TEST_F(RegionZdrop, GapFillSecondPassUsesZdropInvAfterAnInversionDrop) {
+  const AlignOptions& opt = opt_;
+  ASSERT_NE(opt.zdrop, opt.zdrop_inv);
+  const pipeline::ReadMapper mapper(idx_, opt);
+  int first_passes = 0, by_code[3] = {0, 0, 0}, right_ext = 0;
+  for (const SyntheticRead& read : synthetic_reads()) {
+    SCOPED_TRACE(read.name);
+    pipeline::ReadMapping m = mapper.map(read.name, read.seq);
+    RecordingSource source(*dp_);
+    const std::vector<RegionAlignment> al =
+        align_regions(opt, idx_, ReadCodes(read.seq), m.regions, m.chains.anchors, source);
+    const std::vector<RecordingSource::Call>& calls = source.calls;
+    size_t logged = 0;
+    for (const RegionAlignment& ra : al) logged += ra.calls.size();
+    ASSERT_EQ(calls.size(), logged) << "every call within max_sw_mat";
+    for (size_t i = 0; i < calls.size(); ++i) {
+      const RecordingSource::Call& c = calls[i];
+      if (c.flag & dp_flag::kExtzOnly) {
+        if (!(c.flag & dp_flag::kRight)) {
+          EXPECT_EQ(c.zdrop, opt.zdrop) << "extension to the right or mm_align1_inv, call " << i;
+          ++right_ext;
+        }
+        continue;
+      }
+      if (c.flag != dp_flag::kApproxMax) continue;  // a second pass, checked with its first
+      ++first_passes;
+      EXPECT_EQ(c.zdrop, opt.zdrop) << "first pass, call " << i;
+      const int code = test_zdrop(opt, c.query.data(), c.target.data(), c.result.cigar);
+      ASSERT_GE(code, 0);
+      ASSERT_LE(code, 2);
+      ++by_code[code];
+      const bool second = i + 1 < calls.size() && calls[i + 1].flag == 0;
+      if (code == 0) {
+        EXPECT_FALSE(second) << "call " << i << ": no Z-drop, yet a second pass";
+        continue;
+      }
+      ASSERT_TRUE(second) << "call " << i << ": mm_test_zdrop " << code << " but no second pass";
+      const RecordingSource::Call& s = calls[i + 1];
+      EXPECT_EQ(s.query, c.query);
+      EXPECT_EQ(s.target, c.target);
+      EXPECT_EQ(s.zdrop, code == 2 ? opt.zdrop_inv : opt.zdrop) << "second pass, call " << i + 1 << ", code " << code;
+    }
+  }
+  std::cout << first_passes << " gap fills: mm_test_zdrop 0/1/2 = " << by_code[0] << "/" << by_code[1] << "/"
+            << by_code[2] << ", " << right_ext << " right extensions or inversion calls\n";
+  // The data must exercise both kinds of second pass.
+  EXPECT_GT(by_code[1], 0);
+  EXPECT_GT(by_code[2], 0);
+  EXPECT_GT(right_ext, 0);
+}
+
+// mm_align1's left extension runs with zdrop_inv for the second part of a region split
+// after an inversion-like drop (mm_split_reg's r2 with split_inv), with zdrop otherwise.
+// align_regions' loop without mm_align1_inv, so that each region's split bits can be read.
+TEST_F(RegionZdrop, LeftExtensionOfAnInversionSplitPartUsesZdropInv) {
+  const AlignOptions& opt = opt_;
+  const pipeline::ReadMapper mapper(idx_, opt);
+  int left_ext = 0, left_ext_inv = 0, inv_parts = 0;
+  for (const SyntheticRead& read : synthetic_reads()) {
+    SCOPED_TRACE(read.name);
+    pipeline::ReadMapping m = mapper.map(read.name, read.seq);
+    const ReadCodes codes(read.seq);
+    std::vector<map::Anchor> a = squeeze_anchors(m.regions, m.chains.anchors);
+    std::vector<uint8_t> split(m.regions.size(), 0);
+    for (size_t r = 0; r < m.regions.size(); ++r) {
+      const bool inv_part = (split[r] & kSplitInv) != 0;
+      inv_parts += inv_part;
+      RecordingSource source(*dp_);
+      const RegionAlignment al = align_region(opt, idx_, codes, m.regions, split, r, a, source);
+      ASSERT_EQ(source.calls.size(), al.calls.size()) << "every call within max_sw_mat";
+      if (inv_part) {
+        EXPECT_TRUE(split[r] & kSplitSecond) << "region " << r;
+      }
+      for (size_t i = 0; i < source.calls.size(); ++i) {
+        const RecordingSource::Call& c = source.calls[i];
+        if ((c.flag & (dp_flag::kExtzOnly | dp_flag::kRight)) != (dp_flag::kExtzOnly | dp_flag::kRight)) continue;
+        EXPECT_EQ(i, 0u) << "the left extension is a region's first call";
+        EXPECT_EQ(c.zdrop, inv_part ? opt.zdrop_inv : opt.zdrop) << "region " << r << (inv_part ? " (split_inv)" : "");
+        ++left_ext;
+        left_ext_inv += inv_part;
+      }
+    }
+  }
+  std::cout << left_ext << " left extensions, " << left_ext_inv << " of " << inv_parts << " split_inv parts\n";
+  EXPECT_GT(left_ext_inv, 0);
+  EXPECT_GT(left_ext, left_ext_inv);
 }
 
 }  // namespace
