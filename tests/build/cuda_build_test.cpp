@@ -12,6 +12,7 @@
 #include <fstream>
 #include <regex>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,28 @@ std::set<int> archs(const std::string& text, const std::string& kind) {
   return s;
 }
 
+// The architectures of the ELF images that hold the DP kernel, from `cuobjdump
+// --dump-resource-usage` (one "arch = sm_N" per image, then its "Function NAME:" lines).
+// nvcc's link step may add an image of its own (an empty sm_75 one with CUDA 13), which
+// --list-elf lists too.
+std::set<int> kernel_sass(const std::string& usage) {
+  std::set<int> s;
+  const std::regex arch_re(R"(arch = sm_(\d+)a?\b)");
+  int arch = -1;
+  std::istringstream in(usage);
+  for (std::string line; std::getline(in, line);) {
+    std::smatch m;
+    if (line.find("Fatbin") != std::string::npos)
+      arch = -1;
+    else if (std::regex_search(line, m, arch_re))
+      arch = std::stoi(m[1]);
+    else if (arch >= 0 && line.find("Function") != std::string::npos &&
+             line.find("tile_dp_kernel") != std::string::npos)
+      s.insert(arch);
+  }
+  return s;
+}
+
 TEST(CudaBuild, FatBinaryHoldsSassForCurrentGpusAndPtxForLaterOnes) {
 #if !defined(AGATHA_HAVE_CUDA)
   GTEST_SKIP() << "this build has no CUDA backend";
@@ -46,10 +69,15 @@ TEST(CudaBuild, FatBinaryHoldsSassForCurrentGpusAndPtxForLaterOnes) {
   const test::CommandResult r =
       shell(shell_quote(tool) + " --list-elf --list-ptx " + shell_quote(test::agatha_binary()));
   ASSERT_EQ(r.code, 0) << r.out;
-  const std::set<int> elf = archs(r.out, "ELF"), ptx = archs(r.out, "PTX");
+  const test::CommandResult usage =
+      shell(shell_quote(tool) + " --dump-resource-usage " + shell_quote(test::agatha_binary()));
+  ASSERT_EQ(usage.code, 0) << usage.out;
+  const std::set<int> elf = kernel_sass(usage.out), ptx = archs(r.out, "PTX");
+  // Every kernel image is also one --list-elf lists.
+  for (int a : elf) EXPECT_TRUE(archs(r.out, "ELF").count(a)) << "sm_" << a << "\n" << r.out;
   // What the binary says it holds is what it holds.
   const auto sass_built = gpu::cuda::built_sass(), ptx_built = gpu::cuda::built_ptx();
-  EXPECT_EQ(elf, std::set<int>(sass_built.begin(), sass_built.end())) << r.out;
+  EXPECT_EQ(elf, std::set<int>(sass_built.begin(), sass_built.end())) << r.out << usage.out;
   EXPECT_EQ(ptx, std::set<int>(ptx_built.begin(), ptx_built.end())) << r.out;
   ASSERT_EQ(ptx.size(), 1u) << r.out;
   if (AGATHA_GPU_ARCHS_CHOSEN) GTEST_SKIP() << "built for a chosen list of architectures (-Dgpu_archs)";
