@@ -15,6 +15,7 @@
 #include <bit>
 #include <cstdlib>
 
+#include "../../kernels/chain_scan.hpp"
 #include "radix_sort.hpp"
 #include "rmq_tree.hpp"
 
@@ -134,6 +135,24 @@ Chains compact(const std::vector<Anchor>& a, const std::vector<uint64_t>& u, con
   return out;
 }
 
+// The anchors as kernels::chain_scores reads them, with the padding it may read before
+// the first one.
+struct ScanAnchors {
+  std::vector<uint32_t> x;
+  std::vector<int32_t> y, span;
+  explicit ScanAnchors(const std::vector<Anchor>& a)
+      : x(a.size() + kernels::kChainBlock, 0), y(a.size() + kernels::kChainBlock, 0), span(x.size(), 0) {
+    for (size_t j = 0; j < a.size(); ++j) {
+      x[j + kernels::kChainBlock] = static_cast<uint32_t>(a[j].x);
+      y[j + kernels::kChainBlock] = static_cast<int32_t>(a[j].y);
+      span[j + kernels::kChainBlock] = anchor_span(a[j]);
+    }
+  }
+  kernels::ChainAnchors view() const {
+    return {x.data() + kernels::kChainBlock, y.data() + kernels::kChainBlock, span.data() + kernels::kChainBlock};
+  }
+};
+
 Chains finish(const std::vector<Anchor>& a, DpArrays& dp, int min_cnt, int min_score, int32_t max_drop) {
   std::vector<int64_t> v;
   const std::vector<uint64_t> u = backtrack(dp, min_cnt, min_score, max_drop, v);
@@ -161,6 +180,7 @@ ChainParams chain_params(const AlignOptions& opt) {
   p.rmq_rescue_ratio = opt.rmq_rescue_ratio;
   p.rmq = opt.rmq;
   p.long_join = !opt.no_long_join;
+  p.scan = kernels::chain_scan_for();
   return p;
 }
 
@@ -232,7 +252,7 @@ int32_t pair_score_simple(const Anchor& ai, const Anchor& aj, GapPenalty pen, bo
 }
 
 Chains chain_dp(const std::vector<Anchor>& a, int max_dist_ref, int max_dist_qry, int bw, int max_skip, int max_iter,
-                int min_cnt, int min_score, GapPenalty pen, bool splice, int n_seg) {
+                int min_cnt, int min_score, GapPenalty pen, bool splice, int n_seg, kernels::ChainScanFn scan_fn) {
   const int64_t n = static_cast<int64_t>(a.size());
   if (n == 0) return {};
   PairLimits lim{std::max(max_dist_ref, bw), max_dist_qry, bw, splice, n_seg};
@@ -240,17 +260,36 @@ Chains chain_dp(const std::vector<Anchor>& a, int max_dist_ref, int max_dist_qry
   const int32_t max_drop = splice ? INT32_MAX : bw;
   const uint64_t max_dist_x = static_cast<uint64_t>(static_cast<int64_t>(lim.max_dist_ref));
   DpArrays dp(a.size());
+  // Single-segment reads without splicing: the scores come a block at a time from the
+  // vector scan (same scores as pair_score); the decisions below stay sequential.
+  static_assert(kernels::kChainNoPair == kNoPair);
+  const kernels::ChainScanFn scan = n_seg == 1 && !splice ? scan_fn : nullptr;
+  const ScanAnchors soa(scan ? a : std::vector<Anchor>());
+  const kernels::ChainAnchors sa = soa.view();
+  const kernels::ChainScanParams sp{lim.max_dist_ref, lim.max_dist_qry, lim.bw, pen.gap, pen.skip};
   int64_t st = 0, max_ii = -1;
   for (int64_t i = 0; i < n; ++i) {
     // Window: same strand and reference, within max_dist_ref, at most max_iter back.
     while (st < i && (a[i].x >> 32 != a[st].x >> 32 || a[i].x > a[st].x + max_dist_x)) ++st;
     if (i - st > max_iter) st = i - max_iter;
-    int64_t max_j = -1, j;
+    int64_t max_j = -1, j = i - 1;
     int32_t max_f = anchor_span(a[i]), n_skip = 0;
-    for (j = i - 1; j >= st; --j) {
-      int32_t sc = pair_score(a[i], a[j], lim, pen);
-      if (sc == kNoPair) continue;
-      if (dp.take(i, j, sc + dp.f[j], max_f, max_j, n_skip, max_skip)) break;
+    if (scan) {
+      int32_t sc[kernels::kChainBlock];
+      for (bool stop = false; !stop && j >= st;) {
+        const int nb = static_cast<int>(std::min<int64_t>(kernels::kChainBlock, j - st + 1));
+        scan(sa, i, j - nb + 1, nb, sp, sc);
+        for (int m = nb - 1; m >= 0; --m, --j) {  // j = lo + m, from the nearest back
+          if (sc[m] == kNoPair) continue;
+          if ((stop = dp.take(i, j, sc[m] + dp.f[j], max_f, max_j, n_skip, max_skip))) break;
+        }
+      }
+    } else {
+      for (; j >= st; --j) {
+        const int32_t sc = pair_score(a[i], a[j], lim, pen);
+        if (sc == kNoPair) continue;
+        if (dp.take(i, j, sc + dp.f[j], max_f, max_j, n_skip, max_skip)) break;
+      }
     }
     const int64_t end_j = j;
     // Rescue: the best-scoring anchor in the window, when the scan above stopped early.
@@ -346,7 +385,7 @@ Chains chain_read(const std::vector<Anchor>& sorted_anchors, int qlen, int n_seg
   Chains chains = p.rmq ? chain_rmq(sorted_anchors, p.max_gap, p.rmq_inner_dist, p.bw, p.max_chain_skip, p.rmq_size_cap,
                                     p.min_cnt, p.min_chain_score, pen)
                         : chain_dp(sorted_anchors, max_gap_ref, max_gap_qry, p.bw, p.max_chain_skip, p.max_chain_iter,
-                                   p.min_cnt, p.min_chain_score, pen, p.splice, n_seg);
+                                   p.min_cnt, p.min_chain_score, pen, p.splice, n_seg, p.scan);
 
   // Long join: rechain the chained anchors with the wide band, unless the first chain
   // (in x order, not the best) already spans nearly all of a short read.

@@ -14,6 +14,7 @@
 
 #include <agatha/options.hpp>
 
+#include "../../kernels/chain_scan.hpp"
 #include "anchor.hpp"
 
 namespace agatha::map {
@@ -40,6 +41,9 @@ struct ChainParams {
   bool long_join = false;   // false with --no-long-join
   bool splice = false;      // cDNA scoring of gaps, no long join
   bool short_read = false;  // sr: the query gap limit grows to the read length, no long join
+  // The DP pass's predecessor scan (kernels/chain_scan.hpp); nullptr: pair_score one
+  // pair at a time, the oracle. chain_params picks the fastest this processor runs.
+  kernels::ChainScanFn scan = nullptr;
 };
 
 // What minimap2 derives from its options for chaining (mm_mapopt_update: bw_long is
@@ -87,7 +91,8 @@ inline constexpr int32_t kNoPair = INT32_MIN;
 
 // The DP chaining pass (mg_lchain_dp) over anchors sorted by x.
 [[nodiscard]] Chains chain_dp(const std::vector<Anchor>& a, int max_dist_ref, int max_dist_qry, int bw, int max_skip,
-                              int max_iter, int min_cnt, int min_score, GapPenalty pen, bool splice, int n_seg);
+                              int max_iter, int min_cnt, int min_score, GapPenalty pen, bool splice, int n_seg,
+                              kernels::ChainScanFn scan = nullptr);
 
 // The RMQ chaining pass (mg_lchain_rmq) over anchors sorted by x.
 [[nodiscard]] Chains chain_rmq(const std::vector<Anchor>& a, int max_dist, int max_dist_inner, int bw, int max_skip,
