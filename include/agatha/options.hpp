@@ -83,7 +83,8 @@ struct AlignOptions {
 
   // ---- output and pipeline (main.c; map.c: mm_map_file_frag) ----
   uint64_t read_batch = 500'000'000;  // -K: bases per read batch
-  uint64_t dp_batch = 8'000'000;      // --dp-batch: read bases whose DP rounds run together
+  uint64_t dp_batch = 0;              // --dp-batch: read bases whose DP rounds run together;
+                                      // 0: the backend's size, dp_batch_for()
   int threads = 3;                    // -t
   bool print_secondary = true;        // false with --secondary=no
   bool copy_comment = false;          // -y
@@ -101,6 +102,16 @@ struct AlignOptions {
   // in minimap2's order. Throws OptionError with minimap2's message, minus colours.
   void validate() const;
 };
+
+// The read bases whose DP rounds run together when --dp-batch is not given. A GPU round
+// must hold enough tasks to fill the device; the CPU threads are kept busy by far fewer,
+// and a smaller group holds less memory: what its reads wait with between rounds
+// (pending tasks and their sequences, chains, read codes) is about 12 bytes per base.
+inline constexpr uint64_t kDpBatchCpu = 2'000'000;
+inline constexpr uint64_t kDpBatchGpu = 8'000'000;
+[[nodiscard]] inline uint64_t dp_batch_for(const AlignOptions& opt, bool gpu_backend) {
+  return opt.dp_batch ? opt.dp_batch : gpu_backend ? kDpBatchGpu : kDpBatchCpu;
+}
 
 // Names accepted by AlignOptions::apply_preset.
 [[nodiscard]] const std::vector<std::string>& preset_names();

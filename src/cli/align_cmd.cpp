@@ -119,8 +119,10 @@ void print_done(std::chrono::steady_clock::time_point t0, const pipeline::Pipeli
     text_out->write(header);
     write = [&text_out](std::string_view s) { text_out->write(s); };
   }
+  // gpu, gpu-sim and gpu-emu (which runs the GPU's batches on the host) take the GPU's size.
+  const bool gpu_backend = dp->name().starts_with("gpu");
   const pipeline::AlignStats st =
-      pipeline::align_reads(aligner, *dp, reads, write, opt.threads, opt.read_batch, opt.dp_batch);
+      pipeline::align_reads(aligner, *dp, reads, write, opt.threads, opt.read_batch, dp_batch_for(opt, gpu_backend));
   if (bam_out) bam_out->close();
   if (text_out) text_out->close();
   std::fprintf(stderr, "[M::align] %llu DP tasks in %llu round(s)\n", static_cast<unsigned long long>(st.dp_tasks),
@@ -157,7 +159,7 @@ void add_align_command(CLI::App& app) {
          },
          "Bases of reads aligned together, their DP tasks sent to the backend in rounds (K/M/G)")
       ->type_name("NUM")
-      ->default_str(std::to_string(opt.dp_batch));
+      ->default_str(std::to_string(kDpBatchCpu) + " on the CPU, " + std::to_string(kDpBatchGpu) + " on the GPU");
   sub->add_flag("-Y", args->out.sam.soft_clip, "Soft clipping for supplementary alignments");
   sub->add_flag("-L", args->out.sam.long_cigar, "Write CIGARs with more than 65535 operations to the CG tag");
   sub->add_option("-R", args->read_group, "SAM read group line, like '@RG\\tID:foo\\tSM:bar'");

@@ -73,7 +73,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     agatha::io::SeqReader reads(reads_file.path());
     std::string sam;
     agatha::pipeline::align_reads(aligner, *dp, reads, [&sam](std::string_view s) { sam += s; }, 1, 1 << 20,
-                                  opt.dp_batch);
+                                  dp_batch_for(opt, false));
   } catch (const agatha::Error&) {
   }
   return 0;
