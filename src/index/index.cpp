@@ -247,10 +247,15 @@ MinimizerIndex MinimizerIndex::build(const std::vector<std::pair<std::string, st
 }
 
 void MinimizerIndex::build_buckets() {
-  // The table only narrows lookup's binary search, which more buckets than about twice
-  // the keys cannot narrow further; so its size follows the keys actually present, and a
-  // loaded index never asks for more table than its file holds hashes.
-  const int bits = std::min(bucket_bits_, static_cast<int>(std::bit_width(keys_.size())));
+  // The table narrows lookup's binary search to the keys of one bucket. At least
+  // 2^bucket_bits buckets, and enough for about 8 keys a bucket (one 64-byte line of
+  // keys, so a lookup touches the table, one line of keys and the list); never more than
+  // about twice the keys, which cannot narrow the search further: the table's size
+  // follows the keys actually present, and a loaded index never asks for more table than
+  // its file holds hashes.
+  constexpr int kKeysPerBucketBits = 3;
+  const int by_keys = static_cast<int>(std::bit_width(keys_.size()));
+  const int bits = std::min(by_keys, std::max(bucket_bits_, by_keys - kKeysPerBucketBits));
   bucket_shift_ = 2 * k_ - bits;
   bucket_start_.assign((size_t{1} << bits) + 1, 0);
   for (uint64_t key : keys_) ++bucket_start_[(key >> bucket_shift_) + 1];

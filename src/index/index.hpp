@@ -10,8 +10,8 @@
 //
 // Layout: distinct hashes in ascending order (keys_), their list starts (starts_, one
 // more than keys_) into one array of occurrences (ys_), and a table over the top bits
-// of the 2k-bit hash (`bucket_bits` of them, fewer for few keys) that narrows the binary
-// search for a key.
+// of the 2k-bit hash (at least `bucket_bits` of them and about 8 keys a bucket, fewer
+// for few keys) that narrows the binary search for a key.
 //
 // Single index part: minimap2's -I splitting is not implemented (4G bases, the 2.24
 // default, holds a human genome in one part).
@@ -64,6 +64,20 @@ class MinimizerIndex {
 
   // Occurrences of a hash, ascending by y; empty if absent.
   [[nodiscard]] std::span<const uint64_t> lookup(uint64_t hash) const;
+  // Brings what lookup(hash) reads into the cache ahead of it, in two steps a few
+  // lookups apart: first the bucket's table entry, then (once that is cached) the
+  // bucket's keys and list starts. Reads nothing that lookup would not.
+  void prefetch_bucket(uint64_t hash) const {
+    const uint64_t top = hash >> bucket_shift_;
+    if (top + 1 < bucket_start_.size()) __builtin_prefetch(bucket_start_.data() + top);
+  }
+  void prefetch_keys(uint64_t hash) const {
+    const uint64_t top = hash >> bucket_shift_;
+    if (top + 1 >= bucket_start_.size()) return;
+    const uint64_t first = bucket_start_[top];
+    __builtin_prefetch(keys_.data() + first);
+    __builtin_prefetch(starts_.data() + first);
+  }
   size_t distinct_hashes() const { return keys_.size(); }
   size_t total_occurrences() const { return ys_.size(); }
   // Occurrence count of each distinct hash, in key order.
@@ -77,8 +91,8 @@ class MinimizerIndex {
   int bucket_bits_ = 0;  // min(bucket_bits option, 2k); kept in the .agi
   Reference ref_;
   std::vector<uint64_t> keys_, starts_, ys_;
-  // First key index per bucket (+1 sentinel). A bucket is a hash's top bits: at most
-  // bucket_bits_ of them, fewer when there are few keys (see build_buckets).
+  // First key index per bucket (+1 sentinel). A bucket is a hash's top bits; how many
+  // is up to build_buckets.
   std::vector<uint64_t> bucket_start_;
   int bucket_shift_ = 0;  // hash >> bucket_shift_ is the bucket
 };

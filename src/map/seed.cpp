@@ -81,12 +81,18 @@ void filter_query_repeats(std::vector<index::Minimizer>& mv, int32_t mid_occ, fl
 }
 
 std::vector<Seed> lookup_seeds(const std::vector<index::Minimizer>& mv, const index::MinimizerIndex& idx) {
+  // Lookups are independent cache misses (a table entry, then a bucket's keys and list
+  // starts); prefetching them some minimizers ahead overlaps them.
+  constexpr size_t kBucketAhead = 16, kKeysAhead = 8;
   std::vector<Seed> seeds;
   seeds.reserve(mv.size());
   for (size_t i = 0; i < mv.size(); ++i) {
+    if (i + kBucketAhead < mv.size()) idx.prefetch_bucket(mv[i + kBucketAhead].x >> 8);
+    if (i + kKeysAhead < mv.size()) idx.prefetch_keys(mv[i + kKeysAhead].x >> 8);
     const uint64_t hash = mv[i].x >> 8;
     const auto hits = idx.lookup(hash);
     if (hits.empty()) continue;
+    __builtin_prefetch(hits.data());  // make_anchors reads the list next
     Seed s;
     s.q_pos = static_cast<uint32_t>(mv[i].y);
     s.q_span = static_cast<uint32_t>(mv[i].x & 0xff);
