@@ -25,6 +25,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <new>
 
@@ -122,6 +123,17 @@ class AlignedArray {
   const T* data() const { return ptr_.get(); }
   T& operator[](size_t i) { return ptr_.get()[i]; }
   const T& operator[](size_t i) const { return ptr_.get()[i]; }
+  // Ensures room for n elements, keeping the first `keep` (at least doubling the
+  // capacity when it grows, so a run of growing calls copies little).
+  T* grow(size_t n, size_t keep) {
+    if (n > cap_) {
+      AlignedArray bigger;
+      bigger.reserve(std::max(n, 2 * cap_));
+      if (keep) std::memcpy(bigger.data(), data(), keep * sizeof(T));
+      std::swap(ptr_, bigger.ptr_), std::swap(cap_, bigger.cap_);
+    }
+    return ptr_.get();
+  }
   // Ensures room for n elements; contents are unspecified afterwards.
   T* reserve(size_t n) {
     if (n > cap_) {
@@ -155,16 +167,22 @@ struct Workspace {
 // Padding after every array: vector loads of up to 32 bytes past `en` stay inside.
 inline constexpr int kPad = 64;
 
-// Sizes the traceback rows: one byte per cell of every rounded range, all anti-diagonals.
+// Sizes the per-anti-diagonal row index of the traceback (rows are written for every
+// anti-diagonal computed, and the walk reads only those).
 inline void prepare_traceback(const Setup& s, Workspace& ws) {
-  const int n_diag = s.qlen + s.tlen - 1;
-  ws.row.assign(n_diag, 0);
-  ws.off.assign(n_diag, 0);
-  ws.off_end.assign(n_diag, 0);
-  size_t total = 0;
-  AntiDiagonal d;
-  for (int r = 0; r < n_diag && anti_diagonal(s, r, d); ++r) total += static_cast<size_t>(d.en - d.st + 1);
-  ws.dir.reserve(total + kPad);
+  const auto n_diag = static_cast<size_t>(s.qlen + s.tlen - 1);
+  if (ws.row.size() < n_diag) ws.row.resize(n_diag), ws.off.resize(n_diag), ws.off_end.resize(n_diag);
+}
+
+// Records anti-diagonal r's row: one direction byte per cell of its rounded range,
+// after the `used` bytes of the rows before it (growing the buffer as needed; vector
+// stores may write up to kPad bytes past the row). Returns the row.
+inline uint8_t* traceback_row(Workspace& ws, int r, const AntiDiagonal& d, size_t& used) {
+  const auto len = static_cast<size_t>(d.en - d.st + 1);
+  uint8_t* row = ws.dir.grow(used + len + kPad, used) + used;
+  ws.row[static_cast<size_t>(r)] = used, ws.off[static_cast<size_t>(r)] = d.st, ws.off_end[static_cast<size_t>(r)] = d.en;
+  used += len;
+  return row;
 }
 
 // Lays out the score input the way the reference reads it: the target, zeros up to

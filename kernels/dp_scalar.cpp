@@ -171,10 +171,7 @@ void extd2_scalar(const DpTask& task, DpResult& res, Workspace& ws) {
     }
     refresh_scores(st, sf, qr + (st.qlen - 1 - r), d, ar.s);
 
-    if (st.with_cigar) {
-      ws.row[r] = dir_used, ws.off[r] = d.st, ws.off_end[r] = d.en;
-      dir_used += static_cast<size_t>(d.en - d.st + 1);
-    }
+    if (st.with_cigar) traceback_row(ws, r, d, dir_used);
     for (int t = d.st; t <= d.en; ++t) {
       Cell c;
       const uint8_t dbyte = update_cell(st, right, ar.s[t], x_l, v_l, x2_l, ar.u[t], ar.y[t], ar.y2[t], c);

@@ -237,7 +237,7 @@ inline void store_cells(const Row& w, int t, const Cells& c, uint8_t* dir) {
 
 // The cells of one anti-diagonal, [st, en]; dir receives one direction byte per cell.
 template <Mode M>
-void core_loop(const Params& k, const Row& w, const AntiDiagonal& d, uint8_t* dir) {
+__attribute__((noinline)) void core_loop(const Params& k, const Row& w, const AntiDiagonal& d, uint8_t* dir) {
   // Score-only runs have no direction rows (dir is null, and stays unoffset).
   const auto at = [dir, &d](int t) { return M == Mode::kScoreOnly ? dir : dir + (t - d.st); };
   int t = d.st;
@@ -268,7 +268,7 @@ inline void step4(int32_t* H, const int8_t* v, int t, __m128i& mh, __m128i& mt) 
   mt = _mm_blendv_epi8(mt, _mm_add_epi32(_mm_set1_epi32(t), _mm_setr_epi32(0, 1, 2, 3)), gt);
 }
 
-void update_h(const AntiDiagonal& d, int r, const int8_t* u, const int8_t* v, int32_t qe, int32_t* H, int32_t& max_h,
+__attribute__((noinline)) void update_h(const AntiDiagonal& d, int r, const int8_t* u, const int8_t* v, int32_t qe, int32_t* H, int32_t& max_h,
               int& max_t) {
   if (r == 0) {
     H[0] = v[0] - qe;
@@ -375,9 +375,7 @@ void extd2_sse41(const DpTask& task, DpResult& res, Workspace& ws)
 
     uint8_t* dir = nullptr;
     if (st.with_cigar) {
-      ws.row[r] = dir_used, ws.off[r] = d.st, ws.off_end[r] = d.en;
-      dir = ws.dir.data() + dir_used;
-      dir_used += static_cast<size_t>(d.en - d.st + 1);
+      dir = traceback_row(ws, r, d, dir_used);
     }
     switch (mode) {
       case Mode::kScoreOnly: core_loop<Mode::kScoreOnly>(k, w, d, dir); break;
