@@ -17,10 +17,11 @@
 #   AGATHA_OPTS=         extra options for agatha only (e.g. "--dp-backend scalar")
 #   MINIMAP2=minimap2    minimap2 2.24 binary
 #   CACHE=bench/.cache   where the packages and the prepared data live (git-ignored)
-#   SETS="pb ont hifi"   data sets to run (see below)
+#   SETS="pb ont hifi rep rephifi"   data sets to run (see below)
 #   PB_READS=2000        reads taken from the head of pacbio_filtered.fastq
 #   HIFI_DEPTH=10        pbsim depth of the simulated HiFi reads
 #   HIFI_SEED=11         pbsim --seed (fixed: the reads are the same on every run)
+#   REP_DEPTH=3          pbsim depth of the rep and rephifi reads
 #   RESULTS=FILE         also write the table as TSV to FILE
 #
 # Data sets (Debian packages fetched with `apt-get download`, unpacked with dpkg-deb):
@@ -31,6 +32,11 @@
 #         ecoli_dh10b_cs.fasta), -x map-ont
 #   hifi  pbsim CCS reads (model_qc_ccs, mean length 10 kb, fixed seed) simulated from
 #         that DH10B reference, -x map-hifi
+#   rep   ONT-like reads (pbsim CLR, model_qc_clr, accuracy 0.90, mean length 15 kb,
+#         depth REP_DEPTH, fixed seed) from a synthetic 12 Mb genome with 30% interspersed
+#         and tandem repeats (bench/make-genome.py --size-mb 12 --contigs 6 --seed 1),
+#         -x map-ont
+#   rephifi  pbsim CCS reads (as hifi, depth REP_DEPTH) from the same genome, -x map-hifi
 #
 # For each set both programs build the index from the FASTA and run under
 # /usr/bin/time -v (python's resource module when that is missing). Outputs are
@@ -55,10 +61,11 @@ AGATHA=${AGATHA:-build/agatha}
 read -r -a AGATHA_OPTS <<< "${AGATHA_OPTS:-}"
 MINIMAP2=${MINIMAP2:-minimap2}
 CACHE=${CACHE:-$ROOT/bench/.cache}
-SETS=${SETS:-pb ont hifi}
+SETS=${SETS:-pb ont hifi rep rephifi}
 PB_READS=${PB_READS:-2000}
 HIFI_DEPTH=${HIFI_DEPTH:-10}
 HIFI_SEED=${HIFI_SEED:-11}
+REP_DEPTH=${REP_DEPTH:-3}
 RESULTS=${RESULTS:-}
 [[ $MODE = sam || $MODE = paf ]] || { echo "mapping.sh: MODE must be sam or paf, not '$MODE'" >&2; exit 1; }
 [[ $AGATHA = /* ]] || AGATHA=$ROOT/$AGATHA
@@ -119,6 +126,38 @@ prepare_hifi() {
     >/dev/null 2>&1)
   cat "$tmp"/hifi_*.fastq > "$DATA/hifi.reads.fq"
   rm -rf "$tmp"
+}
+
+prepare_rep_genome() {
+  [[ -s $DATA/rep.fa ]] && return
+  log "make-genome.py: 12 Mb, 30% repeats"
+  python3 "$ROOT/bench/make-genome.py" --size-mb 12 --contigs 6 --repeat-frac 0.3 --seed 1 > "$DATA/rep.fa"
+}
+
+# pbsim reads from $DATA/rep.fa into $DATA/$1.reads.fq; the rest of the arguments go to pbsim.
+simulate_rep() {
+  local name=$1
+  shift
+  [[ -s $DATA/$name.reads.fq ]] && return
+  command -v pbsim >/dev/null || { log "pbsim not installed (apt-get install pbsim)"; exit 1; }
+  local tmp=$DATA/pbsim
+  rm -rf "$tmp" && mkdir -p "$tmp"
+  log "pbsim $name: $*"
+  (cd "$tmp" && pbsim "$@" --depth "$REP_DEPTH" --seed 7 --prefix "$name" "$DATA/rep.fa" >/dev/null 2>&1)
+  cat "$tmp"/"$name"_*.fastq > "$DATA/$name.reads.fq"
+  rm -rf "$tmp"
+}
+
+prepare_rep() {
+  prepare_rep_genome
+  simulate_rep rep --data-type CLR --model_qc /usr/share/pbsim/models/model_qc_clr --accuracy-mean 0.90 \
+    --accuracy-sd 0.03 --accuracy-min 0.80 --length-mean 15000 --length-sd 8000 --length-min 1000 --length-max 60000
+}
+
+prepare_rephifi() {
+  prepare_rep_genome
+  simulate_rep rephifi --data-type CCS --model_qc /usr/share/pbsim/models/model_qc_ccs --length-mean 10000 \
+    --length-sd 2000 --length-min 2000 --length-max 20000
 }
 
 # Runs a command with stdout to $1 and its wall seconds and peak RSS (KiB) to $2.
@@ -198,6 +237,8 @@ for set in $SETS; do
     pb) prepare_pb; ref=$DATA/pb.ref.fa reads=$DATA/pb.reads.fq preset=map-pb ;;
     ont) prepare_ont; ref=$DATA/dh10b.fa reads=$DATA/ont.reads.fq.gz preset=map-ont ;;
     hifi) prepare_hifi; ref=$DATA/dh10b.fa reads=$DATA/hifi.reads.fq preset=map-hifi ;;
+    rep) prepare_rep; ref=$DATA/rep.fa reads=$DATA/rep.reads.fq preset=map-ont ;;
+    rephifi) prepare_rephifi; ref=$DATA/rep.fa reads=$DATA/rephifi.reads.fq preset=map-hifi ;;
     *) log "unknown set '$set'"; exit 1 ;;
   esac
   mm2_cmd=("$MINIMAP2" "${mm2_mode[@]}" -x "$preset" -t "$THREADS" "$ref" "$reads")

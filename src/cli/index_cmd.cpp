@@ -1,5 +1,6 @@
 // src/cli/index_cmd.cpp — `agatha index ref.fa -o ref.agi`: builds the minimizer index
-// of a reference with the preset's (or -k/-w/-H) parameters and saves it as .agi. A
+// of a reference with the preset's (or -k/-w/-H) parameters on -t threads and saves it
+// as .agi. A
 // regular file is written under a temporary name and renamed when complete.
 #include <agatha/error.hpp>
 
@@ -19,21 +20,13 @@
 namespace agatha::cli {
 namespace {
 
-// -x -k -w -H --bucket-bits as the command line set them (add_index_options binds them);
-// apply() hands them to run_index.
-struct IndexOptions {
-  AlignOptions options;
-  void apply(AlignOptions& opt) const { opt = options; }
-};
-
 struct IndexCmdArgs {
   std::string reference, output;
-  IndexOptions index;
+  AlignOptions opt;  // -x -k -w -H --bucket-bits -t, bound by add_index_options
 };
 
 int run_index(const IndexCmdArgs& a) {
-  AlignOptions opt;
-  a.index.apply(opt);
+  const AlignOptions& opt = a.opt;
   opt.validate();
   io::refuse_input_as_output(a.output, {a.reference});
   // Created before the (long) build, so that an output that cannot be created fails at
@@ -56,7 +49,7 @@ void add_index_command(CLI::App& app) {
   CLI::App* sub = app.add_subcommand("index", "Build a minimizer index (.agi) of a reference FASTA/FASTQ");
   sub->add_option("reference", args->reference, "Reference FASTA/FASTQ (plain or gzip)")->required();
   sub->add_option("-o,--output", args->output, "The index file to write")->required();
-  add_index_options(*sub, args->index.options);
+  add_index_options(*sub, args->opt);
   run_when_parsed(*sub, [args] { return run_index(*args); });
 }
 

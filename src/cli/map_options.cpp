@@ -107,6 +107,10 @@ void add_index_options(CLI::App& sub, AlignOptions& opt) {
   sub.add_option("--bucket-bits", opt.bucket_bits,
                  "Bits of the hash that select the index's bucket (no effect on output)")
       ->capture_default_str();
+  sub.add_option_function<int>(
+         "-t", [&opt](int n) { opt.threads = std::max(n, 1); },
+         "Number of threads (index: sketching and sorting; align: every stage)")
+      ->default_str(std::to_string(opt.threads));
 }
 
 void add_map_options(CLI::App& sub, AlignOptions& opt) {
@@ -211,9 +215,6 @@ void add_map_options(CLI::App& sub, AlignOptions& opt) {
       [&opt](const std::string& text) { opt.max_sw_mat = parse_num(text, "--cap-sw-mem"); },
       "Skip a DP above NUM cells, as Z-dropped; 0: no cap (K/M/G suffixes)");
   // ---- pipeline ----
-  sub.add_option_function<int>(
-         "-t", [&opt](int n) { opt.threads = std::max(n, 1); }, "Number of threads")
-      ->default_str(std::to_string(opt.threads));
   add_minimap2_option(
       sub, "-K", "NUM", std::to_string(opt.read_batch),
       [&opt](const std::string& text) {

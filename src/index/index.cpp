@@ -33,6 +33,7 @@
 #include <limits>
 #include <memory>
 
+#include "../util/parallel_for.hpp"
 #include "sketch.hpp"
 
 namespace agatha::index {
@@ -204,9 +205,15 @@ class Reader {
 
 }  // namespace
 
-// Collects the sequences and their minimizers, then groups them by hash.
+// Collects the sequences, sketches them in batches on the worker threads, then groups
+// the minimizers by hash.
 MinimizerIndex::Builder::Builder(const AlignOptions& opt, std::string source)
-    : k_(opt.k), w_(opt.w), bucket_bits_(opt.bucket_bits), hpc_(opt.hpc), source_(std::move(source)) {
+    : k_(opt.k),
+      w_(opt.w),
+      bucket_bits_(opt.bucket_bits),
+      threads_(std::max(1, opt.threads)),
+      hpc_(opt.hpc),
+      source_(std::move(source)) {
   opt.validate();
   if (opt.bucket_bits < 0 || opt.bucket_bits > kMaxBucketBits)
     throw OptionError("bucket bits must be within 0 and " + std::to_string(kMaxBucketBits));
@@ -216,16 +223,68 @@ void MinimizerIndex::Builder::add(const std::string& name, std::string_view base
   if (idx_.ref_.find(name) >= 0)
     throw InputError(source_ + " record " + std::to_string(record_no) + ": duplicate sequence name '" + name + "'");
   const uint32_t rid = idx_.ref_.add(name, bases);
-  mins_.clear();
-  sketch(bases, w_, k_, rid, hpc_, mins_);
-  for (const Minimizer& m : mins_) hits_.emplace_back(m.x >> 8, m.y);
+  pending_.push_back({rid, std::string(bases)});
+  pending_bases_ += bases.size();
+  if (pending_bases_ >= kSketchBatchBases) sketch_pending();
 }
 
+void MinimizerIndex::Builder::sketch_pending() {
+  // Each sequence is sketched by one worker into the worker's own list; the lists are
+  // sorted together in finish(), so which worker sketched what does not matter.
+  std::vector<std::vector<std::pair<uint64_t, uint64_t>>> found(static_cast<size_t>(threads_));
+  std::vector<std::vector<Minimizer>> mins(static_cast<size_t>(threads_));
+  util::parallel_for(pending_.size(), threads_, [&](size_t i, int worker) {
+    std::vector<Minimizer>& mv = mins[static_cast<size_t>(worker)];
+    mv.clear();
+    sketch(pending_[i].bases, w_, k_, pending_[i].rid, hpc_, mv);
+    for (const Minimizer& m : mv) found[static_cast<size_t>(worker)].emplace_back(m.x >> 8, m.y);
+  });
+  for (auto& f : found) hits_.insert(hits_.end(), f.begin(), f.end());
+  pending_.clear();
+  pending_bases_ = 0;
+}
+
+namespace {
+
+// Sorts (hash, y) pairs ascending on `threads` threads: an in-place partition by the
+// hash's top 8 bits (hashes are uniform, so the parts are even), then each part sorted
+// by a worker. The result is the one total order of the pairs, whatever the threads.
+void sort_hits(std::vector<std::pair<uint64_t, uint64_t>>& hits, int key_bits, int threads) {
+  constexpr int kPartBits = 8;
+  constexpr size_t kParts = size_t{1} << kPartBits;
+  const int shift = std::max(0, key_bits - kPartBits);
+  auto part_of = [shift](const std::pair<uint64_t, uint64_t>& h) { return static_cast<size_t>(h.first >> shift) & (kParts - 1); };
+  std::vector<size_t> start(kParts + 1, 0);
+  for (const auto& h : hits) ++start[part_of(h) + 1];
+  for (size_t p = 0; p < kParts; ++p) start[p + 1] += start[p];
+  std::vector<size_t> next(start.begin(), start.end() - 1);
+  for (size_t p = 0; p < kParts; ++p) {  // cycle each pair to its part (American flag sort)
+    while (next[p] < start[p + 1]) {
+      size_t dest = part_of(hits[next[p]]);
+      if (dest == p) {
+        ++next[p];
+        continue;
+      }
+      while (dest != p) {
+        std::swap(hits[next[p]], hits[next[dest]++]);
+        dest = part_of(hits[next[p]]);
+      }
+      ++next[p];
+    }
+  }
+  util::parallel_for(kParts, threads, [&](size_t p, int) {
+    std::sort(hits.begin() + static_cast<std::ptrdiff_t>(start[p]), hits.begin() + static_cast<std::ptrdiff_t>(start[p + 1]));
+  });
+}
+
+}  // namespace
+
 MinimizerIndex MinimizerIndex::Builder::finish() {
+  sketch_pending();
   if (idx_.ref_.size() == 0) throw InputError(source_ + ": no sequences");
   idx_.k_ = k_, idx_.w_ = w_, idx_.hpc_ = hpc_;
   idx_.bucket_bits_ = std::min(bucket_bits_, 2 * k_);
-  std::sort(hits_.begin(), hits_.end());  // by hash, then y: each list ascending by y
+  sort_hits(hits_, 2 * k_, threads_);  // by hash, then y: each list ascending by y
   for (size_t i = 0; i < hits_.size(); ++i) {
     if (i == 0 || hits_[i].first != hits_[i - 1].first) {
       idx_.keys_.push_back(hits_[i].first);

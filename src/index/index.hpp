@@ -98,8 +98,11 @@ class MinimizerIndex {
 };
 
 // Builds an index from sequences added one at a time, in reference order (a sequence's
-// id is its rank), keeping only what the index holds: the packed bases and the
-// minimizers. `source` names the input in messages ("'ref.fa'", "reference").
+// id is its rank), keeping what the index holds (the packed bases and the minimizers)
+// and the raw bases of at most one batch of sequences, which are sketched together on
+// opt.threads threads (one worker a sequence), as minimap2's mm_idx_gen does its
+// mini-batches. The index does not depend on the number of threads. `source` names the
+// input in messages ("'ref.fa'", "reference").
 class MinimizerIndex::Builder {
  public:
   // Throws OptionError for options the index cannot have (AlignOptions::validate, bucket
@@ -114,11 +117,21 @@ class MinimizerIndex::Builder {
   [[nodiscard]] MinimizerIndex finish();
 
  private:
-  int k_, w_, bucket_bits_;
+  // Bases of sequences collected before they are sketched together (minimap2's
+  // mini_batch_size).
+  static constexpr uint64_t kSketchBatchBases = 50'000'000;
+  struct Pending {
+    uint32_t rid;
+    std::string bases;
+  };
+  void sketch_pending();
+
+  int k_, w_, bucket_bits_, threads_;
   bool hpc_;
   std::string source_;
   MinimizerIndex idx_;
-  std::vector<Minimizer> mins_;
+  std::vector<Pending> pending_;
+  uint64_t pending_bases_ = 0;
   std::vector<std::pair<uint64_t, uint64_t>> hits_;  // (hash, y) of every minimizer
 };
 

@@ -6,6 +6,8 @@
 // is done.
 #include "batch_aligner.hpp"
 
+#include "../util/parallel_for.hpp"
+
 #include <algorithm>
 #include <atomic>
 #include <exception>
@@ -19,32 +21,6 @@
 
 namespace agatha::pipeline {
 namespace {
-
-// Runs fn(i) for every i < n on `threads` threads (this one included), reads taken by
-// an atomic counter. The first exception stops the others after their current item and
-// is rethrown.
-template <class Fn>
-void parallel_for(size_t n, int threads, Fn&& fn) {
-  std::atomic<size_t> next{0};
-  std::exception_ptr error;
-  std::mutex error_mutex;
-  auto work = [&] {
-    try {
-      for (size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < n;) fn(i);
-    } catch (...) {
-      const std::lock_guard<std::mutex> lock(error_mutex);
-      if (!error) error = std::current_exception();
-      next.store(n);
-    }
-  };
-  const size_t n_extra = std::min(static_cast<size_t>(threads > 1 ? threads - 1 : 0), n);
-  std::vector<std::jthread> pool;
-  pool.reserve(n_extra);
-  for (size_t t = 0; t < n_extra; ++t) pool.emplace_back(work);
-  work();
-  pool.clear();  // joins
-  if (error) std::rethrow_exception(error);
-}
 
 // The batch loop shared by both pipelines: reads batches of >= batch_bases bases (the
 // next one read ahead on another thread when threads > 1), has process(batch, lines)
@@ -82,7 +58,7 @@ void align_group(const ReadAligner& aligner, DpBackend& dp, std::span<const io::
   for (size_t i = 0; i < group.size(); ++i) by_length[i] = i;
   std::stable_sort(by_length.begin(), by_length.end(),
                    [&](size_t a, size_t b) { return group[a].seq.size() > group[b].seq.size(); });
-  parallel_for(jobs.size(), threads, [&](size_t k) {
+  util::parallel_for(jobs.size(), threads, [&](size_t k, int) {
     const size_t i = by_length[k];
     jobs[i].read = &group[i];
     aligner.start(jobs[i]);
@@ -94,7 +70,7 @@ void align_group(const ReadAligner& aligner, DpBackend& dp, std::span<const io::
   std::vector<DpResult> results;
   std::vector<size_t> first;  // per active job: its first task in the round
   while (!active.empty()) {
-    parallel_for(active.size(), threads, [&](size_t k) { aligner.pass(jobs[active[k]]); });
+    util::parallel_for(active.size(), threads, [&](size_t k, int) { aligner.pass(jobs[active[k]]); });
     std::vector<size_t> waiting;
     tasks.clear();
     first.clear();
@@ -115,7 +91,7 @@ void align_group(const ReadAligner& aligner, DpBackend& dp, std::span<const io::
                                                          std::make_move_iterator(results.begin() + first[k + 1])));
     active = std::move(waiting);
   }
-  parallel_for(jobs.size(), threads, [&](size_t k) { aligner.format(jobs[by_length[k]], lines[by_length[k]]); });
+  util::parallel_for(jobs.size(), threads, [&](size_t k, int) { aligner.format(jobs[by_length[k]], lines[by_length[k]]); });
 }
 
 }  // namespace
@@ -125,8 +101,8 @@ PipelineStats map_reads(const ReadMapper& mapper, io::SeqReader& reads, io::Outp
   PipelineStats stats;
   run_batches(reads, [&out](std::string_view s) { out.write(s); }, threads, batch_bases, true, stats,
               [&](const std::vector<io::SeqRecord>& batch, std::vector<std::string>& lines) {
-                parallel_for(batch.size(), threads,
-                             [&](size_t i) { lines[i] = mapper.map_paf(batch[i].name, batch[i].seq); });
+                util::parallel_for(batch.size(), threads,
+                             [&](size_t i, int) { lines[i] = mapper.map_paf(batch[i].name, batch[i].seq); });
               });
   return stats;
 }
