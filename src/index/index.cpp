@@ -8,14 +8,22 @@
 //   28      u64 number of sequences; then per sequence: u32 name length, name bytes,
 //           u32 sequence length
 //           u64 packed-base bytes, packed bases (4 bits per base)
-//           u64 number of distinct hashes n; n u64 hashes (strictly ascending);
-//           n+1 u64 list starts (starts[0] = 0, increasing);
-//           u64 number of occurrences m (= starts[n]); m u64 occurrences
+//           u64 number of distinct hashes n; the n hashes, strictly ascending, as
+//             - k <= 16: n u32;
+//             - 16 < k <= 24: for each value h of a hash's bits above the low 32
+//               (2^(2k-32) of them), u64 the index of the first hash with those bits,
+//               then u64 n; then each hash's low 32 bits, n u32;
+//             - k > 24: n u64;
+//           n u64 values: the occurrence of a hash that occurs once, else
+//             2^63 | the number of its occurrences (at least 2);
+//           u64 number m of occurrences of the repeated hashes; the m occurrences,
+//             list after list in hash order, each list ascending
 //   end-12  u32 CRC-32 (zlib's) of every byte before it
 //   end-8   magic "AGIXEND\0"
 // All integers little-endian (the host order on every supported platform).
 //
-// Version 2 added the checksum; version 1 files are refused (rebuild them). load trusts
+// Version 2 added the checksum, version 3 the compact hash and occurrence encoding;
+// older files are refused (rebuild them). load trusts
 // nothing in the file: every count is checked against the bytes the file still holds
 // before anything is allocated, and every field that later code indexes with (sequence
 // ids and positions in occurrences, base codes, list bounds) is checked against the
@@ -26,11 +34,16 @@
 
 #include <zlib.h>
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
 #include <algorithm>
 #include <bit>
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <future>
 #include <memory>
 
 #include "../util/parallel_for.hpp"
@@ -41,7 +54,7 @@ namespace {
 
 constexpr char kMagic[8] = {'A', 'G', 'A', 'T', 'H', 'A', 'I', 'X'};
 constexpr char kEndMagic[8] = {'A', 'G', 'I', 'X', 'E', 'N', 'D', '\0'};
-constexpr uint32_t kAgiVersion = 2;
+constexpr uint32_t kAgiVersion = 3;
 constexpr uint32_t kFlagHpc = 1;
 constexpr uint64_t kTrailerBytes = 4 + sizeof kEndMagic;  // CRC-32, end magic
 // The most bucket bits an index may have: 2^24 buckets (128 MiB of table) already give a
@@ -57,6 +70,22 @@ constexpr bool kVerifyChecksum = true;
 // Bulk data is read and checksummed in pieces of this size, so each piece is summed
 // while it is still in cache.
 constexpr size_t kChunkBytes = size_t{1} << 20;
+
+// Sequence ids are below this, so that an occurrence (rid << 32 | ...) never has bit 63,
+// the list flag of the index's values.
+constexpr uint64_t kMaxSequences = uint64_t{1} << 31;
+
+// Returns the free pages of the heap to the system (glibc keeps them otherwise), so
+// that memory a build step has finished with does not count twice in its peak.
+void release_free_memory() {
+#ifdef __GLIBC__
+  malloc_trim(0);
+#endif
+}
+
+// How the hashes of a k-mer size are written (see the format above).
+enum class KeyCoding { kU32, kHighGroups, kU64 };
+KeyCoding key_coding(int k) { return k <= 16 ? KeyCoding::kU32 : k <= 24 ? KeyCoding::kHighGroups : KeyCoding::kU64; }
 
 uint32_t crc32_of(uint32_t crc, const void* p, size_t n) {
   return static_cast<uint32_t>(crc32_z(crc, static_cast<const Bytef*>(p), n));
@@ -207,13 +236,16 @@ class Reader {
 
 // Collects the sequences, sketches them in batches on the worker threads, then groups
 // the minimizers by hash.
-MinimizerIndex::Builder::Builder(const AlignOptions& opt, std::string source)
+MinimizerIndex::Builder::Builder(const AlignOptions& opt, std::string source, uint64_t sketch_batch_bases)
     : k_(opt.k),
       w_(opt.w),
       bucket_bits_(opt.bucket_bits),
       threads_(std::max(1, opt.threads)),
+      part_shift_(std::max(0, 2 * opt.k - kPartBits)),
+      batch_bases_(sketch_batch_bases),
       hpc_(opt.hpc),
-      source_(std::move(source)) {
+      source_(std::move(source)),
+      parts_(size_t{1} << kPartBits) {
   opt.validate();
   if (opt.bucket_bits < 0 || opt.bucket_bits > kMaxBucketBits)
     throw OptionError("bucket bits must be within 0 and " + std::to_string(kMaxBucketBits));
@@ -222,78 +254,104 @@ MinimizerIndex::Builder::Builder(const AlignOptions& opt, std::string source)
 void MinimizerIndex::Builder::add(const std::string& name, std::string_view bases, uint64_t record_no) {
   if (idx_.ref_.find(name) >= 0)
     throw InputError(source_ + " record " + std::to_string(record_no) + ": duplicate sequence name '" + name + "'");
+  if (idx_.ref_.size() >= kMaxSequences)
+    throw InputError(source_ + " record " + std::to_string(record_no) + ": more than " +
+                     std::to_string(kMaxSequences) + " sequences");
   const uint32_t rid = idx_.ref_.add(name, bases);
   pending_.push_back({rid, std::string(bases)});
   pending_bases_ += bases.size();
-  if (pending_bases_ >= kSketchBatchBases) sketch_pending();
+  if (pending_bases_ >= batch_bases_) sketch_pending();
 }
 
+// Hands the collected sequences to a sketching thread, after the previous batch's has
+// finished, so that reading the next batch overlaps sketching this one (as minimap2's
+// mm_idx_gen pipelines them).
 void MinimizerIndex::Builder::sketch_pending() {
-  // Each sequence is sketched by one worker into the worker's own list; the lists are
-  // sorted together in finish(), so which worker sketched what does not matter.
-  std::vector<std::vector<std::pair<uint64_t, uint64_t>>> found(static_cast<size_t>(threads_));
-  std::vector<std::vector<Minimizer>> mins(static_cast<size_t>(threads_));
-  util::parallel_for(pending_.size(), threads_, [&](size_t i, int worker) {
-    std::vector<Minimizer>& mv = mins[static_cast<size_t>(worker)];
-    mv.clear();
-    sketch(pending_[i].bases, w_, k_, pending_[i].rid, hpc_, mv);
-    for (const Minimizer& m : mv) found[static_cast<size_t>(worker)].emplace_back(m.x >> 8, m.y);
+  wait_for_sketching();
+  if (pending_.empty()) return;
+  sketching_ = std::async(std::launch::async, [this, batch = std::move(pending_)]() mutable {
+    sketch_batch(std::move(batch));
   });
-  for (auto& f : found) hits_.insert(hits_.end(), f.begin(), f.end());
   pending_.clear();
   pending_bases_ = 0;
 }
 
-namespace {
-
-// Sorts (hash, y) pairs ascending on `threads` threads: an in-place partition by the
-// hash's top 8 bits (hashes are uniform, so the parts are even), then each part sorted
-// by a worker. The result is the one total order of the pairs, whatever the threads.
-void sort_hits(std::vector<std::pair<uint64_t, uint64_t>>& hits, int key_bits, int threads) {
-  constexpr int kPartBits = 8;
-  constexpr size_t kParts = size_t{1} << kPartBits;
-  const int shift = std::max(0, key_bits - kPartBits);
-  auto part_of = [shift](const std::pair<uint64_t, uint64_t>& h) { return static_cast<size_t>(h.first >> shift) & (kParts - 1); };
-  std::vector<size_t> start(kParts + 1, 0);
-  for (const auto& h : hits) ++start[part_of(h) + 1];
-  for (size_t p = 0; p < kParts; ++p) start[p + 1] += start[p];
-  std::vector<size_t> next(start.begin(), start.end() - 1);
-  for (size_t p = 0; p < kParts; ++p) {  // cycle each pair to its part (American flag sort)
-    while (next[p] < start[p + 1]) {
-      size_t dest = part_of(hits[next[p]]);
-      if (dest == p) {
-        ++next[p];
-        continue;
-      }
-      while (dest != p) {
-        std::swap(hits[next[p]], hits[next[dest]++]);
-        dest = part_of(hits[next[p]]);
-      }
-      ++next[p];
-    }
-  }
-  util::parallel_for(kParts, threads, [&](size_t p, int) {
-    std::sort(hits.begin() + static_cast<std::ptrdiff_t>(start[p]), hits.begin() + static_cast<std::ptrdiff_t>(start[p + 1]));
-  });
+void MinimizerIndex::Builder::wait_for_sketching() {
+  if (sketching_.valid()) sketching_.get();  // rethrows what the batch threw
 }
 
-}  // namespace
+MinimizerIndex::Builder::~Builder() {
+  if (sketching_.valid()) sketching_.wait();
+}
+
+void MinimizerIndex::Builder::sketch_batch(std::vector<Pending> batch) {
+  // Each sequence is sketched by one worker into the worker's own list; the parts are
+  // sorted in finish(), so which worker sketched what does not matter.
+  std::vector<std::vector<Hit>> found(static_cast<size_t>(threads_));
+  std::vector<std::vector<Minimizer>> mins(static_cast<size_t>(threads_));
+  util::parallel_for(batch.size(), threads_, [&](size_t i, int worker) {
+    std::vector<Minimizer>& mv = mins[static_cast<size_t>(worker)];
+    mv.clear();
+    sketch(batch[i].bases, w_, k_, batch[i].rid, hpc_, mv);
+    for (const Minimizer& m : mv) found[static_cast<size_t>(worker)].emplace_back(m.x >> 8, m.y);
+    std::string().swap(batch[i].bases);
+  });
+  // Each part grows by exactly what this batch adds to it, so the parts hold no unused
+  // capacity; the buffers they leave behind are handed back to the system.
+  std::vector<size_t> add(parts_.size(), 0);
+  for (const auto& f : found)
+    for (const Hit& h : f) ++add[part_of(h.first)];
+  for (size_t p = 0; p < parts_.size(); ++p) parts_[p].reserve(parts_[p].size() + add[p]);
+  for (auto& f : found) {
+    for (const Hit& h : f) parts_[part_of(h.first)].push_back(h);
+    std::vector<Hit>().swap(f);
+  }
+  release_free_memory();
+}
 
 MinimizerIndex MinimizerIndex::Builder::finish() {
   sketch_pending();
+  wait_for_sketching();
   if (idx_.ref_.size() == 0) throw InputError(source_ + ": no sequences");
   idx_.k_ = k_, idx_.w_ = w_, idx_.hpc_ = hpc_;
   idx_.bucket_bits_ = std::min(bucket_bits_, 2 * k_);
-  sort_hits(hits_, 2 * k_, threads_);  // by hash, then y: each list ascending by y
-  for (size_t i = 0; i < hits_.size(); ++i) {
-    if (i == 0 || hits_[i].first != hits_[i - 1].first) {
-      idx_.keys_.push_back(hits_[i].first);
-      idx_.starts_.push_back(i);
+  // Each part sorted by hash, then y (each list ascending by y); then counted.
+  struct Count {
+    size_t keys = 0, list_words = 0;
+  };
+  std::vector<Count> counts(parts_.size());
+  util::parallel_for(parts_.size(), threads_, [&](size_t p, int) {
+    std::vector<Hit>& part = parts_[p];
+    std::sort(part.begin(), part.end());
+    for (size_t i = 0, j; i < part.size(); i = j) {
+      for (j = i + 1; j < part.size() && part[j].first == part[i].first;) ++j;
+      ++counts[p].keys;
+      if (j - i > 1) counts[p].list_words += 1 + (j - i);
     }
-    idx_.ys_.push_back(hits_[i].second);
+  });
+  size_t n_keys = 0, n_words = 0;
+  for (const Count& c : counts) n_keys += c.keys, n_words += c.list_words;
+  idx_.keys_.reserve(n_keys);
+  idx_.vals_.reserve(n_keys);
+  idx_.lists_.reserve(n_words);
+  for (auto& part : parts_) {
+    for (size_t i = 0, j; i < part.size(); i = j) {
+      for (j = i + 1; j < part.size() && part[j].first == part[i].first;) ++j;
+      idx_.keys_.push_back(part[i].first);
+      if (j - i == 1) {
+        idx_.vals_.push_back(part[i].second);
+      } else {
+        idx_.vals_.push_back(kListFlag | idx_.lists_.size());
+        idx_.lists_.push_back(j - i);
+        for (size_t t = i; t < j; ++t) idx_.lists_.push_back(part[t].second);
+      }
+    }
+    idx_.occurrences_ += part.size();
+    std::vector<Hit>().swap(part);
+    if (&part - parts_.data() == static_cast<ptrdiff_t>(parts_.size()) / 2) release_free_memory();
   }
-  idx_.starts_.push_back(hits_.size());
-  std::vector<std::pair<uint64_t, uint64_t>>().swap(hits_);
+  parts_.clear();
+  release_free_memory();
   idx_.build_buckets();
   return std::move(idx_);
 }
@@ -329,12 +387,16 @@ std::span<const uint64_t> MinimizerIndex::lookup(uint64_t hash) const {
   const auto it = std::lower_bound(first, last, hash);
   if (it == last || *it != hash) return {};
   const size_t i = static_cast<size_t>(it - keys_.begin());
-  return {ys_.data() + starts_[i], starts_[i + 1] - starts_[i]};
+  const uint64_t v = vals_[i];
+  if ((v & kListFlag) == 0) return {vals_.data() + i, 1};
+  const uint64_t at = v & ~kListFlag;
+  return {lists_.data() + at + 1, static_cast<size_t>(lists_[at])};
 }
 
 std::vector<uint32_t> MinimizerIndex::occurrence_counts() const {
   std::vector<uint32_t> c(keys_.size());
-  for (size_t i = 0; i < keys_.size(); ++i) c[i] = static_cast<uint32_t>(starts_[i + 1] - starts_[i]);
+  for (size_t i = 0; i < keys_.size(); ++i)
+    c[i] = (vals_[i] & kListFlag) == 0 ? 1 : static_cast<uint32_t>(lists_[vals_[i] & ~kListFlag]);
   return c;
 }
 
@@ -356,10 +418,53 @@ void MinimizerIndex::save(const ByteSink& sink) const {
   out.pod<uint64_t>(ref_.packed().size());
   out.array(ref_.packed());
   out.pod<uint64_t>(keys_.size());
-  out.array(keys_);
-  out.array(starts_);
-  out.pod<uint64_t>(ys_.size());
-  out.array(ys_);
+  // Hashes, by key_coding; values and lists through a buffer, list lengths moved from
+  // lists_ into the values.
+  std::vector<uint64_t> buf;
+  buf.reserve(kChunkBytes / 8);
+  auto flush = [&] {
+    out.array(buf);
+    buf.clear();
+  };
+  auto put = [&](uint64_t v) {
+    buf.push_back(v);
+    if (buf.size() == buf.capacity()) flush();
+  };
+  const KeyCoding coding = key_coding(k_);
+  if (coding == KeyCoding::kU64) {
+    out.array(keys_);
+  } else {
+    if (coding == KeyCoding::kHighGroups) {
+      const uint64_t groups = uint64_t{1} << (2 * k_ - 32);
+      size_t i = 0;
+      for (uint64_t h = 0; h < groups; ++h) {
+        while (i < keys_.size() && (keys_[i] >> 32) < h) ++i;
+        put(i);
+      }
+      put(keys_.size());
+      flush();
+    }
+    std::vector<uint32_t> low;
+    low.reserve(kChunkBytes / 4);
+    for (size_t i = 0; i < keys_.size(); ++i) {
+      low.push_back(static_cast<uint32_t>(keys_[i]));
+      if (low.size() == low.capacity() || i + 1 == keys_.size()) {
+        out.array(low);
+        low.clear();
+      }
+    }
+  }
+  uint64_t n_lists = 0;
+  for (uint64_t v : vals_) {
+    const bool listed = (v & kListFlag) != 0;
+    n_lists += listed;
+    put(listed ? kListFlag | lists_[v & ~kListFlag] : v);
+  }
+  flush();
+  out.pod<uint64_t>(lists_.size() - n_lists);
+  for (size_t at = 0; at < lists_.size(); at += 1 + lists_[at])
+    for (uint64_t j = 1; j <= lists_[at]; ++j) put(lists_[at + j]);
+  flush();
   out.finish();
 }
 
@@ -436,55 +541,96 @@ MinimizerIndex MinimizerIndex::load(const std::string& path) {
             " bases in all");
   auto packed = in.array<uint8_t>(n_packed, "bytes of packed bases");
 
-  // The hash lists: n keys and n+1 starts need 16n+8 bytes.
+  // The hashes, by key_coding: a hash takes at least 4 bytes and has a value of 8.
   const auto n_keys = in.pod<uint64_t>("the hash count");
-  if (in.left() < 8 || n_keys > (in.left() - 8) / 16)
-    in.fail(std::to_string(n_keys) + " hashes run past the end of the index data");
-  idx.keys_ = in.array<uint64_t>(n_keys, "hashes");
-  idx.starts_ = in.array<uint64_t>(n_keys + 1, "list starts");
-  idx.ys_ = in.array<uint64_t>(in.pod<uint64_t>("the occurrence count"), "occurrences");
+  if (n_keys > in.left() / 12) in.fail(std::to_string(n_keys) + " hashes run past the end of the index data");
+  const KeyCoding coding = key_coding(idx.k_);
+  if (coding == KeyCoding::kU64) {
+    idx.keys_ = in.array<uint64_t>(n_keys, "hashes");
+  } else {
+    std::vector<uint64_t> group_start;
+    if (coding == KeyCoding::kHighGroups) {
+      group_start = in.array<uint64_t>((uint64_t{1} << (2 * idx.k_ - 32)) + 1, "hash group starts");
+      if (group_start.front() != 0 || group_start.back() != n_keys)
+        in.fail("the hash groups cover " + std::to_string(group_start.front()) + "-" +
+                std::to_string(group_start.back()) + " of " + std::to_string(n_keys) + " hashes");
+      for (size_t h = 1; h < group_start.size(); ++h)
+        if (group_start[h] < group_start[h - 1]) in.fail("hash group " + std::to_string(h) + " is out of order");
+    } else {
+      group_start = {0, n_keys};
+    }
+    const std::vector<uint32_t> low = in.array<uint32_t>(n_keys, "hashes");
+    idx.keys_.resize(n_keys);
+    for (size_t h = 0; h + 1 < group_start.size(); ++h)
+      for (uint64_t i = group_start[h]; i < group_start[h + 1]; ++i) idx.keys_[i] = uint64_t{h} << 32 | low[i];
+  }
+  std::vector<uint64_t> vals = in.array<uint64_t>(n_keys, "hash values");
+  const auto n_listed = in.pod<uint64_t>("the listed occurrence count");
+  const std::vector<uint64_t> listed = in.array<uint64_t>(n_listed, "listed occurrences");
   in.close_payload();
 
   // The payload is as written; now check that what was written is an index, so no later
   // read through these fields (minimap2's mm_idx_get, mm_idx_getseq) leaves its array.
   idx.ref_ = Reference::from_parts(std::move(names), lengths, std::move(packed), in.what());
-  const std::vector<uint64_t>& keys = idx.keys_;
-  const std::vector<uint64_t>& starts = idx.starts_;
-  const std::vector<uint64_t>& ys = idx.ys_;
   // Occurrences: y = rid << 32 | pos << 1 | strand, with pos the k-mer's last base
-  // (sketch), so k-1 <= pos < len. A flat pass: most lists hold one occurrence.
+  // (sketch), so k-1 <= pos < len.
   const Reference& ref = idx.ref_;
-  for (uint64_t j = 0; j < ys.size(); ++j) {
-    const uint64_t rid = ys[j] >> 32;
-    const uint32_t pos = static_cast<uint32_t>(ys[j]) >> 1;
+  // `list_at`: the occurrence's place in its hash's list, or -1 for a hash's only one.
+  auto check_occurrence = [&](uint64_t y, uint64_t hash_i, int64_t list_at) {
+    const uint64_t rid = y >> 32;
+    const uint32_t pos = static_cast<uint32_t>(y) >> 1;
+    if (rid < lengths.size() && pos < lengths[rid] && pos + 1 >= k) return;
+    const std::string which = list_at < 0 ? "the occurrence of hash " + std::to_string(hash_i)
+                                          : "occurrence " + std::to_string(list_at) + " of hash " + std::to_string(hash_i);
     if (rid >= lengths.size())
-      in.fail("occurrence " + std::to_string(j) + " names sequence " + std::to_string(rid) + " of " +
-              std::to_string(lengths.size()));
+      in.fail(which + " names sequence " + std::to_string(rid) + " of " + std::to_string(lengths.size()));
     if (pos >= lengths[rid] || pos + 1 < k) {
       const RefSeq& s = ref.seq(static_cast<uint32_t>(rid));
-      in.fail("occurrence " + std::to_string(j) + " is at position " + std::to_string(pos) + " of sequence '" + s.name +
-              "' (" + std::to_string(s.len) + " bases, k = " + std::to_string(k) + ")");
+      in.fail(which + " is at position " + std::to_string(pos) + " of sequence '" + s.name + "' (" +
+              std::to_string(s.len) + " bases, k = " + std::to_string(k) + ")");
     }
-  }
-  // Hashes strictly ascending below 4^k (lookup's binary search); lists not empty (the
-  // builder makes none), within the occurrences, of a size occurrence_counts' uint32
-  // holds, and ascending by y as lookup promises.
-  if (starts[0] != 0) in.fail("the first occurrence list starts at " + std::to_string(starts[0]));
-  if (starts[n_keys] != ys.size())
-    in.fail("the occurrence lists end at " + std::to_string(starts[n_keys]) + " but there are " +
-            std::to_string(ys.size()) + " occurrences");
+  };
+  // Hashes strictly ascending below 4^k (lookup's binary search); a repeated hash's list
+  // of 2 to 2^32-1 occurrences (occurrence_counts' uint32), ascending by y as lookup
+  // promises, the lists together exactly the listed occurrences.
   const uint64_t key_limit = uint64_t{1} << 2 * idx.k_;
+  const std::vector<uint64_t>& keys = idx.keys_;
+  uint64_t used = 0, n_lists = 0;
   for (uint64_t i = 0; i < n_keys; ++i) {
     if (keys[i] >= key_limit) in.fail("hash " + std::to_string(i) + " has more than 2k bits");
     if (i > 0 && keys[i] <= keys[i - 1]) in.fail("hash " + std::to_string(i) + " is out of order");
-    const uint64_t st = starts[i], en = starts[i + 1];
-    if (en <= st || en > ys.size() || en - st > std::numeric_limits<uint32_t>::max())
-      in.fail("hash " + std::to_string(i) + " has a list of " + std::to_string(static_cast<int64_t>(en - st)) +
-              " occurrences");
-    for (uint64_t j = st + 1; j < en; ++j)
-      if (ys[j] < ys[j - 1])
-        in.fail("occurrence " + std::to_string(j) + " is out of order in the list of hash " + std::to_string(i));
+    if ((vals[i] & kListFlag) == 0) {
+      check_occurrence(vals[i], i, -1);
+      continue;
+    }
+    const uint64_t n = vals[i] & ~kListFlag;
+    if (n < 2 || n > std::numeric_limits<uint32_t>::max() || n > n_listed - used)
+      in.fail("hash " + std::to_string(i) + " has a list of " + std::to_string(n) + " occurrences" +
+              (n < 2 ? "" : " (" + std::to_string(n_listed - used) + " left)"));
+    for (uint64_t j = used; j < used + n; ++j) {
+      check_occurrence(listed[j], i, static_cast<int64_t>(j - used));
+      if (j > used && listed[j] < listed[j - 1])
+        in.fail("occurrence " + std::to_string(j - used) + " is out of order in the list of hash " + std::to_string(i));
+    }
+    used += n;
+    ++n_lists;
   }
+  if (used != n_listed)
+    in.fail("the lists hold " + std::to_string(used) + " of the " + std::to_string(n_listed) + " listed occurrences");
+  // In memory each list is preceded by its length, and a value points at the length.
+  idx.lists_.reserve(n_listed + n_lists);
+  used = 0;
+  for (uint64_t i = 0; i < n_keys; ++i) {
+    if ((vals[i] & kListFlag) == 0) continue;
+    const uint64_t n = vals[i] & ~kListFlag;
+    vals[i] = kListFlag | idx.lists_.size();
+    idx.lists_.push_back(n);
+    idx.lists_.insert(idx.lists_.end(), listed.begin() + static_cast<ptrdiff_t>(used),
+                      listed.begin() + static_cast<ptrdiff_t>(used + n));
+    used += n;
+  }
+  idx.vals_ = std::move(vals);
+  idx.occurrences_ = n_keys - n_lists + n_listed;
   idx.build_buckets();
   return idx;
 }

@@ -8,10 +8,14 @@
 // saved to a byte sink: reading FASTA/FASTQ files and writing .agi files is src/io's
 // (io/index_file.hpp).
 //
-// Layout: distinct hashes in ascending order (keys_), their list starts (starts_, one
-// more than keys_) into one array of occurrences (ys_), and a table over the top bits
-// of the 2k-bit hash (at least `bucket_bits` of them and about 8 keys a bucket, fewer
-// for few keys) that narrows the binary search for a key.
+// Layout: distinct hashes in ascending order (keys_), one value per hash (vals_): the
+// occurrence itself when the hash occurs once (the usual case), else kListFlag | the
+// offset of its list in lists_, where the list's length is followed by its occurrences;
+// and a table over the top bits of the 2k-bit hash (at least `bucket_bits` of them and
+// about 8 keys a bucket, fewer for few keys) that narrows the binary search for a key.
+// Occurrences never have bit 63 set (sequence ids are below 2^31), so kListFlag tells
+// the two kinds apart: 16 bytes a hash plus 8 an occurrence of a repeated hash, as
+// minimap2's mm_idx_t keeps them.
 //
 // Single index part: minimap2's -I splitting is not implemented (4G bases, the 2.24
 // default, holds a human genome in one part).
@@ -23,6 +27,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <future>
 #include <span>
 #include <string>
 #include <utility>
@@ -76,10 +81,10 @@ class MinimizerIndex {
     if (top + 1 >= bucket_start_.size()) return;
     const uint64_t first = bucket_start_[top];
     __builtin_prefetch(keys_.data() + first);
-    __builtin_prefetch(starts_.data() + first);
+    __builtin_prefetch(vals_.data() + first);
   }
   size_t distinct_hashes() const { return keys_.size(); }
-  size_t total_occurrences() const { return ys_.size(); }
+  size_t total_occurrences() const { return occurrences_; }
   // Occurrence count of each distinct hash, in key order.
   [[nodiscard]] std::vector<uint32_t> occurrence_counts() const;
 
@@ -90,7 +95,10 @@ class MinimizerIndex {
   bool hpc_ = false;
   int bucket_bits_ = 0;  // min(bucket_bits option, 2k); kept in the .agi
   Reference ref_;
-  std::vector<uint64_t> keys_, starts_, ys_;
+  // A value with this bit is a list's offset in lists_; without, the occurrence itself.
+  static constexpr uint64_t kListFlag = uint64_t{1} << 63;
+  std::vector<uint64_t> keys_, vals_, lists_;
+  size_t occurrences_ = 0;
   // First key index per bucket (+1 sentinel). A bucket is a hash's top bits; how many
   // is up to build_buckets.
   std::vector<uint64_t> bucket_start_;
@@ -100,14 +108,20 @@ class MinimizerIndex {
 // Builds an index from sequences added one at a time, in reference order (a sequence's
 // id is its rank), keeping what the index holds (the packed bases and the minimizers)
 // and the raw bases of at most one batch of sequences, which are sketched together on
-// opt.threads threads (one worker a sequence), as minimap2's mm_idx_gen does its
-// mini-batches. The index does not depend on the number of threads. `source` names the
+// opt.threads threads (one worker a sequence) while the next batch is read, as minimap2's
+// mm_idx_gen does its mini-batches. The index does not depend on the number of threads. `source` names the
 // input in messages ("'ref.fa'", "reference").
 class MinimizerIndex::Builder {
  public:
   // Throws OptionError for options the index cannot have (AlignOptions::validate, bucket
   // bits outside 0-24).
-  Builder(const AlignOptions& opt, std::string source);
+  // Bases of sequences collected before they are sketched together (minimap2's
+  // mini_batch_size); tests pass smaller batches.
+  static constexpr uint64_t kSketchBatchBases = 50'000'000;
+  Builder(const AlignOptions& opt, std::string source, uint64_t sketch_batch_bases = kSketchBatchBases);
+  Builder(const Builder&) = delete;
+  Builder& operator=(const Builder&) = delete;
+  ~Builder();  // waits for the batch being sketched
 
   // Adds a sequence; record_no (1-based) names it in messages. Throws InputError
   // "SOURCE record N: duplicate sequence name 'X'" (and Reference::add's errors).
@@ -117,22 +131,28 @@ class MinimizerIndex::Builder {
   [[nodiscard]] MinimizerIndex finish();
 
  private:
-  // Bases of sequences collected before they are sketched together (minimap2's
-  // mini_batch_size).
-  static constexpr uint64_t kSketchBatchBases = 50'000'000;
+  // The minimizers are kept in parts by the hash's top kPartBits bits, so that finish()
+  // sorts the parts in parallel and frees each once it is in the index.
+  static constexpr int kPartBits = 8;
   struct Pending {
     uint32_t rid;
     std::string bases;
   };
+  using Hit = std::pair<uint64_t, uint64_t>;  // (hash, y) of a minimizer
   void sketch_pending();
+  void sketch_batch(std::vector<Pending> batch);
+  void wait_for_sketching();
+  [[nodiscard]] size_t part_of(uint64_t hash) const { return static_cast<size_t>(hash >> part_shift_); }
 
-  int k_, w_, bucket_bits_, threads_;
+  int k_, w_, bucket_bits_, threads_, part_shift_;
+  uint64_t batch_bases_;
   bool hpc_;
   std::string source_;
   MinimizerIndex idx_;
   std::vector<Pending> pending_;
   uint64_t pending_bases_ = 0;
-  std::vector<std::pair<uint64_t, uint64_t>> hits_;  // (hash, y) of every minimizer
+  std::vector<std::vector<Hit>> parts_;  // written by the sketching thread only
+  std::future<void> sketching_;           // the batch being sketched, if any
 };
 
 // The occurrence threshold mid_occ (options.c mm_mapopt_update, index.c

@@ -84,17 +84,6 @@ class Window {
 
 }  // namespace
 
-uint64_t hash64(uint64_t key, uint64_t mask) {
-  key = (~key + (key << 21)) & mask;
-  key = key ^ key >> 24;
-  key = ((key + (key << 3)) + (key << 8)) & mask;
-  key = key ^ key >> 14;
-  key = ((key + (key << 2)) + (key << 4)) & mask;
-  key = key ^ key >> 28;
-  key = (key + (key << 31)) & mask;
-  return key;
-}
-
 void sketch(std::string_view seq, int w, int k, uint32_t rid, bool hpc, std::vector<Minimizer>& out) {
   assert(k > 0 && k <= kMaxK && w > 0 && w <= kMaxW);
   const int len = static_cast<int>(seq.size());

@@ -23,7 +23,16 @@ inline constexpr int kMaxK = 28;
 inline constexpr int kMaxW = 255;
 
 // Thomas Wang's invertible integer hash restricted to the bits of mask (sketch.c: hash64).
-[[nodiscard]] uint64_t hash64(uint64_t key, uint64_t mask);
+[[nodiscard]] inline uint64_t hash64(uint64_t key, uint64_t mask) {
+  key = (~key + (key << 21)) & mask;
+  key = key ^ key >> 24;
+  key = ((key + (key << 3)) + (key << 8)) & mask;
+  key = key ^ key >> 14;
+  key = ((key + (key << 2)) + (key << 4)) & mask;
+  key = key ^ key >> 28;
+  key = (key + (key << 31)) & mask;
+  return key;
+}
 
 // Appends the minimizers of seq (raw bases; see agatha/nt4.hpp) to out, in minimap2's emission
 // order. rid fills bits 32..63 of y. hpc: homopolymer-compressed k-mers.
