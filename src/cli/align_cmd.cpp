@@ -1,13 +1,15 @@
 // src/cli/align_cmd.cpp — `agatha align [options] REF READS`: aligns long reads to a
-// reference (FASTA/FASTQ, or an .agi index from `agatha index`) and writes the SAM of
-// `minimap2 -a` 2.24 (the default), or with --map-only minimap2's mapping-only PAF
-// (minimap2 without -a/-c).
+// reference (FASTA/FASTQ, an .agi index from `agatha index`, or minimap2's .mmi) and
+// writes the SAM of `minimap2 -a` 2.24 (the default), or with --map-only minimap2's
+// mapping-only PAF (minimap2 without -a/-c). `-d FILE` writes the index as .agi, as
+// `minimap2 -d` writes its own: without READS that is all the command does.
 #include <agatha/dp.hpp>
 #include <agatha/error.hpp>
 
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
@@ -33,8 +35,9 @@ namespace {
 // and -y, --dp-batch in AlignOptions; the rest here.
 struct AlignArgs {
   AlignOptions opt;
-  std::string reference, reads;
+  std::string reference, reads;  // reads: empty when not given (then -d is required)
   std::string output = "-";
+  std::string index_out;  // -d: empty without it
   bool map_only = false;
   bool sam = false;           // -a: SAM, the default
   bool paf = false;           // -c
@@ -60,6 +63,13 @@ void print_done(std::chrono::steady_clock::time_point t0, const pipeline::Pipeli
                static_cast<unsigned long long>(st.batches));
 }
 
+// Whether two output paths name one file: the same text, or the same existing file.
+[[nodiscard]] bool same_output(const std::string& a, const std::string& b) {
+  if (a == b) return true;
+  std::error_code ec;
+  return std::filesystem::equivalent(a, b, ec);
+}
+
 [[nodiscard]] int run_align(const AlignArgs& a) {
   const auto t0 = std::chrono::steady_clock::now();
   const AlignOptions& opt = a.opt;
@@ -76,17 +86,39 @@ void print_done(std::chrono::steady_clock::time_point t0, const pipeline::Pipeli
     oo.sam.rg_id = rg->id;
   }
 
-  io::refuse_input_as_output(a.output, {a.reference, a.reads});
-  io::SeqReader reads(a.reads);  // fails before the index is built if the reads are missing
+  // As minimap2's main: with neither reads nor -d there is nothing to do.
+  if (a.reads.empty() && a.index_out.empty())
+    throw OptionError("missing input: please specify a query file to map or option -d to keep the index");
+  const bool map = !a.reads.empty();
+  if (map) io::refuse_input_as_output(a.output, {a.reference, a.reads});
+  if (!a.index_out.empty()) {
+    io::refuse_input_as_output(a.index_out, {a.reference, a.reads});
+    if (map && same_output(a.index_out, a.output))
+      throw OptionError("-d and -o name the same output '" + a.index_out + "'");
+  }
+  std::optional<io::SeqReader> reads;
+  if (map) reads.emplace(a.reads);  // fails before the index is built if the reads are missing
+  // Created before the (long) build, so that an index file that cannot be created fails
+  // at once; written under a temporary name, renamed when complete (OutputFile).
+  std::optional<io::OutputFile> index_file;
+  if (!a.index_out.empty()) index_file.emplace(a.index_out);
   const index::MinimizerIndex idx = io::load_or_build_index(a.reference, opt);
   std::fprintf(stderr, "[M::align::%.3f] loaded/built the index for %zu target sequence(s)\n", seconds_since(t0),
                idx.reference().size());
+  // As minimap2 -d: the index is written as soon as it is loaded or built, then the
+  // reads, if any, are mapped.
+  if (index_file) {
+    io::write_index(idx, *index_file);
+    index_file->close();
+    std::fprintf(stderr, "[M::align::%.3f] wrote the index to '%s'\n", seconds_since(t0), a.index_out.c_str());
+  }
+  if (!map) return 0;
   const pipeline::ReadMapper mapper(idx, opt);
   std::fprintf(stderr, "[M::align] mid_occ = %d\n", mapper.mid_occ());
 
   if (a.map_only) {
     io::OutputFile out(a.output);
-    const pipeline::PipelineStats st = pipeline::map_reads(mapper, reads, out, opt.threads, opt.read_batch);
+    const pipeline::PipelineStats st = pipeline::map_reads(mapper, *reads, out, opt.threads, opt.read_batch);
     out.close();
     print_done(t0, st, "mapped");
     return 0;
@@ -122,7 +154,7 @@ void print_done(std::chrono::steady_clock::time_point t0, const pipeline::Pipeli
   // gpu, gpu-sim and gpu-emu (which runs the GPU's batches on the host) take the GPU's size.
   const bool gpu_backend = dp->name().starts_with("gpu");
   const pipeline::AlignStats st =
-      pipeline::align_reads(aligner, *dp, reads, write, opt.threads, opt.read_batch, dp_batch_for(opt, gpu_backend));
+      pipeline::align_reads(aligner, *dp, *reads, write, opt.threads, opt.read_batch, dp_batch_for(opt, gpu_backend));
   if (bam_out) bam_out->close();
   if (text_out) text_out->close();
   std::fprintf(stderr, "[M::align] %llu DP tasks in %llu round(s)\n", static_cast<unsigned long long>(st.dp_tasks),
@@ -136,9 +168,14 @@ void print_done(std::chrono::steady_clock::time_point t0, const pipeline::Pipeli
 void add_align_command(CLI::App& app) {
   auto args = std::make_shared<AlignArgs>();
   CLI::App* sub = app.add_subcommand("align", "Map long reads to a reference (minimap2 2.24 compatible)");
-  sub->add_option("reference", args->reference, "Reference FASTA/FASTQ (plain or gzip) or .agi index")->required();
-  sub->add_option("reads", args->reads, "Reads FASTA/FASTQ (plain or gzip), '-' for stdin")->required();
+  sub->add_option("reference", args->reference,
+                  "Reference FASTA/FASTQ (plain or gzip), .agi index, or minimap2 2.24 index (.mmi)")
+      ->required();
+  sub->add_option("reads", args->reads, "Reads FASTA/FASTQ (plain or gzip), '-' for stdin; may be left out with -d");
   sub->add_option("-o,--output", args->output, "Write output here (default: stdout)");
+  sub->add_option("-d", args->index_out,
+                  "Write the index to FILE as .agi (as minimap2 -d); without reads, only write the index")
+      ->type_name("FILE");
   sub->add_flag("--map-only", args->map_only, "Mapping only: PAF without base-level alignment (minimap2 without -c)");
   sub->add_flag("-a", args->sam, "Output SAM (the default)");
   sub->add_option(

@@ -313,15 +313,35 @@ MinimizerIndex MinimizerIndex::Builder::finish() {
   sketch_pending();
   wait_for_sketching();
   if (idx_.ref_.size() == 0) throw InputError(source_ + ": no sequences");
-  idx_.k_ = k_, idx_.w_ = w_, idx_.hpc_ = hpc_;
-  idx_.bucket_bits_ = std::min(bucket_bits_, 2 * k_);
-  // Each part sorted by hash, then y (each list ascending by y); then counted.
+  return assemble(k_, w_, hpc_, bucket_bits_, std::move(idx_.ref_), parts_, threads_);
+}
+
+MinimizerIndex MinimizerIndex::from_occurrences(int k, int w, bool hpc, int bucket_bits, Reference ref,
+                                                std::vector<std::pair<uint64_t, uint64_t>> hits) {
+  const int shift = std::max(0, 2 * k - kPartBits);
+  std::vector<std::vector<Hit>> parts(size_t{1} << kPartBits);
+  std::vector<size_t> size(parts.size(), 0);
+  for (const Hit& h : hits) ++size[static_cast<size_t>(h.first >> shift)];
+  for (size_t p = 0; p < parts.size(); ++p) parts[p].reserve(size[p]);
+  for (const Hit& h : hits) parts[static_cast<size_t>(h.first >> shift)].push_back(h);
+  std::vector<Hit>().swap(hits);
+  return assemble(k, w, hpc, bucket_bits, std::move(ref), parts, 1);
+}
+
+// Sorts each part by hash, then y (each list ascending by y), and lays the lists out
+// part after part, freeing each part once it is in the index.
+MinimizerIndex MinimizerIndex::assemble(int k, int w, bool hpc, int bucket_bits, Reference ref,
+                                        std::vector<std::vector<Hit>>& parts, int threads) {
+  MinimizerIndex idx;
+  idx.k_ = k, idx.w_ = w, idx.hpc_ = hpc;
+  idx.bucket_bits_ = std::clamp(bucket_bits, 0, std::min(2 * k, kMaxBucketBits));
+  idx.ref_ = std::move(ref);
   struct Count {
     size_t keys = 0, list_words = 0;
   };
-  std::vector<Count> counts(parts_.size());
-  util::parallel_for(parts_.size(), threads_, [&](size_t p, int) {
-    std::vector<Hit>& part = parts_[p];
+  std::vector<Count> counts(parts.size());
+  util::parallel_for(parts.size(), threads, [&](size_t p, int) {
+    std::vector<Hit>& part = parts[p];
     std::sort(part.begin(), part.end());
     for (size_t i = 0, j; i < part.size(); i = j) {
       for (j = i + 1; j < part.size() && part[j].first == part[i].first;) ++j;
@@ -331,29 +351,30 @@ MinimizerIndex MinimizerIndex::Builder::finish() {
   });
   size_t n_keys = 0, n_words = 0;
   for (const Count& c : counts) n_keys += c.keys, n_words += c.list_words;
-  idx_.keys_.reserve(n_keys);
-  idx_.vals_.reserve(n_keys);
-  idx_.lists_.reserve(n_words);
-  for (auto& part : parts_) {
+  idx.keys_.reserve(n_keys);
+  idx.vals_.reserve(n_keys);
+  idx.lists_.reserve(n_words);
+  for (size_t p = 0; p < parts.size(); ++p) {
+    std::vector<Hit>& part = parts[p];
     for (size_t i = 0, j; i < part.size(); i = j) {
       for (j = i + 1; j < part.size() && part[j].first == part[i].first;) ++j;
-      idx_.keys_.push_back(part[i].first);
+      idx.keys_.push_back(part[i].first);
       if (j - i == 1) {
-        idx_.vals_.push_back(part[i].second);
+        idx.vals_.push_back(part[i].second);
       } else {
-        idx_.vals_.push_back(kListFlag | idx_.lists_.size());
-        idx_.lists_.push_back(j - i);
-        for (size_t t = i; t < j; ++t) idx_.lists_.push_back(part[t].second);
+        idx.vals_.push_back(kListFlag | idx.lists_.size());
+        idx.lists_.push_back(j - i);
+        for (size_t t = i; t < j; ++t) idx.lists_.push_back(part[t].second);
       }
     }
-    idx_.occurrences_ += part.size();
+    idx.occurrences_ += part.size();
     std::vector<Hit>().swap(part);
-    if (&part - parts_.data() == static_cast<ptrdiff_t>(parts_.size()) / 2) release_free_memory();
+    if (p == parts.size() / 2) release_free_memory();
   }
-  parts_.clear();
+  parts.clear();
   release_free_memory();
-  idx_.build_buckets();
-  return std::move(idx_);
+  idx.build_buckets();
+  return idx;
 }
 
 MinimizerIndex MinimizerIndex::build(const std::vector<std::pair<std::string, std::string>>& seqs,

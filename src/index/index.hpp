@@ -4,9 +4,10 @@
 // Duplicate occurrences produced by the sketch are kept, so a list's length is the
 // hash's occurrence count.
 //
-// The index is built from sequences handed to it (Builder, or build() from memory) and
-// saved to a byte sink: reading FASTA/FASTQ files and writing .agi files is src/io's
-// (io/index_file.hpp).
+// The index is built from sequences handed to it (Builder, or build() from memory), or
+// from occurrences another index holds (from_occurrences), and saved to a byte sink:
+// reading FASTA/FASTQ files and minimap2's .mmi files, and writing .agi files, is
+// src/io's (io/index_file.hpp, io/mmi_file.hpp).
 //
 // Layout: distinct hashes in ascending order (keys_), one value per hash (vals_): the
 // occurrence itself when the hash occurs once (the usual case), else kListFlag | the
@@ -45,6 +46,15 @@ class MinimizerIndex {
   // Sketches (name, bases) pairs with opt.k, opt.w, opt.hpc. Throws InputError
   // "reference record N: duplicate sequence name 'X'" or "reference: no sequences".
   static MinimizerIndex build(const std::vector<std::pair<std::string, std::string>>& seqs, const AlignOptions& opt);
+
+  // The index of given parts: k, w, HPC, the reference, and every occurrence as a
+  // (hash, y) pair in any order (grouped by hash here, each list ascending by y). The one
+  // place the lookup layout is made from occurrences: Builder::finish comes through it,
+  // and so do readers of other index formats (io/mmi_file.hpp). bucket_bits is limited
+  // to 0..min(2k, 24). The caller vouches for the parts: k and w in range, hashes below
+  // 4^k, occurrences within the reference's sequences.
+  [[nodiscard]] static MinimizerIndex from_occurrences(int k, int w, bool hpc, int bucket_bits, Reference ref,
+                                                       std::vector<std::pair<uint64_t, uint64_t>> hits);
 
   // Receives the bytes of the .agi image in order; reports a failure by throwing.
   using ByteSink = std::function<void(std::span<const uint8_t>)>;
@@ -95,6 +105,12 @@ class MinimizerIndex {
   bool hpc_ = false;
   int bucket_bits_ = 0;  // min(bucket_bits option, 2k); kept in the .agi
   Reference ref_;
+  using Hit = std::pair<uint64_t, uint64_t>;  // (hash, y) of a minimizer
+  // Minimizers are grouped in parts by the hash's top kPartBits bits, so that the parts
+  // are sorted in parallel and each is freed once indexed.
+  static constexpr int kPartBits = 8;
+  [[nodiscard]] static MinimizerIndex assemble(int k, int w, bool hpc, int bucket_bits, Reference ref,
+                                               std::vector<std::vector<Hit>>& parts, int threads);
   // A value with this bit is a list's offset in lists_; without, the occurrence itself.
   static constexpr uint64_t kListFlag = uint64_t{1} << 63;
   std::vector<uint64_t> keys_, vals_, lists_;
@@ -131,14 +147,10 @@ class MinimizerIndex::Builder {
   [[nodiscard]] MinimizerIndex finish();
 
  private:
-  // The minimizers are kept in parts by the hash's top kPartBits bits, so that finish()
-  // sorts the parts in parallel and frees each once it is in the index.
-  static constexpr int kPartBits = 8;
   struct Pending {
     uint32_t rid;
     std::string bases;
   };
-  using Hit = std::pair<uint64_t, uint64_t>;  // (hash, y) of a minimizer
   void sketch_pending();
   void sketch_batch(std::vector<Pending> batch);
   void wait_for_sketching();

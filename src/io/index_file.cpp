@@ -1,5 +1,6 @@
 #include "index_file.hpp"
 
+#include "mmi_file.hpp"
 #include "seq_reader.hpp"
 
 namespace agatha::io {
@@ -13,8 +14,10 @@ index::MinimizerIndex build_index_from_file(const std::string& path, const Align
 }
 
 index::MinimizerIndex load_or_build_index(const std::string& path, const AlignOptions& opt) {
-  return index::MinimizerIndex::is_agi_file(path) ? index::MinimizerIndex::load(path)
-                                                  : build_index_from_file(path, opt);
+  if (has_mmi_magic(path)) return load_mmi(path);
+  if (index::MinimizerIndex::is_agi_file(path)) return index::MinimizerIndex::load(path);
+  if (path.ends_with(".mmi")) return load_mmi(path);
+  return build_index_from_file(path, opt);
 }
 
 void write_index(const index::MinimizerIndex& idx, OutputFile& out) {

@@ -1,7 +1,8 @@
 // src/io/index_file.hpp — the minimizer index and its files: built from a FASTA/FASTQ
-// file (read with SeqReader), loaded from an .agi file, or written to one through
-// OutputFile. src/index only builds from sequences handed to it and saves to a byte
-// sink; the files are read and written here.
+// file (read with SeqReader), loaded from an .agi file or from minimap2's .mmi
+// (mmi_file.hpp), or written to an .agi file through OutputFile. src/index only builds
+// from sequences handed to it and saves to a byte sink; the files are read and written
+// here.
 #pragma once
 
 #include <agatha/options.hpp>
@@ -19,8 +20,11 @@ namespace agatha::io {
 // sequence name 'X'").
 [[nodiscard]] index::MinimizerIndex build_index_from_file(const std::string& path, const AlignOptions& opt);
 
-// The reference of `agatha align`: an .agi file (MinimizerIndex::is_agi_file) is
-// loaded, with its own k, w and HPC; anything else is read as FASTA/FASTQ and indexed.
+// The reference of `agatha align`, told by its first bytes, then by its name: a file
+// starting with minimap2's index magic (has_mmi_magic) is loaded as a minimap2 .mmi, an
+// .agi file (MinimizerIndex::is_agi_file) as agatha's index, each with its own k, w and
+// HPC; any other file named *.mmi is loaded as .mmi too (and gets its error); anything
+// else is read as FASTA/FASTQ and indexed with opt's k, w and HPC.
 [[nodiscard]] index::MinimizerIndex load_or_build_index(const std::string& path, const AlignOptions& opt);
 
 // Writes the .agi image of idx to out (closing it is the caller's: close() makes the

@@ -1,0 +1,33 @@
+// src/io/mmi_file.hpp — minimap2's own index files (.mmi, written by `minimap2 -d`) as
+// the reference of `agatha align`. A minimap2 2.24 index is read into a MinimizerIndex
+// that holds what minimap2's mm_idx_load gives it — k, w, the HPC flag, the sequence
+// names, lengths and bases, and every minimizer's occurrences — so mapping against it is
+// mapping against the index minimap2 loads.
+//
+// The file is not trusted: every count is checked against the bytes the file still
+// holds before anything is allocated for it, and every field later code indexes with
+// (sequence ids and positions in occurrences, occurrence ranges, base codes) is checked,
+// so a damaged, truncated or hostile file is an InputError naming the file, never a bad
+// memory access. Refused with a message: another format version (magic other than
+// "MMI\2"), an index built with --idx-no-seq (no bases to align to) and a multi-part
+// index (minimap2 -d with -I smaller than the reference).
+#pragma once
+
+#include <string>
+
+#include "../index/index.hpp"
+
+namespace agatha::io {
+
+// True when the file starts with "MMI", the magic of minimap2's index files without its
+// version byte (so that another version gets load_mmi's error rather than the FASTA
+// reader's), or is a non-empty file shorter than that holding the start of it. False for
+// anything else, including a file that cannot be opened.
+[[nodiscard]] bool has_mmi_magic(const std::string& path);
+
+// Reads the minimap2 2.24 index `path`. Throws InputError "'PATH' is not a valid minimap2
+// index (.mmi): PROBLEM" for a file that is not one, is of another version, is truncated
+// or inconsistent, or that agatha cannot map against (see above).
+[[nodiscard]] index::MinimizerIndex load_mmi(const std::string& path);
+
+}  // namespace agatha::io
