@@ -16,6 +16,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <random>
+
 #include "support/paths.hpp"
 
 namespace agatha::gpu {
@@ -390,6 +393,60 @@ TEST_F(GpuEmu, StreamsRunAtSynchronisation) {
   cudaFreeHost(h);
   cudaFree(d);
   cudaStreamDestroy(s);
+}
+
+// ---- the emulated SIMD-in-a-word intrinsics the kernel uses, against CUDA's definitions ----
+
+// Two 16-bit lanes of a word, as CUDA's __v*2 intrinsics see them.
+int16_t lane16(unsigned x, int k) { return static_cast<int16_t>(x >> (16 * k)); }
+unsigned lanes16(int lo, int hi) { return (static_cast<unsigned>(lo) & 0xffffu) | (static_cast<unsigned>(hi) & 0xffffu) << 16; }
+
+TEST(EmuIntrinsics, SixteenBitLanesWrapAndCompareSigned) {
+  std::mt19937 rng(5);
+  const unsigned edges[] = {0u, 0x7fff7fffu, 0x80008000u, 0xffffffffu, 0x00017fffu, 0x8000ffffu, 0x7f00ff00u};
+  for (int i = 0; i < 200000; ++i) {
+    const unsigned a = i < 49 ? edges[i % 7] : static_cast<unsigned>(rng());
+    const unsigned b = i < 49 ? edges[i / 7] : static_cast<unsigned>(rng());
+    const unsigned c = static_cast<unsigned>(rng());
+    auto per_lane = [&](auto f) { return lanes16(f(lane16(a, 0), lane16(b, 0), lane16(c, 0)), f(lane16(a, 1), lane16(b, 1), lane16(c, 1))); };
+    ASSERT_EQ(__vadd2(a, b), per_lane([](int x, int y, int) { return x + y; })) << std::hex << a << " " << b;
+    ASSERT_EQ(__vsub2(a, b), per_lane([](int x, int y, int) { return x - y; })) << std::hex << a << " " << b;
+    ASSERT_EQ(__vmaxs2(a, b), per_lane([](int x, int y, int) { return std::max(x, y); })) << std::hex << a << " " << b;
+    ASSERT_EQ(__vmins2(a, b), per_lane([](int x, int y, int) { return std::min(x, y); })) << std::hex << a << " " << b;
+    ASSERT_EQ(__vimax3_s16x2(a, b, c), per_lane([](int x, int y, int z) { return std::max({x, y, z}); }));
+    ASSERT_EQ(__vimax3_s32(static_cast<int>(a), static_cast<int>(b), static_cast<int>(c)),
+              std::max({static_cast<int>(a), static_cast<int>(b), static_cast<int>(c)}));
+  }
+}
+
+// PTX prmt.b32: a selector nibble picks one of the 8 bytes {b, a}; bit 3 replicates
+// that byte's sign. CUDA's __byte_perm uses the low 3 bits only.
+TEST(EmuIntrinsics, PrmtPicksBytesAndReplicatesSigns) {
+  const unsigned a = 0x83028100u, b = 0x07f60504u;  // bytes 0..7: 00 81 02 83 04 05 f6 07
+  EXPECT_EQ(agatha_emu::ptx_prmt(a, b, 0x3210), a);
+  EXPECT_EQ(agatha_emu::ptx_prmt(a, b, 0x7654), b);
+  EXPECT_EQ(agatha_emu::ptx_prmt(a, b, 0x0167), 0x0081f607u);
+  EXPECT_EQ(agatha_emu::ptx_prmt(a, b, 0x9999), 0xffffffffu) << "byte 1 (0x81) is negative";
+  EXPECT_EQ(agatha_emu::ptx_prmt(a, b, 0xAAAA), 0x00000000u) << "byte 2 (0x02) is positive";
+  EXPECT_EQ(agatha_emu::ptx_prmt(a, b, 0xE19B), 0xff81ffffu);
+  EXPECT_EQ(agatha_emu::ptx_prmt(a, b, 0xFFFF3210u), a) << "only the low 16 bits select";
+  EXPECT_EQ(__byte_perm(a, b, 0x9999), 0x81818181u) << "__byte_perm has no sign mode";
+  EXPECT_EQ(__byte_perm(a, b, 0x7654), b);
+  std::mt19937 rng(9);
+  for (int i = 0; i < 100000; ++i) {
+    const unsigned x = static_cast<unsigned>(rng()), y = static_cast<unsigned>(rng()), sel = static_cast<unsigned>(rng());
+    ASSERT_EQ(agatha_emu::ptx_prmt(x, y, sel), agatha_emu::ptx_prmt_ref(x, y, sel)) << std::hex << x << " " << y << " " << sel;
+    ASSERT_EQ(__byte_perm(x, y, sel), agatha_emu::ptx_prmt_ref(x, y, sel & 0x7777u));
+  }
+}
+
+TEST(EmuIntrinsics, VectorTypesHaveCudasSizeAndAlignment) {
+  static_assert(sizeof(uint4) == 16 && alignof(uint4) == 16 && sizeof(int4) == 16 && alignof(int4) == 16);
+  static_assert(sizeof(uint2) == 8 && alignof(uint2) == 8 && sizeof(int2) == 8 && alignof(int2) == 8);
+  const uint4 v = make_uint4(1, 2, 3, 4);
+  EXPECT_EQ(v.x + v.y + v.z + v.w, 10u);
+  const int4 w = make_int4(-1, -2, -3, -4);
+  EXPECT_EQ(w.x + w.y + w.z + w.w, -10);
 }
 
 // The decision the CUDA backend makes about a fat binary, on the CPU.

@@ -21,7 +21,13 @@
 //     returns, as CUDA documents;
 //   * a fault in a kernel is a sticky cudaErrorLaunchFailure, as on a device;
 //   * faults can be injected (emu_control.hpp): allocation, launch and copy failures,
-//     a smaller device.
+//     a smaller device;
+//   * the packed 16x2 intrinsics the kernel's fast path uses (__vadd2, __vsub2, __vmaxs2,
+//     __vmins2, __vimax3_s16x2, __vimax3_s32), __byte_perm and PTX prmt.b32 with its
+//     sign-replicating selectors (ptx_prmt, which the kernel reaches through inline PTX
+//     on a device), CUDA's vector types (uint2, uint4, int4 ...), and events
+//     (cudaEventRecord and cudaEventElapsedTime time the host's clock when the stream
+//     reaches them).
 //
 // The types and functions live in namespace AGATHA_EMU_NS and are brought into the
 // global namespace with using-declarations, so a program can link this emulation beside
@@ -45,6 +51,9 @@
 #include <tuple>
 #include <type_traits>
 #include <utility>
+#if defined(__SSSE3__)
+#include <tmmintrin.h>
+#endif
 
 #define __global__
 #define __device__
@@ -87,6 +96,25 @@ struct source_location {
 struct uint3 {
   unsigned x, y, z;
 };
+// CUDA's vector types with their alignment. Kernels read and write other data through
+// them (16 bytes at a time), as CUDA code does: may_alias keeps the host compiler's
+// type-based alias analysis from reordering those accesses.
+struct __attribute__((may_alias, aligned(8))) uint2 {
+  unsigned x, y;
+};
+struct __attribute__((may_alias, aligned(8))) int2 {
+  int x, y;
+};
+struct __attribute__((may_alias, aligned(16))) uint4 {
+  unsigned x, y, z, w;
+};
+struct __attribute__((may_alias, aligned(16))) int4 {
+  int x, y, z, w;
+};
+inline uint2 make_uint2(unsigned x, unsigned y) { return uint2{x, y}; }
+inline int2 make_int2(int x, int y) { return int2{x, y}; }
+inline uint4 make_uint4(unsigned x, unsigned y, unsigned z, unsigned w) { return uint4{x, y, z, w}; }
+inline int4 make_int4(int x, int y, int z, int w) { return int4{x, y, z, w}; }
 struct dim3 {
   unsigned x = 1, y = 1, z = 1;
   constexpr dim3(unsigned vx = 1, unsigned vy = 1, unsigned vz = 1) : x(vx), y(vy), z(vz) {}
@@ -119,7 +147,10 @@ enum cudaMemcpyKind {
 
 struct Stream;
 using cudaStream_t = Stream*;
+struct Event;
+using cudaEvent_t = Event*;
 inline constexpr unsigned cudaStreamDefault = 0, cudaStreamNonBlocking = 1;
+inline constexpr unsigned cudaEventDefault = 0, cudaEventBlockingSync = 1, cudaEventDisableTiming = 2;
 
 struct cudaDeviceProp {
   char name[256];
@@ -162,6 +193,13 @@ cudaError_t cudaStreamCreateWithFlags(cudaStream_t* s, unsigned flags);
 cudaError_t cudaStreamDestroy(cudaStream_t s);
 cudaError_t cudaStreamSynchronize(cudaStream_t s);
 cudaError_t cudaStreamQuery(cudaStream_t s);
+// Events record the host's clock when their stream reaches them.
+cudaError_t cudaEventCreate(cudaEvent_t* e);
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t* e, unsigned flags);  // timing off with cudaEventDisableTiming
+cudaError_t cudaEventDestroy(cudaEvent_t e);
+cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s = nullptr);
+cudaError_t cudaEventSynchronize(cudaEvent_t e);
+cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end);
 cudaError_t func_attributes(cudaFuncAttributes* a);
 
 template <class T>
@@ -227,11 +265,20 @@ cudaError_t emu_launch(void (*kernel)(P...), dim3 grid, dim3 block, size_t smem,
 using AGATHA_EMU_NS::cudaDeviceProp;
 using AGATHA_EMU_NS::cudaError;
 using AGATHA_EMU_NS::cudaError_t;
+using AGATHA_EMU_NS::cudaEvent_t;
 using AGATHA_EMU_NS::cudaFuncAttributes;
 using AGATHA_EMU_NS::cudaMemcpyKind;
 using AGATHA_EMU_NS::cudaStream_t;
 using AGATHA_EMU_NS::dim3;
+using AGATHA_EMU_NS::int2;
+using AGATHA_EMU_NS::int4;
+using AGATHA_EMU_NS::make_int2;
+using AGATHA_EMU_NS::make_int4;
+using AGATHA_EMU_NS::make_uint2;
+using AGATHA_EMU_NS::make_uint4;
+using AGATHA_EMU_NS::uint2;
 using AGATHA_EMU_NS::uint3;
+using AGATHA_EMU_NS::uint4;
 using namespace AGATHA_EMU_NS;  // the enumerators and the cuda* functions
 
 #define threadIdx (::AGATHA_EMU_NS::current_ids->thread)
@@ -291,6 +338,81 @@ inline unsigned __brev(unsigned x) {
   x = (x >> 4 & 0x0f0f0f0fu) | (x & 0x0f0f0f0fu) << 4;
   return __builtin_bswap32(x);
 }
+// ---- SIMD-in-a-word intrinsics (CUDA's __v*2 family, __byte_perm) and PTX prmt ----
+// Exact CUDA semantics: each 32-bit word is two 16-bit lanes (bits 0-15 and 16-31);
+// additions and subtractions wrap per lane, the s16 forms compare lanes as signed. The
+// lanes are held in a 4-byte vector, which GCC keeps in SSE registers (paddw, pmaxsw)
+// across a chain of intrinsics, so the emulated kernel's packed arithmetic is about as
+// cheap on the host as on a device.
+namespace AGATHA_EMU_NS {
+typedef int16_t v2s16 __attribute__((vector_size(4)));
+inline v2s16 to_v2(unsigned x) {
+  v2s16 v;
+  std::memcpy(&v, &x, 4);
+  return v;
+}
+inline unsigned from_v2(v2s16 v) {
+  unsigned x;
+  std::memcpy(&x, &v, 4);
+  return x;
+}
+// PTX prmt.b32 d, a, b, c (default mode): byte k of d is byte (c >> 4k) & 7 of the
+// 8-byte value {b, a} (a is bytes 0-3), or, when bit 3 of that nibble is set, that
+// byte's sign bit replicated over the 8 bits.
+inline unsigned ptx_prmt_ref(unsigned a, unsigned b, unsigned c) {
+  const uint64_t v = static_cast<uint64_t>(b) << 32 | a;
+  unsigned d = 0;
+  for (int k = 0; k < 4; ++k) {
+    const unsigned s = c >> (4 * k) & 0xf;
+    unsigned byte = static_cast<unsigned>(v >> ((s & 7) * 8)) & 0xff;
+    if (s & 8) byte = byte & 0x80 ? 0xff : 0;
+    d |= byte << (8 * k);
+  }
+  return d;
+}
+inline unsigned ptx_prmt(unsigned a, unsigned b, unsigned c) {
+#if defined(__SSSE3__)
+  // One pshufb over the 8 bytes and their 8 sign replications: the kernels use prmt
+  // with data-dependent selectors in their innermost loops.
+  const __m128i v = _mm_set_epi32(0, 0, static_cast<int>(b), static_cast<int>(a));
+  const __m128i table = _mm_unpacklo_epi64(v, _mm_cmplt_epi8(v, _mm_setzero_si128()));
+  const unsigned idx = (c & 0xfu) | (c & 0xf0u) << 4 | (c & 0xf00u) << 8 | (c & 0xf000u) << 12;
+  return static_cast<unsigned>(_mm_cvtsi128_si32(_mm_shuffle_epi8(table, _mm_cvtsi32_si128(static_cast<int>(idx)))));
+#else
+  return ptx_prmt_ref(a, b, c);
+#endif
+}
+}  // namespace AGATHA_EMU_NS
+
+inline unsigned __vadd2(unsigned a, unsigned b) {
+  using namespace AGATHA_EMU_NS;
+  return from_v2(to_v2(a) + to_v2(b));
+}
+inline unsigned __vsub2(unsigned a, unsigned b) {
+  using namespace AGATHA_EMU_NS;
+  return from_v2(to_v2(a) - to_v2(b));
+}
+inline unsigned __vmaxs2(unsigned a, unsigned b) {
+  using namespace AGATHA_EMU_NS;
+  const v2s16 x = to_v2(a), y = to_v2(b);
+  return from_v2(x > y ? x : y);
+}
+inline unsigned __vmins2(unsigned a, unsigned b) {
+  using namespace AGATHA_EMU_NS;
+  const v2s16 x = to_v2(a), y = to_v2(b);
+  return from_v2(x < y ? x : y);
+}
+inline unsigned __vimax3_s16x2(unsigned a, unsigned b, unsigned c) { return __vmaxs2(__vmaxs2(a, b), c); }
+inline unsigned __vimin3_s16x2(unsigned a, unsigned b, unsigned c) { return __vmins2(__vmins2(a, b), c); }
+inline int __vimax3_s32(int a, int b, int c) {
+  const int m = a > b ? a : b;
+  return m > c ? m : c;
+}
+// CUDA's __byte_perm: like prmt but only the low 3 bits of each selector nibble count.
+inline unsigned __byte_perm(unsigned x, unsigned y, unsigned s) {
+  return AGATHA_EMU_NS::ptx_prmt(x, y, s & 0x7777u);
+}
+
 inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
 inline void __threadfence_block() { std::atomic_thread_fence(std::memory_order_seq_cst); }
 

@@ -32,6 +32,7 @@ struct Stats {
   long sync_copies = 0;        // cudaMemcpy (the legacy default stream, synchronous)
   long legacy_stream_ops = 0;  // any operation on the legacy default stream
   long stream_syncs = 0;       // cudaStreamSynchronize
+  long event_syncs = 0;        // cudaEventSynchronize
   long device_syncs = 0;       // cudaDeviceSynchronize, cudaFree, cudaFreeHost
   size_t device_bytes = 0, peak_device_bytes = 0;
 };

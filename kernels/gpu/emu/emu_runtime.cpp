@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
@@ -1145,6 +1146,64 @@ cudaError_t cudaStreamQuery(cudaStream_t s) {
   if (!s) return cudaSuccess;
   if (!known_stream(s)) return fail(cudaErrorInvalidResourceHandle);
   return s->ops.empty() ? cudaSuccess : cudaErrorNotReady;
+}
+
+// ---------------------------------------------------------------------------------------
+// Events
+// ---------------------------------------------------------------------------------------
+struct Event {
+  bool done = false;
+  bool timing = true;
+  std::chrono::steady_clock::time_point at;
+};
+
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t* e, unsigned flags) {
+  if (!e || (flags & ~(cudaEventBlockingSync | cudaEventDisableTiming)) != 0) return fail(cudaErrorInvalidValue);
+  *e = new Event;
+  (*e)->timing = (flags & cudaEventDisableTiming) == 0;
+  return cudaSuccess;
+}
+
+cudaError_t cudaEventCreate(cudaEvent_t* e) { return cudaEventCreateWithFlags(e, cudaEventDefault); }
+
+cudaError_t cudaEventDestroy(cudaEvent_t e) {
+  auto& d = dev();
+  std::lock_guard lock(d.mu);
+  if (!e) return fail(cudaErrorInvalidResourceHandle);
+  flush_all();  // a record still queued must not write to it afterwards
+  delete e;
+  return cudaSuccess;
+}
+
+cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s) {
+  auto& d = dev();
+  std::lock_guard lock(d.mu);
+  if (!e) return fail(cudaErrorInvalidResourceHandle);
+  if (d.sticky != cudaSuccess) return d.sticky;
+  e->done = false;
+  return submit(s, [e] {
+    e->at = std::chrono::steady_clock::now(), e->done = true;
+    return cudaSuccess;
+  });
+}
+
+cudaError_t cudaEventSynchronize(cudaEvent_t e) {
+  auto& d = dev();
+  std::lock_guard lock(d.mu);
+  if (!e) return fail(cudaErrorInvalidResourceHandle);
+  ++d.stats.event_syncs;
+  flush_all();
+  return d.sticky;
+}
+
+cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
+  auto& d = dev();
+  std::lock_guard lock(d.mu);
+  if (!ms || !start || !end) return fail(cudaErrorInvalidValue);
+  if (!start->timing || !end->timing) return fail(cudaErrorInvalidResourceHandle);
+  if (!start->done || !end->done) return fail(cudaErrorNotReady);
+  *ms = std::chrono::duration<float, std::milli>(end->at - start->at).count();
+  return cudaSuccess;
 }
 
 // ---------------------------------------------------------------------------------------
