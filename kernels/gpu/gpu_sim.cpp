@@ -1,9 +1,13 @@
-// kernels/gpu/gpu_sim.cpp — the gpu-sim backend: the CUDA kernel's schedule executed on
-// the host. Tasks are bucketed into warps; within a warp, subwarps of lanes sweep their
-// task's tiles slice by slice, finalize completed anti-diagonals through the rolling
-// window, and regroup when a task ends (subwarp rejoining). Every decision that shapes
-// a result is the shared __host__ __device__ code of tile_dp.hpp, tile_task.hpp and
-// tile_schedule.hpp, so CI exercises what the GPU computes.
+// kernels/gpu/gpu_sim.cpp — the gpu-sim backend: the CUDA kernels' schedule executed on
+// the host. Tasks are bucketed into warps (long, wide tasks into thread blocks of their
+// own); within a warp, subwarps of lanes sweep their task's tiles slice by slice, merge
+// the lanes' best-cell keys of the completed anti-diagonals and finalize them, and
+// regroup when a task ends (subwarp rejoining); the traceback recomputes the direction
+// bytes tile by tile from the tiles' boundary records. Every decision that shapes a
+// result is the shared __host__ __device__ code of tile_dp.hpp, tile_task.hpp and
+// tile_schedule.hpp — every tile takes the general path here; the device's fast path
+// for tiles inside the band is checked against it by gpu-emu — so CI exercises what the
+// GPU computes.
 #include "gpu_sim.hpp"
 
 #include <agatha/error.hpp>
@@ -25,19 +29,19 @@ struct HostTask {
   DpResult* out = nullptr;
   TaskParams p{};
   TileLayout l{};
-  std::vector<ColState> col;
-  std::vector<RowState> row;
-  std::vector<uint8_t> dir;
+  std::vector<TileRecord> rec;
+  std::vector<int32_t> col_h, row_h, spec;
   std::vector<int8_t> uv;
   std::vector<int64_t> row_off;
   std::vector<uint32_t> tpack, qpack;
-  std::vector<RStat> window;
+  // Per lane, the best-cell keys of anti-diagonals 8*next_d .. (pending ones first).
+  std::vector<std::vector<BestKey>> keys;
   TaskMem mem{};
   Progress prog{};
   int32_t next_d = 0, n_lanes = 0;
 };
 
-void start_task(HostTask& h, const Schedule& sch, int32_t lanes) {
+void start_task(HostTask& h, int32_t lanes) {
   h.p = make_params(*h.task);
   h.n_lanes = lanes;
   progress_init(h.prog);
@@ -50,31 +54,53 @@ void start_task(HostTask& h, const Schedule& sch, int32_t lanes) {
   h.tpack = pack_bases(h.task->target);
   h.qpack = pack_bases(h.task->query);
   const size_t tiles = static_cast<size_t>(h.row_off.back());
-  h.col.assign(static_cast<size_t>(h.p.tlen), ColState{});
-  h.row.assign(static_cast<size_t>(h.p.qlen), RowState{});
-  if (h.p.with_cigar) h.dir.assign(tiles * kTile * kTile, 0);
-  if (h.p.approx_max) h.uv.assign(tiles * kTile * kTile * 2, 0);
-  h.window.resize(static_cast<size_t>(sch.warp) * ring_size(sch.slice));
-  for (RStat& s : h.window) rstat_reset(s);
-  h.mem = TaskMem{h.col.data(), h.row.data(), h.dir.data(), h.uv.data(), h.row_off.data(), h.window.data()};
+  h.rec.assign(tiles, TileRecord{});
+  h.col_h.assign(static_cast<size_t>(h.p.tlen), 0);
+  h.row_h.assign(static_cast<size_t>(h.p.qlen), 0);
+  if (!h.p.approx_max) h.spec.assign(2 * (static_cast<size_t>(h.p.qlen) + h.p.tlen), 0);
+  if (h.p.approx_max) h.uv.assign(tiles * 2 * kTile * kTile, 0);
+  h.mem = TaskMem{h.rec.data(), h.col_h.data(), h.row_h.data(), h.spec.data(), h.uv.data(), h.row_off.data()};
 }
 
 // Advances a task by one slice; returns true once it is finished.
 bool step_slice(HostTask& h, const Schedule& sch) {
   if (h.prog.done) return true;
-  const int32_t ring = ring_size(sch.slice);
   const int32_t nd = n_tile_diagonals(h.l);
-  const int32_t d_end = imin(h.next_d + sch.slice, nd);
-  for (int32_t D = h.next_d; D < d_end; ++D) {
+  const int32_t d0 = h.next_d, d_end = imin(d0 + sch.slice, nd);
+  const size_t span = static_cast<size_t>(kTile) * sch.slice + kTileDiagonals;
+  h.keys.resize(static_cast<size_t>(h.n_lanes));
+  for (auto& k : h.keys) k.resize(span, 0);
+  const UvWindow win = uv_window(h.prog, sch.slice);
+  for (int32_t D = d0; D < d_end; ++D) {
     for (int32_t lane = 0; lane < h.n_lanes; ++lane) {
-      RStat* lane_window = h.mem.window + static_cast<size_t>(lane) * ring;
-      for_lane_tiles(h.l, D, lane, h.n_lanes, [&](int32_t T, int32_t J) {
-        compute_tile(h.p, h.l, h.tpack.data(), h.qpack.data(), h.mem, T, J, lane_window, ring);
+      auto tile = [&](int32_t T, int32_t J) {
+        Ring ring;
+        ring_clear(ring);
+        ColState col[kTile];
+        general_tile<false>(h.p, h.l, h.tpack.data(), h.qpack.data(), h.mem, T, J, col, ring.k, win, nullptr);
+        for (int d = 0; d < kTileDiagonals; ++d) key_max(h.keys[lane][kTile * (D - d0) + d], ring.k[d]);
+      };
+      for_lane_pairs(h.l, D, lane, h.n_lanes, [&](int32_t T, int32_t J, bool pair) {
+        tile(T, J);
+        if (pair) tile(T + 1, J - 1);
       });
     }
   }
   h.next_d = d_end;
-  finalize_through(h.p, h.l, h.mem, d_end - 1, d_end == nd, h.n_lanes, ring, h.prog);
+  const int32_t r_last = complete_through(h.p, d_end - 1, d_end == nd);
+  while (!h.prog.done && h.prog.next_r <= r_last) {
+    const int32_t r = h.prog.next_r;
+    BestKey key = 0;
+    for (const auto& k : h.keys) key_max(key, k[r - kTile * d0]);
+    finalize_r(h.p, h.l, h.mem, r, key, h.prog);
+    ++h.prog.next_r;
+  }
+  // Keys of anti-diagonals the next slice completes move to the front.
+  const size_t shift = static_cast<size_t>(kTile) * (d_end - d0);
+  for (auto& k : h.keys) {
+    std::copy(k.begin() + static_cast<std::ptrdiff_t>(shift), k.end(), k.begin());
+    std::fill(k.end() - static_cast<std::ptrdiff_t>(shift), k.end(), 0);
+  }
   return h.prog.done;
 }
 
@@ -87,20 +113,26 @@ void finish_task(HostTask& h) {
   r.zdropped = s.zdropped;
   r.cells = s.cells;
   int i0, j0;
-  if (!h.p.active || !h.p.with_cigar || !kernels::traceback_start(*h.task, h.p.tlen, h.p.qlen, r, i0, j0)) return;
-  r.cigar.resize(static_cast<size_t>(i0) + j0 + 2);
-  auto dir = [&h](int32_t i, int32_t j) { return dir_at(h.l, h.mem, i, j); };
-  auto range = [&h](int32_t rr, int32_t& st, int32_t& en) {
-    const Range g = range_of(h.p, rr);
-    st = g.st, en = g.en;
-  };
-  r.cigar.resize(static_cast<size_t>(kernels::walk_back(i0, j0, h.p.rev_cigar, dir, range, r.cigar.data())));
-  r.cigar.shrink_to_fit();
+  if (h.p.active && h.p.with_cigar && kernels::traceback_start(*h.task, h.p.tlen, h.p.qlen, r, i0, j0)) {
+    r.cigar.resize(static_cast<size_t>(i0) + j0 + 2);
+    DirCache cache;
+    auto dir = [&](int32_t i, int32_t j) {
+      return dir_at(h.p, h.l, h.tpack.data(), h.qpack.data(), h.mem, cache, i, j);
+    };
+    auto range = [&h](int32_t rr, int32_t& st, int32_t& en) {
+      const Range g = range_of(h.p, rr);
+      st = g.st, en = g.en;
+    };
+    r.cigar.resize(static_cast<size_t>(kernels::walk_back(i0, j0, h.p.rev_cigar, dir, range, r.cigar.data())));
+    r.cigar.shrink_to_fit();
+  }
   // Release the large buffers now; the result is all that remains.
-  std::vector<uint8_t>().swap(h.dir);
+  std::vector<TileRecord>().swap(h.rec);
   std::vector<int8_t>().swap(h.uv);
-  std::vector<ColState>().swap(h.col);
-  std::vector<RowState>().swap(h.row);
+  std::vector<int32_t>().swap(h.col_h);
+  std::vector<int32_t>().swap(h.row_h);
+  std::vector<int32_t>().swap(h.spec);
+  std::vector<std::vector<BestKey>>().swap(h.keys);
 }
 
 // One warp: subwarps start on the first tasks of its queue; whenever tasks end, whole
@@ -117,7 +149,7 @@ void run_warp(const std::vector<uint32_t>& queue, std::span<const DpTask> tasks,
       HostTask& h = runs[next];
       h.task = &tasks[queue[next]], h.out = &results[queue[next]];
       ++next;
-      start_task(h, sch, sch.subwarp);
+      start_task(h, sch.subwarp);
       free_lanes -= sch.subwarp;
       active.push_back(&h);
     }
@@ -147,6 +179,16 @@ void run_warp(const std::vector<uint32_t>& queue, std::span<const DpTask> tasks,
   }
 }
 
+// A long task alone on a thread block's lanes (the block kernel's schedule).
+void run_block_task(uint32_t i, std::span<const DpTask> tasks, std::span<DpResult> results, const Schedule& sch) {
+  HostTask h;
+  h.task = &tasks[i], h.out = &results[i];
+  start_task(h, kTilePolicy.block_threads());
+  while (!step_slice(h, sch)) {
+  }
+  finish_task(h);
+}
+
 class GpuSimBackend final : public DpBackend {
  public:
   GpuSimBackend(int threads, const Schedule& sch) : threads_(std::max(1, threads)), sch_(sch) {}
@@ -155,18 +197,29 @@ class GpuSimBackend final : public DpBackend {
   void run(std::span<const DpTask> tasks, std::span<DpResult> results) override {
     if (results.size() != tasks.size()) throw Error("DpBackend::run: results and tasks differ in size");
     std::vector<int64_t> work(tasks.size());
-    for (size_t i = 0; i < tasks.size(); ++i) work[i] = tile_cells(make_params(tasks[i]));
-    const auto warps = plan_warps(work, sch_.warp / sch_.subwarp);
+    std::vector<char> is_block(tasks.size());
+    for (size_t i = 0; i < tasks.size(); ++i) {
+      const TaskParams p = make_params(tasks[i]);
+      work[i] = tile_cells(p), is_block[i] = block_task(p);
+    }
+    std::vector<uint32_t> blocks;
+    const auto warps = plan_warps(work, sch_.warp / sch_.subwarp, &blocks, &is_block);
+    const size_t units = blocks.size() + warps.size();
     std::atomic<size_t> next{0};
     std::exception_ptr failure;
     std::mutex mu;
     auto worker = [&] {
       try {
-        for (size_t w; (w = next.fetch_add(1)) < warps.size();) run_warp(warps[w], tasks, results, sch_);
+        for (size_t w; (w = next.fetch_add(1)) < units;) {
+          if (w < blocks.size())
+            run_block_task(blocks[w], tasks, results, sch_);
+          else
+            run_warp(warps[w - blocks.size()], tasks, results, sch_);
+        }
       } catch (...) {
         std::lock_guard lock(mu);
         if (!failure) failure = std::current_exception();
-        next.store(warps.size());
+        next.store(units);
       }
     };
     std::vector<std::jthread> pool;

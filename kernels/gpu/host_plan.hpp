@@ -1,6 +1,6 @@
 // kernels/gpu/host_plan.hpp — host-side preparation shared by the CUDA launcher and
 // gpu-sim: task parameters from a DpTask, per-task memory sizes, and the bucketing of
-// tasks into warps.
+// tasks into warps and thread blocks.
 #pragma once
 
 #include <agatha/dp.hpp>
@@ -36,6 +36,11 @@ inline TaskParams make_params(const DpTask& task) {
   return p;
 }
 
+// Tasks the GPU engine cannot hold: a target so long that a target position no longer
+// fits the best-cell key (see BestKey). The CUDA backend refuses them with an error (under
+// `auto` they run on the CPU).
+inline bool too_long_for_gpu(const TaskParams& p) { return p.active && p.tlen >= kMaxKeyTarget; }
+
 // Words of a packed sequence of n bases: ceil(n / 8), plus one word of zeros that
 // score_at may read past the end.
 inline size_t packed_words(size_t n) { return (n + kTile - 1) / kTile + 1; }
@@ -61,13 +66,38 @@ inline int64_t tile_cells(const TaskParams& p) {
   return tile_row_offsets(make_layout(p)).back() * kTile * kTile;
 }
 
+// Widest tile anti-diagonal of a task, in tiles: the parallelism one step offers.
+inline int32_t tile_width(const TaskParams& p) {
+  if (!p.active) return 0;
+  const TileLayout l = make_layout(p);
+  return imin(imin(l.n_t, l.n_j), (l.dhi - l.dlo) / 2 + 1);
+}
+
+// Whether a task runs alone on a thread block (see TilePolicy::block_min_cells).
+inline bool block_task(const TaskParams& p) {
+  return tile_cells(p) >= kTilePolicy.block_min_cells && tile_width(p) >= kTilePolicy.block_min_width;
+}
+
 // Uneven bucketing: tasks sorted by work, longest first; warp k gets the k-th longest
 // task and then the shortest remaining ones until it holds `per_warp` tasks, so the
-// lanes freed by short tasks rejoin the long one. Returns task indices per warp.
-inline std::vector<std::vector<uint32_t>> plan_warps(const std::vector<int64_t>& work, int32_t per_warp) {
-  std::vector<uint32_t> order(work.size());
-  std::iota(order.begin(), order.end(), 0u);
+// lanes freed by short tasks rejoin the long one. Returns task indices per warp. With
+// `blocks`, the tasks marked in `is_block` (long, wide tasks: block_task) go there
+// instead, longest first, one thread block each.
+inline std::vector<std::vector<uint32_t>> plan_warps(const std::vector<int64_t>& work, int32_t per_warp,
+                                                     std::vector<uint32_t>* blocks = nullptr,
+                                                     const std::vector<char>* is_block = nullptr) {
+  std::vector<uint32_t> order;
+  order.reserve(work.size());
+  for (uint32_t i = 0; i < work.size(); ++i)
+    if (!blocks || !is_block || !(*is_block)[i]) order.push_back(i);
   std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return work[a] > work[b]; });
+  if (blocks) {
+    blocks->clear();
+    if (is_block)
+      for (uint32_t i = 0; i < work.size(); ++i)
+        if ((*is_block)[i]) blocks->push_back(i);
+    std::stable_sort(blocks->begin(), blocks->end(), [&](uint32_t a, uint32_t b) { return work[a] > work[b]; });
+  }
   std::vector<std::vector<uint32_t>> warps;
   size_t lo = 0, hi = order.size();
   while (lo < hi) {

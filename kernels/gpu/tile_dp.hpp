@@ -20,8 +20,9 @@
 //   * the 32-bit H kept per position is rebuilt per band cell from the up or left
 //     neighbour, with the reference's stale read at the band's upper edge (band_h);
 //   * the best cell of an anti-diagonal, with the reference's four-lane tie rule, is
-//     an associative reduction (RStat), so tiles can contribute in any order and the
-//     Z-drop test still runs anti-diagonal by anti-diagonal (finalize_r).
+//     the maximum of one 64-bit key per cell (BestKey), so tiles, lanes and warps can
+//     contribute in any order and the Z-drop test still runs anti-diagonal by
+//     anti-diagonal (finalize_r).
 #pragma once
 
 #include "../hd.hpp"
@@ -123,50 +124,39 @@ struct RowState {
   int32_t h;
 };
 
-// Best-cell bookkeeping of one anti-diagonal: the cell at en0 (the reference's starting
-// candidate), the best of [st0, en1) with the four-lane tie rule (largest H, then lowest
-// lane (t-st0) mod 4, then lowest t), the best of the tail [en1, en0) (largest H, then
-// lowest t), and H at st0 for mqe. Merging two partial RStats is associative.
-struct RStat {
-  int32_t anchor_h;
-  int32_t vec_h, vec_lane, vec_t;
-  int32_t tail_h, tail_t;
-  int32_t h_st0;
-};
+// ---------------------------------------------------------------------------------------
+// The best cell of an anti-diagonal as one 64-bit key
+// ---------------------------------------------------------------------------------------
+// The reference picks the best cell of anti-diagonal r in this order: the cell at en0
+// (its starting candidate), then the cells of [st0, en1) in four lanes by (t - st0) mod
+// 4, each lane keeping its first strictly larger H, merged lane 0 to 3 with strict '>',
+// then the tail [en1, en0) replacing only when strictly larger. That is a total order on
+// the cells — larger H first; on equal H the en0 cell, then the [st0, en1) cells by
+// lane then t, then the tail by t — so the best cell is the maximum of one key per cell:
+//   high word  H, biased (H ^ 0x80000000) so that unsigned order is signed order;
+//   low word   priority << 29 | (2^29 - 1 - t), priority 5 for en0, 4 - lane for
+//              [st0, en1), 0 for the tail.
+// Keys merge with max in any order and any grouping (tiles, lanes, warps). Zero is "no
+// cell". Target positions must stay below 2^29 (the launchers refuse longer targets).
+using BestKey = uint64_t;
+inline constexpr int32_t kKeyTBits = 29;
+inline constexpr int32_t kKeyTMask = (int32_t{1} << kKeyTBits) - 1;
+inline constexpr int32_t kMaxKeyTarget = kKeyTMask;  // targets shorter than this
 
-AGATHA_HD void rstat_reset(RStat& s) {
-  s.anchor_h = kNone;
-  s.vec_h = kNone, s.vec_lane = 0, s.vec_t = 0;
-  s.tail_h = kNone, s.tail_t = 0;
-  s.h_st0 = kNone;
+AGATHA_HD BestKey best_key(int32_t h, uint32_t priority, int32_t t) {
+  return (static_cast<uint64_t>(static_cast<uint32_t>(h) ^ 0x80000000u) << 32) |
+         (static_cast<uint64_t>(priority) << kKeyTBits) | static_cast<uint32_t>(kKeyTMask - t);
 }
+AGATHA_HD int32_t key_h(BestKey k) { return static_cast<int32_t>(static_cast<uint32_t>(k >> 32) ^ 0x80000000u); }
+AGATHA_HD int32_t key_t(BestKey k) { return kKeyTMask - static_cast<int32_t>(static_cast<uint32_t>(k) & kKeyTMask); }
+AGATHA_HD void key_max(BestKey& a, BestKey b) { a = b > a ? b : a; }
 
-AGATHA_HD void rstat_merge(RStat& a, const RStat& b) {
-  if (b.anchor_h != kNone) a.anchor_h = b.anchor_h;
-  if (b.h_st0 != kNone) a.h_st0 = b.h_st0;
-  if (b.vec_h != kNone &&
-      (a.vec_h == kNone || b.vec_h > a.vec_h ||
-       (b.vec_h == a.vec_h && (b.vec_lane < a.vec_lane || (b.vec_lane == a.vec_lane && b.vec_t < a.vec_t)))))
-    a.vec_h = b.vec_h, a.vec_lane = b.vec_lane, a.vec_t = b.vec_t;
-  if (b.tail_h != kNone && (a.tail_h == kNone || b.tail_h > a.tail_h || (b.tail_h == a.tail_h && b.tail_t < a.tail_t)))
-    a.tail_h = b.tail_h, a.tail_t = b.tail_t;
-}
-
-// Adds band cell t of anti-diagonal r with H value h.
-AGATHA_HD void rstat_add(RStat& s, const Range& g, int32_t t, int32_t h) {
-  if (t == g.st0) s.h_st0 = h;
-  if (t == g.en0) {
-    s.anchor_h = h;
-    return;
-  }
+// Priority of band cell t of anti-diagonal g (st0 <= t <= en0).
+AGATHA_HD uint32_t key_priority(const Range& g, int32_t t) {
+  if (t == g.en0) return 5;
   const int32_t en1 = g.st0 + (g.en0 - g.st0) / 4 * 4;
-  RStat c;
-  rstat_reset(c);
-  if (t < en1)
-    c.vec_h = h, c.vec_lane = (t - g.st0) & 3, c.vec_t = t;
-  else
-    c.tail_h = h, c.tail_t = t;
-  rstat_merge(s, c);
+  if (t < en1) return 4 - static_cast<uint32_t>((t - g.st0) & 3);
+  return 0;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -175,14 +165,18 @@ AGATHA_HD void rstat_add(RStat& s, const Range& g, int32_t t, int32_t h) {
 struct CellOut {
   uint8_t dir;
   int8_t u, v;
+  bool band;  // st0 <= t <= en0: h is the reference's H of the cell
+  int32_t h;
 };
 
 // Computes live cell (t, j) of anti-diagonal r = t + j (which must lie in [st, en] of
 // r) from the latest states of its column and row, replacing them with its own.
-// Returns the direction byte and u, v (for APPROX_MAX's greedy path). g and prev are
-// the ranges of r and r-1 (prev is empty for r = 0); tb, qb the cell's bases.
+// Returns the direction byte, u, v (for APPROX_MAX's greedy path) and, with kH, the
+// 32-bit H of a band cell. g and prev are the ranges of r and r-1 (prev is empty for
+// r = 0); tb, qb the cell's bases.
+template <bool kH = true>
 AGATHA_HD CellOut compute_cell(const TaskParams& p, uint8_t tb, uint8_t qb, const uint32_t* qpack, int32_t t, int32_t j,
-                               const Range& g, const Range& prev, ColState& col, RowState& row, RStat& stat) {
+                               const Range& g, const Range& prev, ColState& col, RowState& row) {
   const int32_t r = t + j;
   const bool right = (p.flag & 0x02) != 0;
   // Up input (position t on r-1): the border at t = r, the cell above if r-1 computed
@@ -228,7 +222,7 @@ AGATHA_HD CellOut compute_cell(const TaskParams& p, uint8_t tb, uint8_t qb, cons
   // 32-bit H of band cells, as the reference's per-position array holds it.
   int32_t h = kNegInf;
   const bool band = t >= g.st0 && t <= g.en0;
-  if (band && !p.approx_max) {
+  if (kH && band && !p.approx_max) {
     if (r == 0)
       h = v - p.qe_row0;
     else if (t < g.en0 || t == 0)
@@ -237,7 +231,6 @@ AGATHA_HD CellOut compute_cell(const TaskParams& p, uint8_t tb, uint8_t qb, cons
       h = col.h - col.u + u;  // H(t-1, j-1) = H(t, j-1) - u(t, j-1)
     else
       h = row.h + u;
-    rstat_add(stat, g, t, h);
   }
   // New gap states leaving the cell: max(gap - (H - q), 0) - (q + e), as differences.
   col.u = u, col.h = h;
@@ -246,7 +239,7 @@ AGATHA_HD CellOut compute_cell(const TaskParams& p, uint8_t tb, uint8_t qb, cons
   row.v = v, row.h = h;
   row.x = static_cast<int8_t>((a > 0 ? a : 0) - p.qe);
   row.x2 = static_cast<int8_t>((a2 > 0 ? a2 : 0) - p.qe2);
-  return CellOut{dir, u, v};
+  return CellOut{dir, u, v, band, h};
 }
 
 }  // namespace agatha::gpu

@@ -45,20 +45,30 @@ TEST(GpuDecisions, BestCellReductionMatchesTheSequentialRuleInAnyOrder) {
     std::vector<int32_t> order(len);
     for (int32_t k = 0; k < len; ++k) order[k] = st0 + k;
     std::shuffle(order.begin(), order.end(), rng);
-    std::vector<RStat> lanes(1 + rng() % 5);
-    for (auto& s : lanes) rstat_reset(s);
-    for (int32_t t : order) rstat_add(lanes[rng() % lanes.size()], g, t, h[t]);
-    RStat all;
-    rstat_reset(all);
-    for (const auto& s : lanes) rstat_merge(all, s);
-    int32_t best = all.anchor_h, best_t = en0;
-    if (all.vec_h != kNone && all.vec_h > best) best = all.vec_h, best_t = all.vec_t;
-    if (all.tail_h != kNone && all.tail_h > best) best = all.tail_h, best_t = all.tail_t;
+    std::vector<BestKey> lanes(1 + rng() % 5, 0);
+    for (int32_t t : order) key_max(lanes[rng() % lanes.size()], best_key(h[t], key_priority(g, t), t));
+    BestKey all = 0;
+    for (const auto& k : lanes) key_max(all, k);
     const auto want = sequential_best(h, st0, en0);
-    ASSERT_EQ(best, want.first) << "iteration " << iter;
-    ASSERT_EQ(best_t, want.second) << "iteration " << iter;
-    ASSERT_EQ(all.h_st0, h[st0]);
+    ASSERT_EQ(key_h(all), want.first) << "iteration " << iter;
+    ASSERT_EQ(key_t(all), want.second) << "iteration " << iter;
   }
+}
+
+// The key keeps H's sign and full range, and target positions up to its limit.
+TEST(GpuDecisions, BestKeysOrderByHThenPriorityThenLowestT) {
+  for (int32_t h : {-0x40000000, -5, 0, 7, 0x3fffffff})
+    for (int32_t t : {0, 1, 1000, kMaxKeyTarget - 1}) {
+      const BestKey k = best_key(h, 3, t);
+      EXPECT_EQ(key_h(k), h);
+      EXPECT_EQ(key_t(k), t);
+      EXPECT_GT(best_key(h + 1, 0, kMaxKeyTarget - 1), k);
+      EXPECT_GT(best_key(h, 4, kMaxKeyTarget - 1), k);
+      if (t > 0) {
+        EXPECT_GT(best_key(h, 3, t - 1), k);
+      }
+    }
+  EXPECT_GT(best_key(-0x40000000, 0, kMaxKeyTarget - 1), BestKey{0}) << "0 is no cell";
 }
 
 // Every cell the reference computes (its anti-diagonal's rounded range, inside the
@@ -85,6 +95,27 @@ TEST(GpuDecisions, TileLayoutCoversEveryComputedCell) {
       }
     }
   }
+}
+
+// Long tasks with wide bands go to thread blocks of their own, longest first; the rest
+// is bucketed as before.
+TEST(GpuDecisions, BucketingSendsLongWideTasksToBlocks) {
+  auto params = [](int32_t len, int32_t w) {
+    TaskParams p{};
+    p.qlen = p.tlen = len, p.w = w, p.active = true;
+    return p;
+  };
+  const std::vector<TaskParams> ps = {params(1000, 500), params(100000, 20000), params(200000, 100),
+                                      params(300, 300), params(50000, 20000)};
+  std::vector<int64_t> work;
+  std::vector<char> is_block;
+  for (const auto& p : ps) work.push_back(tile_cells(p)), is_block.push_back(block_task(p));
+  EXPECT_EQ(is_block, (std::vector<char>{0, 1, 0, 0, 1})) << "a long narrow band stays on a warp";
+  std::vector<uint32_t> blocks;
+  const auto warps = plan_warps(work, 4, &blocks, &is_block);
+  EXPECT_EQ(blocks, (std::vector<uint32_t>{1, 4}));
+  ASSERT_EQ(warps.size(), 1u);
+  EXPECT_EQ(warps[0], (std::vector<uint32_t>{2, 3, 0}));
 }
 
 TEST(GpuDecisions, BucketingGivesEachWarpOneLongTaskFirst) {

@@ -60,8 +60,9 @@ TEST(KernelUnderTsan, GoldenTasksRaceFreeAndExact) {
   }
 }
 
-// The __syncwarp between publishing the lanes' partial statistics and the leader's
-// merge of them: the line in dp_cuda.cu after `ws.part[lane] = ...`.
+// The __syncwarp between the lanes' step — which publishes their best-cell keys, tile
+// records and H values — and the merge of those keys by other lanes of the segment:
+// the line in dp_cuda.cu after `compute_step(ws.dt[slot], ...)` in the warp kernel.
 int publish_barrier_line() {
   std::ifstream in(test::source_path("kernels/gpu/dp_cuda.cu"));
   std::string line;
@@ -69,7 +70,7 @@ int publish_barrier_line() {
   bool seen = false;
   while (std::getline(in, line)) {
     ++no;
-    if (line.find("ws.part[lane] = window[") != std::string::npos) seen = true;
+    if (line.find("compute_step(ws.dt[slot]") != std::string::npos) seen = true;
     if (seen && line.find("__syncwarp();") != std::string::npos) return no;
   }
   return 0;
