@@ -16,4 +16,9 @@ if command -v nvcc >/dev/null 2>&1 && ! command -v cuobjdump >/dev/null 2>&1; th
   python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore nvidia-cuda-cuobjdump ||
     echo "install-deps: nvidia-cuda-cuobjdump not installed; the fat-binary test will skip"
 fi
+# With nvcc present: nvdisasm (scripts/gpu-static.sh counts the kernel's SASS with it).
+if command -v nvcc >/dev/null 2>&1 && ! command -v nvdisasm >/dev/null 2>&1; then
+  python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore nvidia-cuda-nvdisasm ||
+    echo "install-deps: nvidia-cuda-nvdisasm not installed; scripts/gpu-static.sh will skip"
+fi
 echo "install-deps: done"

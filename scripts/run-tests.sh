@@ -17,4 +17,11 @@ if [ "${AGATHA_SANITIZERS:-1}" != 0 ]; then
   echo "== sanitizers (ASan, UBSan) =="
   ./scripts/run-sanitizers.sh || status=1
 fi
+# The static performance report of the CUDA kernels (where nvcc is present): printed,
+# and a failure only when a budget of the main kernel is over (spills, stack frame,
+# instructions per cell on the interior path); a missing tool is a note.
+if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then
+  echo "== GPU static report =="
+  ./scripts/gpu-static.sh --check || { rc=$?; if [ "$rc" -eq 2 ]; then status=1; fi; }
+fi
 exit "$status"

@@ -1,0 +1,315 @@
+#!/usr/bin/env bash
+# The static performance report of the CUDA kernels: what ptxas and the SASS say about
+# them, without a GPU.
+#
+#   scripts/gpu-static.sh [--check] [--before REV] [--keep DIR]
+#
+# For every kernel of kernels/gpu/dp_cuda.cu compiled for sm_90: registers per thread,
+# spill stores/loads, stack frame, static shared memory per block, threads per block
+# (the kernel's __launch_bounds__, read from the cubin), and the occupancy these imply on
+# sm_90 (65536 registers, 228 KB shared memory, 2048 threads and 32 blocks per SM;
+# registers allocated per warp in units of 256, shared memory in units of 128 bytes
+# plus the 1 KB the runtime reserves per block).
+#
+# The interior-tile path. dp_cuda.cu, compiled with -DAGATHA_STATIC_PROBE, adds probe
+# kernels that call `__noinline__` wrappers (static_probe_pair_exact,
+# static_probe_pair_approx) around exactly the function the main kernel inlines for a
+# pair of tiles lying wholly inside the band (2 x 64 cells, the fast path; _exact tracks
+# the best cell of every anti-diagonal for the Z-drop test, _approx is the APPROX_MAX
+# variant); the probe kernel has the main kernel's __launch_bounds__, so the wrappers
+# are compiled under the same register budget. The count is the SASS instructions of
+# the wrapper's body as nvdisasm prints it, less the call scaffolding (RET, NOP
+# padding, the closing branch-to-self); the
+# wrapper's parameter loads stay in, so the count is an upper bound of what the inlined
+# path costs. The body must be straight-line code (no backward branch): the static
+# count is then the executed count. Instructions per cell = count / 128, and the
+# issue-bound ceiling on an H200 is 132 SMs x 4 schedulers x 32 lanes x 1.98 GHz /
+# (instructions per cell).
+#
+# Budgets of the main kernel (tile_dp_kernel), checked with --check (exit 2 when one is
+# over): 0 spill bytes, 0-byte stack frame, at most 24 instructions per cell on the
+# interior path. scripts/run-tests.sh runs this with --check where nvcc is present and
+# fails on a budget overrun only (a missing tool is a note, not a failure).
+#
+# --before REV also measures the kernel of commit REV (read with `git archive`; the
+# working tree is not touched). Kernels from before the probe existed are measured with
+# a probe around their compute_tile; their per-cell figure is the static size of the
+# innermost loop around the cell (the loop body with every branch of the cell rules), a
+# lower bound of nothing and an upper bound of the executed path.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+CHECK=0
+BEFORE=""
+KEEP=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --check) CHECK=1 ;;
+    --before) BEFORE=$2; shift ;;
+    --keep) KEEP=$2; shift ;;
+    -h|--help) sed -n '2,40p' "$0"; exit 0 ;;
+    *) echo "gpu-static: unknown argument $1" >&2; exit 1 ;;
+  esac
+  shift
+done
+
+# ---- tools ----
+find_tool() {  # name: PATH, then beside nvcc, then the nvidia-* PyPI packages
+  local t
+  t=$(command -v "$1" 2>/dev/null) && { echo "$t"; return 0; }
+  if [ -n "${NVCC:-}" ] && [ -x "$(dirname "$NVCC")/$1" ]; then echo "$(dirname "$NVCC")/$1"; return 0; fi
+  for d in /usr/local/cuda/bin /opt/cuda/bin; do [ -x "$d/$1" ] && { echo "$d/$1"; return 0; }; done
+  t=$(python3 -c 'import glob, os, sys, nvidia
+for p in nvidia.__path__:
+    for f in sorted(glob.glob(os.path.join(p, "*", "bin", sys.argv[1]))):
+        print(f); raise SystemExit' "$1" 2>/dev/null) && [ -n "$t" ] && { echo "$t"; return 0; }
+  return 1
+}
+NVCC=$(find_tool nvcc) || { echo "gpu-static: nvcc not found; no report"; exit 0; }
+CUOBJDUMP=$(find_tool cuobjdump) || { echo "gpu-static: cuobjdump not found (pip install nvidia-cuda-cuobjdump); no report"; exit 0; }
+NVDISASM=$(find_tool nvdisasm) || { echo "gpu-static: nvdisasm not found (pip install nvidia-cuda-nvdisasm); no report"; exit 0; }
+
+WORK=${KEEP:-$(mktemp -d)}
+mkdir -p "$WORK"
+[ -z "$KEEP" ] && trap 'rm -rf "$WORK"' EXIT
+
+# compile SRC_ROOT TAG: cubin, ptxas report, elf and SASS of the tree at SRC_ROOT
+compile() {
+  local root=$1 tag=$2
+  local flags=(-std=c++20 --expt-relaxed-constexpr -I"$root/include" -arch=sm_90 -cubin -Xptxas -v)
+  if grep -q AGATHA_STATIC_PROBE "$root/kernels/gpu/dp_cuda.cu"; then
+    "$NVCC" "${flags[@]}" -DAGATHA_STATIC_PROBE "$root/kernels/gpu/dp_cuda.cu" -o "$WORK/$tag.cubin" \
+      >"$WORK/$tag.ptxas" 2>&1 || { cat "$WORK/$tag.ptxas" >&2; return 1; }
+  else
+    "$NVCC" "${flags[@]}" "$root/kernels/gpu/dp_cuda.cu" -o "$WORK/$tag.cubin" >"$WORK/$tag.ptxas" 2>&1 ||
+      { cat "$WORK/$tag.ptxas" >&2; return 1; }
+    # The legacy probe: compute_tile (one 8x8 tile) behind a __noinline__ wrapper.
+    cat >"$root/legacy_probe.cu" <<'EOF'
+#include "kernels/gpu/tile_task.hpp"
+using namespace agatha::gpu;
+__device__ __noinline__ void static_probe_legacy_tile(const TaskParams& p, const TileLayout& l, const uint32_t* tp,
+    const uint32_t* qp, TaskMem& m, int32_t T, int32_t J, RStat* w) {
+  compute_tile(p, l, tp, qp, m, T, J, w, ring_size(3));
+}
+__global__ void static_probe_legacy(const TaskParams* p, const uint32_t* tp, const uint32_t* qp, TaskMem* m, int T, int J) {
+  RStat w[32];
+  for (int k = 0; k < 32; ++k) rstat_reset(w[k]);
+  TileLayout l = make_layout(*p);
+  static_probe_legacy_tile(*p, l, tp, qp, *m, T, J, w);
+  m->window[threadIdx.x] = w[threadIdx.x % 32];
+}
+EOF
+    "$NVCC" -std=c++20 --expt-relaxed-constexpr -I"$root" -I"$root/include" -arch=sm_90 -cubin \
+      "$root/legacy_probe.cu" -o "$WORK/$tag.legacy.cubin" >/dev/null 2>&1 &&
+      "$NVDISASM" -c "$WORK/$tag.legacy.cubin" >"$WORK/$tag.legacy.sass" 2>/dev/null
+  fi
+  "$CUOBJDUMP" -elf "$WORK/$tag.cubin" >"$WORK/$tag.elf" 2>/dev/null
+  "$NVDISASM" -c "$WORK/$tag.cubin" >"$WORK/$tag.sass" 2>/dev/null
+}
+
+TAGS=()
+if [ -n "$BEFORE" ]; then
+  mkdir -p "$WORK/before"
+  if git archive "$BEFORE" kernels include | tar -x -C "$WORK/before" && compile "$WORK/before" before; then
+    TAGS+=("before:$BEFORE")
+  else
+    echo "gpu-static: cannot measure $BEFORE" >&2
+  fi
+fi
+compile "$PWD" now || { echo "gpu-static: the kernel does not compile" >&2; exit 1; }
+TAGS+=("now:working tree")
+
+python3 - "$WORK" "$CHECK" "${TAGS[@]}" <<'EOF'
+import re, sys, os
+work, check, tags = sys.argv[1], sys.argv[2] == "1", sys.argv[3:]
+
+# sm_90 limits
+REGS_SM, SMEM_SM, THREADS_SM, BLOCKS_SM, SMEM_RESERVED = 65536, 228 * 1024, 2048, 32, 1024
+REG_UNIT, SMEM_UNIT = 256, 128
+CEILING = 132 * 4 * 32 * 1.98e9
+BUDGET_INSTR = 24
+MAIN = "tile_dp_kernel"
+
+def ptxas(path):
+    """function -> {regs, stack, spill_st, spill_ld, smem}"""
+    out, cur = {}, None
+    for line in open(path):
+        m = re.search(r"Function properties for (\S+)", line)
+        if m:
+            cur = out.setdefault(m.group(1), {}); continue
+        m = re.search(r"Compiling entry function '(\S+)'", line)
+        if m:
+            cur = out.setdefault(m.group(1), {}); cur["entry"] = True; continue
+        if cur is None: continue
+        m = re.search(r"(\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads", line)
+        if m: cur.update(stack=int(m.group(1)), spill_st=int(m.group(2)), spill_ld=int(m.group(3)))
+        m = re.search(r"Used (\d+) registers", line)
+        if m: cur["regs"] = int(m.group(1))
+        m = re.search(r"(\d+) bytes smem", line)
+        if m: cur["smem"] = int(m.group(1))
+    return out
+
+def max_threads(path):
+    """kernel -> threads per block from EIATTR_MAX_THREADS (launch bounds)"""
+    out, cur, want = {}, None, False
+    for line in open(path):
+        m = re.search(r"\.nv\.info\.(\S+)", line)
+        if m and "CUDA_INFO" not in line: cur = m.group(1)
+        if "EIATTR_MAX_THREADS" in line: want = True; continue
+        if want:
+            m = re.search(r"Value:\s+(0x[0-9a-f]+)\s+(0x[0-9a-f]+)\s+(0x[0-9a-f]+)", line)
+            if m and cur:
+                out[cur] = int(m.group(1), 16) * int(m.group(2), 16) * int(m.group(3), 16); want = False
+    return out
+
+def occupancy(regs, smem, threads):
+    warps = (threads + 31) // 32
+    regs_warp = ((max(regs, 1) * 32 + REG_UNIT - 1) // REG_UNIT) * REG_UNIT
+    by_regs = REGS_SM // (regs_warp * warps)
+    smem_block = ((smem + SMEM_UNIT - 1) // SMEM_UNIT) * SMEM_UNIT + SMEM_RESERVED
+    by_smem = SMEM_SM // smem_block
+    by_threads = THREADS_SM // (warps * 32)
+    blocks = min(by_regs, by_smem, by_threads, BLOCKS_SM)
+    limiter = min((by_regs, "registers"), (by_smem, "shared memory"), (by_threads, "threads"), (BLOCKS_SM, "blocks"))[1]
+    return blocks, blocks * warps / 64.0, limiter
+
+def functions(path):
+    """nvdisasm -c output -> {function symbol: [instructions]}"""
+    funcs, cur, text = {}, None, open(path).read().split("\n")
+    declared = set(re.findall(r"\.type\s+(\S+),@function", "\n".join(text)))
+    labels = {}
+    for line in text:
+        m = re.match(r"^(\S+):\s*$", line)
+        if m:
+            name = m.group(1)
+            if name in declared:
+                cur = funcs.setdefault(name, [])
+            elif cur is not None:
+                labels[name] = (id(cur), len(cur))
+            continue
+        m = re.match(r"^\s*/\*([0-9a-f]+)\*/\s+(.*?)\s*;", line)
+        if m and cur is not None:
+            cur.append(m.group(2))
+    return funcs, labels
+
+def body_count(instrs, labels):
+    """instructions less RET/EXIT, NOPs and the closing branch-to-self; backward branches"""
+    n, back = 0, 0
+    for i, s in enumerate(instrs):
+        op = s.split()[0] if not s.startswith("@") else s.split()[1]
+        if op.startswith(("RET", "EXIT", "NOP")): continue
+        m = re.search(r"BRA\S*\s+`\((\.L_x_\d+)\)", s)
+        if m and m.group(1) in labels and labels[m.group(1)][0] == id(instrs):
+            target = labels[m.group(1)][1]
+            if target == i: continue  # branch-to-self padding
+            if target < i: back += 1
+        n += 1
+    return n, back
+
+def innermost_loop(instrs, labels):
+    best = None
+    for i, s in enumerate(instrs):
+        m = re.search(r"BRA\S*\s+`\((\.L_x_\d+)\)", s)
+        if m and m.group(1) in labels and labels[m.group(1)][0] == id(instrs):
+            t = labels[m.group(1)][1]
+            if t < i and (i - t + 1) > 30:  # the cell loop, not a small inner search loop
+                if best is None or i - t + 1 < best: best = i - t + 1
+    return best
+
+def short(name):
+    """the unqualified name of a mangled (nested) function symbol"""
+    name = name.split("$")[-1]
+    i = name.find("N") if name.startswith("_ZN") else 2
+    i = max(i, 0) + 1 if name.startswith("_ZN") else 2
+    last = name
+    while i < len(name) and name[i].isdigit():
+        j = i
+        while j < len(name) and name[j].isdigit(): j += 1
+        n = int(name[i:j]); last = name[j:j + n]; i = j + n
+        if i < len(name) and name[i] == "I":  # template arguments: stop at the name
+            break
+    return last
+
+status = 0
+for tag in tags:
+    key, what = tag.split(":", 1)
+    print(f"== {what}: sm_90")
+    fn = ptxas(os.path.join(work, key + ".ptxas"))
+    mt = max_threads(os.path.join(work, key + ".elf"))
+    print(f"{'kernel':28s} {'regs':>5s} {'spill st/ld':>12s} {'stack':>6s} {'smem':>7s} {'threads':>8s} {'blocks/SM':>10s} {'occupancy':>10s}")
+    main = None
+    for name, f in sorted(fn.items()):
+        if not f.get("entry") or "static_probe" in name: continue
+        thr = mt.get(name, 0)
+        occ = ""
+        if thr:
+            b, o, lim = occupancy(f.get("regs", 0), f.get("smem", 0), thr)
+            occ = f"{b:>10d} {o*100:>8.1f}%  ({lim})"
+        print(f"{short(name):28s} {f.get('regs',0):>5d} {f.get('spill_st',0):>5d}/{f.get('spill_ld',0):<6d} "
+              f"{f.get('stack',0):>6d} {f.get('smem',0):>7d} {thr or '?':>8} {occ}")
+        if MAIN in name: main = f
+    funcs, labels = functions(os.path.join(work, key + ".sass"))
+    probes = {n: v for n, v in funcs.items() if "static_probe_pair" in n}
+    per_cell = None
+    probe_cells = {}
+    for name, ins in sorted(probes.items()):
+        n, back = body_count(ins, labels)
+        pc = n / 128.0
+        note = "straight-line" if back == 0 else f"{back} backward branches: NOT straight-line"
+        print(f"interior path {short(name)}: {n} SASS instructions / 128 cells = {pc:.2f} per cell ({note}); "
+              f"issue-bound ceiling {CEILING / pc / 1e12:.2f} T cells/s")
+        probe_cells["exact" if "exact" in name else "approx"] = pc
+        if "exact" in name or per_cell is None: per_cell = max(per_cell or 0, pc) if back == 0 else 1e9
+    for name, ins in funcs.items():
+        if "static_probe_general_tile" not in name: continue
+        n, back = body_count(ins, labels)
+        loop = innermost_loop(ins, labels)
+        print(f"general path (general_tile, any tile, every rule): {n} SASS instructions; its per-cell loop "
+              f"body {loop} (static, every branch)")
+    legacy = os.path.join(work, key + ".legacy.sass")
+    if not probes and os.path.exists(legacy):
+        lf, ll = functions(legacy)
+        for name, ins in lf.items():
+            if "static_probe_legacy_tile" not in name: continue
+            n, back = body_count(ins, ll)
+            loop = innermost_loop(ins, ll)
+            print(f"interior path (legacy compute_tile, one 8x8 tile): {n} SASS instructions with "
+                  f"{back} loops; the per-cell loop body is {loop} instructions (static, every branch of the cell "
+                  f"rules){'' if not loop else f'; issue-bound ceiling at that size {CEILING / loop / 1e12:.3f} T cells/s'}")
+    if key == "now":
+        if main is None:
+            print("budget: the main kernel was not found"); status = 2; continue
+        checks = [("spill bytes", main.get("spill_st", 0) + main.get("spill_ld", 0), 0),
+                  ("stack frame bytes", main.get("stack", 0), 0)]
+        if per_cell is not None: checks.append(("interior instructions per cell", per_cell, BUDGET_INSTR))
+        else: checks.append(("interior instructions per cell", float("inf"), BUDGET_INSTR))
+        for what, v, lim in checks:
+            ok = v <= lim
+            vs = f"{v:.2f}" if isinstance(v, float) else str(v)
+            print(f"budget {what}: {vs} (at most {lim}) {'met' if ok else 'OVER'}")
+            if not ok: status = 2
+    if key == "now" and main is not None:
+        summary = dict(regs=main.get("regs", 0), spill=main.get("spill_st", 0) + main.get("spill_ld", 0),
+                       stack=main.get("stack", 0), smem=main.get("smem", 0), per_cell=per_cell,
+                       occ=occupancy(main.get("regs", 0), main.get("smem", 0), mt.get(next(n for n in fn if MAIN in n and fn[n].get("entry")), 128))[1])
+# The kernel before this engine's fast path (commit f134e5f), measured with this script's
+# --before: tile_dp_kernel 56 registers, 48/64 bytes spill stores/loads, a 1392-byte stack
+# frame (RStat window[kRing] and per-lane arrays indexed at run time), 3792 bytes of shared
+# memory, 128 threads; compute_tile's per-cell loop 511 SASS instructions (static, every
+# branch of the cell rules: a ceiling of at most 0.065 T cells/s).
+print()
+print("== before (f134e5f) and now, main kernel (tile_dp_kernel), sm_90")
+if "summary" in dir():
+    n = summary
+    rows = [("registers per thread", "56", str(n["regs"])),
+            ("spill bytes (stores + loads)", "112", str(n["spill"])),
+            ("stack frame bytes", "1392", str(n["stack"])),
+            ("shared memory per block", "3792", str(n["smem"])),
+            ("occupancy", "56.2% (registers)", f"{n['occ'] * 100:.1f}%"),
+            ("instructions per cell, interior", "511 (cell loop, static)",
+             f"{n['per_cell']:.2f}" + (f" (exact; APPROX_MAX {probe_cells['approx']:.2f})" if "approx" in probe_cells else "")
+             if n["per_cell"] else "?"),
+            ("issue-bound ceiling (T cells/s)", "0.065", f"{CEILING / n['per_cell'] / 1e12:.2f}" if n["per_cell"] else "?")]
+    for what, b, a in rows: print(f"  {what:34s} {b:>24s}   {a}")
+sys.exit(status if check else 0)
+EOF
