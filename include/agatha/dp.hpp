@@ -86,6 +86,11 @@ class DpBackend {
   virtual std::string name() const = 0;
   // results.size() must equal tasks.size(); results[i] answers tasks[i].
   virtual void run(std::span<const DpTask> tasks, std::span<DpResult> results) = 0;
+  // True when run() computes on a device and leaves the host's cores free while it
+  // waits for it (the CUDA backend): the read pipeline then runs one group's DP while
+  // its threads seed, chain and replay another group. The pipeline asks between runs,
+  // never while one is in flight.
+  virtual bool runs_on_device() const { return false; }
 };
 
 struct DpBackendOptions {

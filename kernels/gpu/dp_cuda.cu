@@ -22,7 +22,9 @@
 // Host side: tasks are packed per chunk into pinned memory, uploaded, computed and
 // downloaded on two streams so a chunk's transfers overlap the other chunk's kernels;
 // a chunk goes up in one asynchronous copy (sequences, descriptors, plan) and comes
-// back in one (results, CIGARs), and the host sleeps on an event until it is back. A chunk
+// back in one (results, CIGARs), and the host sleeps on an event until it is back. A
+// run leaves the host's cores to the read pipeline, which overlaps it with the next
+// group's seeding and chaining (runs_on_device, src/pipeline/batch_aligner.cpp). A chunk
 // is at most 40% of the device memory that is free or already held by this backend;
 // when an allocation fails anyway the chunk is halved and retried. Every CUDA call is
 // checked; failures raise agatha::Error and leave the backend idle and reusable.
@@ -858,6 +860,10 @@ class CudaBackend final : public DpBackend {
     return "gpu";
 #endif
   }
+
+  // The host's part of a run is packing the chunks and unpacking their results; the
+  // rest is waiting on the streams.
+  bool runs_on_device() const override { return true; }
 
   void run(std::span<const DpTask> tasks, std::span<DpResult> results) override {
     if (results.size() != tasks.size()) throw Error("DpBackend::run: results and tasks differ in size");

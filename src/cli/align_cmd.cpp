@@ -157,8 +157,9 @@ void print_done(std::chrono::steady_clock::time_point t0, const pipeline::Pipeli
       pipeline::align_reads(aligner, *dp, *reads, write, opt.threads, opt.read_batch, dp_batch_for(opt, gpu_backend));
   if (bam_out) bam_out->close();
   if (text_out) text_out->close();
-  std::fprintf(stderr, "[M::align] %llu DP tasks in %llu round(s)\n", static_cast<unsigned long long>(st.dp_tasks),
-               static_cast<unsigned long long>(st.rounds));
+  std::fprintf(stderr, "[M::align] %llu DP tasks in %llu round(s), %llu of them overlapped with another group's seeding and chaining\n",
+               static_cast<unsigned long long>(st.dp_tasks), static_cast<unsigned long long>(st.rounds),
+               static_cast<unsigned long long>(st.overlapped_rounds));
   print_done(t0, st, "aligned");
   return 0;
 }

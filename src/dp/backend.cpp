@@ -95,6 +95,8 @@ class FallbackBackend final : public DpBackend {
   FallbackBackend(std::unique_ptr<DpBackend> first, DpBackendOptions cpu_opt)
       : first_(std::move(first)), cpu_opt_(std::move(cpu_opt)) {}
   std::string name() const override { return first_->name(); }
+  // Once the GPU has failed, the cpu backend's threads take the host's cores.
+  bool runs_on_device() const override { return !failed_ && first_->runs_on_device(); }
   void run(std::span<const DpTask> tasks, std::span<DpResult> results) override {
     if (!failed_) {
       try {

@@ -3,13 +3,18 @@
 // Within a batch, workers take reads (and alignment passes) by an atomic counter (reads
 // vary in length by orders of magnitude, so static slices would leave threads idle) and
 // put each read's output in its own slot; the slots are written in order once the batch
-// is done.
+// (for alignment: once every group before them) is done. Alignment runs a batch in
+// groups of reads (align_batch); with a DP backend on a device two groups are in
+// flight, one group's DP round beside the other's host work.
 #include "batch_aligner.hpp"
 
 #include "../util/parallel_for.hpp"
 
+#include <agatha/error.hpp>
+
 #include <algorithm>
 #include <atomic>
+#include <deque>
 #include <exception>
 #include <future>
 #include <iterator>
@@ -49,49 +54,179 @@ void run_batches(io::SeqReader& reads, Write&& write, int threads, uint64_t batc
   }
 }
 
-// The rounds of one group of reads: jobs[i] aligns group[i].
-void align_group(const ReadAligner& aligner, DpBackend& dp, std::span<const io::SeqRecord> group,
-                 std::span<std::string> lines, int threads, AlignStats& stats) {
-  std::vector<AlignJob> jobs(group.size());
-  // Threads take reads longest first, so that a long read is not the last one started.
-  std::vector<size_t> by_length(group.size());
-  for (size_t i = 0; i < group.size(); ++i) by_length[i] = i;
-  std::stable_sort(by_length.begin(), by_length.end(),
-                   [&](size_t a, size_t b) { return group[a].seq.size() > group[b].seq.size(); });
-  util::parallel_for(jobs.size(), threads, [&](size_t k, int) {
-    const size_t i = by_length[k];
-    jobs[i].read = &group[i];
-    aligner.start(jobs[i]);
-  });
-  std::vector<size_t> active;  // longest first
-  for (size_t i : by_length)
-    if (!jobs[i].done) active.push_back(i);
-  std::vector<DpTask> tasks;
-  std::vector<DpResult> results;
-  std::vector<size_t> first;  // per active job: its first task in the round
-  while (!active.empty()) {
-    util::parallel_for(active.size(), threads, [&](size_t k, int) { aligner.pass(jobs[active[k]]); });
-    std::vector<size_t> waiting;
-    tasks.clear();
-    first.clear();
-    for (size_t i : active) {
-      if (jobs[i].done) continue;
-      waiting.push_back(i);
-      first.push_back(tasks.size());
-      const std::vector<DpTask> t = jobs[i].memo.pending_tasks();
-      tasks.insert(tasks.end(), t.begin(), t.end());
+// One group of reads on its way through the rounds (minimap2's mm_map_frag, then
+// mm_align_skeleton replayed pass by pass over a DpMemo): host steps, run on the
+// threads, and DP rounds alternate until every read is final. jobs[i] aligns reads[i].
+class GroupRun {
+ public:
+  enum class Next { kHost, kDp, kDone };
+
+  GroupRun(std::span<const io::SeqRecord> reads, size_t first_line, uint64_t id)
+      : reads_(reads), first_line_(first_line), id_(id) {}
+
+  Next next() const { return next_; }
+  uint64_t id() const { return id_; }
+  size_t first_line() const { return first_line_; }
+  size_t size() const { return reads_.size(); }
+
+  // The first step seeds, chains and selects the regions of every read (start); each
+  // step hands the last round's answers to the reads that waited for them, runs a
+  // pass over the reads not yet final and gathers the tasks they now wait for. When
+  // none waits, the records go to lines[first_line() ..] and the group is done.
+  // Returns the tasks of the next round (0 when done).
+  size_t host_step(const ReadAligner& aligner, int threads, std::span<std::string> lines) {
+    if (next_ != Next::kHost) throw Error("GroupRun: host step out of turn");
+    if (jobs_.empty() && !reads_.empty()) {
+      jobs_.resize(reads_.size());
+      // Threads take reads longest first, so that a long read is not the last one started.
+      by_length_.resize(reads_.size());
+      for (size_t i = 0; i < reads_.size(); ++i) by_length_[i] = i;
+      std::stable_sort(by_length_.begin(), by_length_.end(),
+                       [&](size_t a, size_t b) { return reads_[a].seq.size() > reads_[b].seq.size(); });
+      util::parallel_for(jobs_.size(), threads, [&](size_t k, int) {
+        const size_t i = by_length_[k];
+        jobs_[i].read = &reads_[i];
+        aligner.start(jobs_[i]);
+      });
+      for (size_t i : by_length_)  // longest first
+        if (!jobs_[i].done) active_.push_back(i);
+    } else {
+      for (size_t k = 0; k < waiting_.size(); ++k)
+        jobs_[waiting_[k]].memo.answer(std::vector<DpResult>(std::make_move_iterator(results_.begin() + first_[k]),
+                                                             std::make_move_iterator(results_.begin() + first_[k + 1])));
+      active_ = std::move(waiting_);
     }
-    first.push_back(tasks.size());
-    if (waiting.empty()) break;
-    results.assign(tasks.size(), DpResult());
-    dp.run(tasks, results);
-    ++stats.rounds, stats.dp_tasks += tasks.size();
-    for (size_t k = 0; k < waiting.size(); ++k)
-      jobs[waiting[k]].memo.answer(std::vector<DpResult>(std::make_move_iterator(results.begin() + first[k]),
-                                                         std::make_move_iterator(results.begin() + first[k + 1])));
-    active = std::move(waiting);
+    util::parallel_for(active_.size(), threads, [&](size_t k, int) { aligner.pass(jobs_[active_[k]]); });
+    waiting_.clear(), tasks_.clear(), first_.clear();
+    for (size_t i : active_) {
+      if (jobs_[i].done) continue;
+      waiting_.push_back(i);
+      first_.push_back(tasks_.size());
+      const std::vector<DpTask> t = jobs_[i].memo.pending_tasks();
+      tasks_.insert(tasks_.end(), t.begin(), t.end());
+    }
+    first_.push_back(tasks_.size());
+    if (!waiting_.empty()) {
+      results_.assign(tasks_.size(), DpResult());
+      next_ = Next::kDp;
+      return tasks_.size();
+    }
+    util::parallel_for(jobs_.size(), threads, [&](size_t k, int) {
+      const size_t i = by_length_[k];
+      aligner.format(jobs_[i], lines[first_line_ + i]);
+    });
+    // Only the records remain.
+    std::vector<AlignJob>().swap(jobs_);
+    std::vector<DpTask>().swap(tasks_);
+    std::vector<DpResult>().swap(results_);
+    next_ = Next::kDone;
+    return 0;
   }
-  util::parallel_for(jobs.size(), threads, [&](size_t k, int) { aligner.format(jobs[by_length[k]], lines[by_length[k]]); });
+
+  // One DP round: every task the group's reads wait for, in one call.
+  void dp_step(DpBackend& dp) {
+    if (next_ != Next::kDp) throw Error("GroupRun: DP round out of turn");
+    dp.run(tasks_, results_);
+    next_ = Next::kHost;
+  }
+
+ private:
+  std::span<const io::SeqRecord> reads_;
+  size_t first_line_;
+  uint64_t id_;
+  Next next_ = Next::kHost;
+  std::vector<AlignJob> jobs_;
+  std::vector<size_t> by_length_;
+  std::vector<size_t> active_, waiting_;  // longest first
+  std::vector<DpTask> tasks_;
+  std::vector<DpResult> results_;
+  std::vector<size_t> first_;  // per waiting job: its first task in the round
+};
+
+// The groups of one batch: [cuts[k], cuts[k+1]) of at most round_bases bases (a read
+// longer than that alone). Groups run one at a time, or, with a backend that runs on a
+// device, two at once with one group's DP round overlapping the other's host step;
+// records are written in input order as soon as every group before them is done.
+void align_batch(const ReadAligner& aligner, DpBackend& dp, const std::vector<io::SeqRecord>& batch,
+                 std::vector<std::string>& lines, const RecordWriter& write, int threads, uint64_t round_bases,
+                 AlignStats& stats, const StepObserver& observe, uint64_t& next_id) {
+  std::vector<size_t> cuts{0};
+  while (cuts.back() < batch.size()) {
+    size_t end = cuts.back();
+    for (uint64_t bases = 0; end < batch.size() && (end == cuts.back() || bases < round_bases); ++end)
+      bases += batch[end].seq.size();
+    cuts.push_back(end);
+  }
+  auto note = [&observe](PipelineStep s, uint64_t id) {
+    if (observe) observe(s, id);
+  };
+  auto host = [&](GroupRun& g) {
+    note(PipelineStep::kHostBegin, g.id());
+    const size_t n = g.host_step(aligner, threads, lines);
+    note(PipelineStep::kHostEnd, g.id());
+    if (n > 0) ++stats.rounds, stats.dp_tasks += n;
+  };
+  // A round's begin is noted by the thread that starts it, before any host work it
+  // overlaps; its end by the thread that ran it.
+  auto device = [&](GroupRun& g) {
+    g.dp_step(dp);
+    note(PipelineStep::kDpEnd, g.id());
+  };
+  std::deque<GroupRun> flight;  // started groups not yet written, in input order
+  size_t next_group = 0;
+  for (;;) {
+    // Asked between rounds: a backend may stop running on its device (auto's fall-back).
+    const bool overlap = dp.runs_on_device();
+    size_t unfinished = 0;
+    for (const GroupRun& g : flight) unfinished += g.next() != GroupRun::Next::kDone;
+    for (; unfinished < (overlap ? 2u : 1u) && next_group + 1 < cuts.size(); ++next_group, ++unfinished)
+      flight.emplace_back(std::span<const io::SeqRecord>(batch.data() + cuts[next_group],
+                                                         cuts[next_group + 1] - cuts[next_group]),
+                          cuts[next_group], next_id++);
+    if (flight.empty()) break;
+    GroupRun *on_host = nullptr, *on_dp = nullptr;
+    for (GroupRun& g : flight) {
+      if (!on_host && g.next() == GroupRun::Next::kHost) on_host = &g;
+      if (!on_dp && g.next() == GroupRun::Next::kDp) on_dp = &g;
+    }
+    if (!overlap) {  // one step of the oldest unfinished group
+      for (GroupRun& g : flight) {
+        if (g.next() == GroupRun::Next::kDone) continue;
+        if (g.next() == GroupRun::Next::kHost) {
+          host(g);
+        } else {
+          note(PipelineStep::kDpBegin, g.id());
+          device(g);
+        }
+        break;
+      }
+    } else if (on_dp && on_host) {
+      // The round runs on a thread of its own while the threads work on the other group.
+      note(PipelineStep::kDpBegin, on_dp->id());
+      std::future<void> round = std::async(std::launch::async, [&] { device(*on_dp); });
+      try {
+        host(*on_host);
+      } catch (...) {
+        round.wait();
+        throw;
+      }
+      round.get();
+      ++stats.overlapped_rounds;
+    } else if (on_host) {
+      host(*on_host);
+    } else if (on_dp) {
+      note(PipelineStep::kDpBegin, on_dp->id());
+      device(*on_dp);
+    }
+    while (!flight.empty() && flight.front().next() == GroupRun::Next::kDone) {
+      const GroupRun& g = flight.front();
+      for (size_t i = g.first_line(); i < g.first_line() + g.size(); ++i) {  // only the groups in flight hold records
+        write(lines[i]);
+        std::string().swap(lines[i]);
+      }
+      flight.pop_front();
+    }
+  }
 }
 
 }  // namespace
@@ -108,22 +243,12 @@ PipelineStats map_reads(const ReadMapper& mapper, io::SeqReader& reads, io::Outp
 }
 
 AlignStats align_reads(const ReadAligner& aligner, DpBackend& dp, io::SeqReader& reads, const RecordWriter& write,
-                       int threads, uint64_t batch_bases, uint64_t round_bases) {
+                       int threads, uint64_t batch_bases, uint64_t round_bases, const StepObserver& observe) {
   AlignStats stats;
+  uint64_t next_id = 0;
   run_batches(reads, write, threads, batch_bases, false, stats,
               [&](const std::vector<io::SeqRecord>& batch, std::vector<std::string>& lines) {
-                for (size_t start = 0; start < batch.size();) {
-                  size_t end = start;
-                  for (uint64_t bases = 0; end < batch.size() && (end == start || bases < round_bases); ++end)
-                    bases += batch[end].seq.size();
-                  align_group(aligner, dp, std::span<const io::SeqRecord>(batch.data() + start, end - start),
-                              std::span<std::string>(lines.data() + start, end - start), threads, stats);
-                  for (size_t i = start; i < end; ++i) {  // written now: only one group's records are held
-                    write(lines[i]);
-                    std::string().swap(lines[i]);
-                  }
-                  start = end;
-                }
+                align_batch(aligner, dp, batch, lines, write, threads, round_bases, stats, observe, next_id);
               });
   return stats;
 }

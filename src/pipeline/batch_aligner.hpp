@@ -36,12 +36,24 @@ PipelineStats map_reads(const ReadMapper& mapper, io::SeqReader& reads, io::Outp
 // are waiting for goes to `dp` in one call — until every read is final (see
 // align/dp_rounds.hpp). The output depends on none of threads, batch_bases,
 // round_bases or the backend.
+//
+// With a backend that runs on a device (DpBackend::runs_on_device: `--dp-backend gpu`),
+// two groups are in flight: while one group's round runs on the device (called from a
+// thread of its own), the threads seed, chain and replay the other group (minimap2's
+// mm_map_frag and the passes of mm_align_skeleton), so neither the device nor the
+// cores wait for the other. Records are still written in input order.
 struct AlignStats : PipelineStats {
   uint64_t rounds = 0, dp_tasks = 0;
+  uint64_t overlapped_rounds = 0;  // DP rounds run while the threads worked on another group
 };
 // `write` receives each batch's records, in input order.
 using RecordWriter = std::function<void(std::string_view)>;
+// What the pipeline is doing, for tests and traces: host work (seeding, chaining, a
+// pass, formatting) and DP rounds of group `group` (numbered from 0 over the run). DP
+// events come from the thread that calls the backend: the observer must be thread-safe.
+enum class PipelineStep { kHostBegin, kHostEnd, kDpBegin, kDpEnd };
+using StepObserver = std::function<void(PipelineStep, uint64_t group)>;
 AlignStats align_reads(const ReadAligner& aligner, DpBackend& dp, io::SeqReader& reads, const RecordWriter& write,
-                       int threads, uint64_t batch_bases, uint64_t round_bases);
+                       int threads, uint64_t batch_bases, uint64_t round_bases, const StepObserver& observe = {});
 
 }  // namespace agatha::pipeline

@@ -218,7 +218,9 @@ TEST_P(E2eCase, EqualsMinimap2) {
 INSTANTIATE_TEST_SUITE_P(Minimap2, E2eCase, ::testing::ValuesIn(load_cases()), case_name);
 
 // The CUDA backend's own kernel and launcher, run on the host emulation of CUDA: the
-// same bytes as the cpu backend, and so as minimap2, on every case.
+// same bytes as the cpu backend, and so as minimap2, on every case. Groups of at most
+// 5,000 read bases, so that the pipeline runs one group's DP rounds beside the next
+// group's seeding and chaining.
 class E2eGpuEmu : public E2eCase {};
 
 TEST_P(E2eGpuEmu, EqualsCpuBackendAndMinimap2) {
@@ -227,7 +229,7 @@ TEST_P(E2eGpuEmu, EqualsCpuBackendAndMinimap2) {
   ASSERT_FALSE(want.empty()) << c.expected();
   const Outcome cpu = align("--dp-backend cpu " + c.options, src(c.reference), src(c.reads), "cpu.out");
   ASSERT_RAN(cpu, "--dp-backend cpu " + c.options);
-  const Outcome emu = align("--dp-backend gpu-emu -t 2 " + c.options, src(c.reference), src(c.reads), "emu.out");
+  const Outcome emu = align("--dp-backend gpu-emu -t 2 --dp-batch 5000 " + c.options, src(c.reference), src(c.reads), "emu.out");
   ASSERT_RAN(emu, "--dp-backend gpu-emu " + c.options);
   const auto got = lines_without_pg(emu.out);
   EXPECT_EQ(describe_difference(lines_without_pg(cpu.out), got), "") << "gpu-emu vs cpu: " << c.options;
