@@ -23,6 +23,8 @@
 #   HIFI_SEED=11         pbsim --seed (fixed: the reads are the same on every run)
 #   REP_DEPTH=3          pbsim depth of the rep and rephifi reads
 #   RESULTS=FILE         also write the table as TSV to FILE
+#   PREPARE_ONLY=1       prepare the data sets in CACHE/mapping and stop (scripts/gpu-check.sh
+#                        prepare carries them to a machine without network access)
 #
 # Data sets (Debian packages fetched with `apt-get download`, unpacked with dpkg-deb):
 #   pb    wtdbg2-examples: selfSampleData/reference.fasta (E. coli) and the first
@@ -221,6 +223,10 @@ for set in $SETS; do
     rephifi) prepare_rephifi; ref=$DATA/rep.fa reads=$DATA/rephifi.reads.fq preset=map-hifi ;;
     *) log "unknown set '$set'"; exit 1 ;;
   esac
+  if [[ -n ${PREPARE_ONLY:-} ]]; then
+    log "$set: $ref $reads"
+    continue
+  fi
   mm2_cmd=("$MINIMAP2" "${mm2_mode[@]}" -x "$preset" -t "$THREADS" "$ref" "$reads")
   agatha_cmd=("$AGATHA" align "${agatha_mode[@]}" "${AGATHA_OPTS[@]}" -x "$preset" -t "$THREADS" "$ref" "$reads")
   log "$set: ${mm2_cmd[*]}"
@@ -244,10 +250,11 @@ for set in $SETS; do
         ms, as, (ms > 0 ? as / ms : 0), mk / 1024, ak / 1024, (mk > 0 ? ak / mk : 0)}')")
 done
 
+[[ -z ${PREPARE_ONLY:-} ]] || exit 0
+if [[ -n $RESULTS ]]; then
+  { printf '%b\n' "$header"; printf '%s\n' "${rows[@]}"; } > "$RESULTS"
+fi
 {
   printf '%b\n' "$header"
   printf '%s\n' "${rows[@]}"
 } | column -t -s $'\t'
-if [[ -n $RESULTS ]]; then
-  { printf '%b\n' "$header"; printf '%s\n' "${rows[@]}"; } > "$RESULTS"
-fi

@@ -4,19 +4,30 @@
 #   scripts/gpu-check.sh prepare     on a development machine (Debian, with nvcc): builds
 #                                    gpu-bundle/ (agatha and the GPU test binaries for
 #                                    sm_90 with the shared libraries they load, the golden
-#                                    files of ../shared/golden), to carry to a device
+#                                    files of ../shared/golden, minimap2 and the pb and
+#                                    ont read sets of bench/mapping.sh), to carry to a
+#                                    device (which has no network access)
 #   scripts/gpu-check.sh [BUNDLE]    on a machine with an NVIDIA GPU, from the repository
 #                                    root (default bundle: gpu-bundle; without one, it
 #                                    builds build-gpu with meson where the dependencies are)
 #
 # Checks, each with a time limit so the whole run stays within a few minutes:
 #   1. agatha gpu-info: runtime, driver, device, the kernel image it loads;
-#   2. the GPU test suites (test_gpu: golden subset, auto fall-back, emulated launcher;
-#      test_build: the kernel images cuobjdump finds in the binary);
+#   2. the GPU test suites (test_gpu: golden subset, auto fall-back, emulated launcher
+#      and pipeline overlap, the 100 kb emulated block-path test left out — it is the
+#      CPU's; test_build: the kernel images cuobjdump finds in the binary);
 #   3. every golden file on `agatha dp --backend gpu --check`;
 #   4. compute-sanitizer memcheck, racecheck and synccheck on 300 golden tasks;
 #   5. `agatha align --dp-backend gpu` against `--dp-backend cpu` on four read sets;
-#   6. DP throughput, GPU against the cpu backend on all cores (median of 3).
+#   6. DP throughput, GPU against the cpu backend on all cores (median of 3), in cells/s,
+#      on golden ontul and pb and on a synthetic set of long, wide-band tasks (132 tasks
+#      of 30 kb with a 5,000-cell band and 8 of 100 kb with a 20,000-cell band: the
+#      block path), each with the GPU's time split into uploads, the warp kernel, the
+#      block kernel, the traceback kernel and downloads (AGATHA_GPU_TIMING), and the
+#      GPU's answers compared with the cpu backend's;
+#   7. end to end: `agatha align --dp-backend gpu -t CORES` against `minimap2 -t CORES`
+#      on bench/mapping.sh's pb and ont sets (SAM agreement, wall time and memory
+#      ratios: time ratio = agatha / minimap2, so 0.5 is twice as fast).
 # Output under $OUT (default ./gpu-check-out); the summary is $OUT/report.txt.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -33,7 +44,22 @@ if [ "${1:-}" = prepare ]; then
       xargs -r -I{} cp -n {} gpu-bundle/lib/
   done
   if [ -d ../shared/golden ]; then cp ../shared/golden/*.golden.tsv.gz gpu-bundle/golden/; fi
+  # The end-to-end sets (fetched once into bench/.cache by bench/mapping.sh) and minimap2.
+  if command -v minimap2 >/dev/null 2>&1 &&
+     PREPARE_ONLY=1 SETS="pb ont" AGATHA="$B/agatha" bench/mapping.sh; then
+    mkdir -p gpu-bundle/bench/mapping
+    for f in pb.ref.fa pb.reads.fq dh10b.fa ont.reads.fq.gz; do
+      cp bench/.cache/mapping/$f gpu-bundle/bench/mapping/
+    done
+    cp "$(command -v minimap2)" gpu-bundle/minimap2
+    ldd gpu-bundle/minimap2 | awk '$3 ~ /^\// {print $3}' |
+      grep -v -E '/(libc|libm|libdl|libpthread|librt|ld-linux[^/]*)\.so' | xargs -r -I{} cp -n {} gpu-bundle/lib/
+  else
+    echo "gpu-check prepare: no minimap2 or no bench data; the end-to-end comparison will be skipped"
+  fi
   du -sh gpu-bundle
+  # The device tool carries at most 64 MiB of ignored files.
+  [ "$(du -sm gpu-bundle | cut -f1)" -le 64 ] || echo "gpu-check prepare: gpu-bundle is over 64 MiB"
   echo "carry gpu-bundle (git ignores it) and run: scripts/gpu-check.sh gpu-bundle"
   exit 0
 fi
@@ -77,6 +103,7 @@ for t in test_gpu test_build; do
   [ -x "$TESTS/$t" ] || { say "$t: missing"; continue; }
   filter='*'
   [ "$t" = test_build ] && filter='CudaBuild.FatBinary*:CudaBuild.GpuInfo*'  # no meson setup there
+  [ "$t" = test_gpu ] && filter='-LongTask.*'  # emulated on the CPU: minutes, nothing of the device
   timeout 300 "$TESTS/$t" --gtest_filter="$filter" >"$OUT/$t.log" 2>&1
   say "$t exit $? ($(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$OUT/$t.log" | tr '\n' ' '))"
 done
@@ -123,9 +150,43 @@ align_same hifi "-x map-hifi" tests/data/e2e/hifi.ref.fa.gz tests/data/e2e/hifi.
 
 say "== throughput (median of 3), gpu vs cpu on $CORES cores"
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-for f in ontul pb; do
+# The synthetic set: targets of random bases, queries copied from them with 1%
+# substitutions and 0.6% short indels; flags 0 (global), 64 (extension) and 8 (gap fill).
+synthetic() {
+  python3 - "$1" <<'PY'
+import random, sys
+random.seed(13)
+def task(i, n, w, flag):
+    t = ''.join(random.choice('ACGT') for _ in range(n))
+    q, k = [], 0
+    while k < n:
+        x = random.random()
+        if x < 0.01: q.append(random.choice('ACGT')); k += 1
+        elif x < 0.013: k += random.randint(1, 5)
+        elif x < 0.016: q.append(''.join(random.choice('ACGT') for _ in range(random.randint(1, 5))))
+        else: q.append(t[k]); k += 1
+    return '\t'.join(map(str, ['syn%d' % i, flag, 2, 4, 1, 4, 2, 24, 1, w, 400, 0, ''.join(q)[:n], t]))
+with open(sys.argv[1], 'w') as f:
+    for i in range(132): print(task(i, 30000, 5000, (0, 64, 8)[i % 3]), file=f)
+    for i in range(8): print(task(132 + i, 100000, 20000, (0, 64)[i % 2]), file=f)
+PY
+}
+SETS="ontul pb"
+if synthetic "$OUT/long.tsv" 2>"$OUT/long.log"; then SETS="$SETS long"; else say "long: python3 failed (see long.log)"; fi
+for f in $SETS; do
   path="$GOLDEN/$f.golden.tsv.gz"
+  [ "$f" = long ] && path="$OUT/long.tsv"
   [ -f "$path" ] || continue
+  AGATHA_GPU_TIMING=1 timeout 300 "$AGATHA" dp "$path" --backend gpu -t "$CORES" --bench -o "$OUT/answers_${f}_gpu.tsv" \
+    >"$OUT/split_$f.log" 2>&1
+  say "$f: time split $(grep -oE 'gpu-timing: .*' "$OUT/split_$f.log" | sed 's/gpu-timing: backend=gpu //')"
+  timeout 300 "$AGATHA" dp "$path" --backend cpu -t "$CORES" -o "$OUT/answers_${f}_cpu.tsv" >/dev/null 2>&1
+  if cmp -s "$OUT/answers_${f}_gpu.tsv" "$OUT/answers_${f}_cpu.tsv"; then
+    say "$f: gpu answers identical to cpu ($(wc -l <"$OUT/answers_${f}_cpu.tsv") tasks)"
+    rm -f "$OUT/answers_${f}_gpu.tsv" "$OUT/answers_${f}_cpu.tsv"
+  else
+    say "$f: gpu answers DIFFER from cpu (answers_${f}_*.tsv)"
+  fi
   for backend in gpu cpu; do
     : >"$OUT/tp_${f}_$backend.txt"
     for _ in 1 2 3; do
@@ -140,4 +201,27 @@ for f in ontul pb; do
     if (g > 0 && c > 0) printf "%s: cells %d  gpu %.3f s = %.1f Gcells/s  cpu %.3f s = %.1f Gcells/s  gpu/cpu speed %.2fx\n", f, n, g, n / g / 1e9, c, n / c / 1e9, c / g;
     else printf "%s: no timing (gpu %s, cpu %s)\n", f, g, c }' | tee -a "$REPORT"
 done
+
+say "== end to end: agatha align --dp-backend gpu -t $CORES vs minimap2 -t $CORES (bench/mapping.sh)"
+MM2="" CACHE_DIR=""
+if [ -x "$BUNDLE/minimap2" ] && [ -d "$BUNDLE/bench/mapping" ]; then
+  MM2=$PWD/$BUNDLE/minimap2 CACHE_DIR=$PWD/$BUNDLE/bench
+elif command -v minimap2 >/dev/null 2>&1 && [ -d bench/.cache/mapping ]; then
+  MM2=$(command -v minimap2) CACHE_DIR=$PWD/bench/.cache
+fi
+if [ -n "$MM2" ]; then
+  say "minimap2 $("$MM2" --version 2>&1)"
+  a=$AGATHA
+  [ "${a#/}" != "$a" ] || a=$PWD/$a
+  CACHE=$CACHE_DIR SETS="ont pb" THREADS=$CORES MINIMAP2=$MM2 AGATHA=$a AGATHA_OPTS="--dp-backend gpu" \
+    RESULTS="$OUT/mapping.tsv" timeout 600 bench/mapping.sh >"$OUT/mapping.log" 2>&1
+  say "exit $? (time_ratio = agatha / minimap2 wall time: the goal is at most 0.5 on ont)"
+  if command -v column >/dev/null 2>&1; then column -t -s $'\t' "$OUT/mapping.tsv"; else cat "$OUT/mapping.tsv"; fi |
+    tee -a "$REPORT"
+  for set in ont pb; do
+    say "$set: $(grep -ohE '[0-9]+ DP tasks in [0-9]+ round.*' "$CACHE_DIR/out/$set.agatha.stats.log" 2>/dev/null)"
+  done
+else
+  say "no minimap2 and bench data here (scripts/gpu-check.sh prepare puts them in the bundle)"
+fi
 say "== done; report in $REPORT"
