@@ -2,7 +2,6 @@
 // task with a 20,000-cell band is bucketed to a thread block of its own (several warps,
 // tile_dp_block_kernel) rather than one warp, and reproduces the scalar oracle — every
 // result field and the CIGAR. The oracle runs on another thread meanwhile.
-#include "../test_support.hpp"
 
 #include <agatha/dp.hpp>
 
@@ -16,6 +15,8 @@
 #include <chrono>
 #include <future>
 #include <random>
+
+#include "support/paths.hpp"
 
 namespace agatha {
 namespace {

@@ -2,7 +2,6 @@
 // emulation): one group's DP round runs while the threads seed, chain and replay the
 // next group, and the records are the same bytes as with the scalar backend, one group
 // at a time.
-#include "../test_support.hpp"
 
 #include <agatha/dp.hpp>
 #include <agatha/options.hpp>
@@ -23,6 +22,9 @@
 #include <mutex>
 #include <string>
 #include <vector>
+
+#include "support/dp.hpp"
+#include "support/paths.hpp"
 
 namespace agatha {
 namespace {
