@@ -13,7 +13,6 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -28,24 +27,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string read_raw(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-// A gzip file's content (zlib reads a plain file as it is).
-std::string read_gz(const fs::path& p) {
-  gzFile f = gzopen(p.c_str(), "rb");
-  if (!f) return "";
-  std::string s;
-  char buf[1 << 16];
-  int n;
-  while ((n = gzread(f, buf, sizeof buf)) > 0) s.append(buf, static_cast<size_t>(n));
-  gzclose(f);
-  return s;
-}
+std::string read_raw(const fs::path& p) { return test::read_file(p.string()); }
+std::string read_gz(const fs::path& p) { return test::read_gz(p.string()); }
 
 // Lines without their newline, @PG lines (the command line) dropped.
 std::vector<std::string> lines_without_pg(const std::string& text) {
