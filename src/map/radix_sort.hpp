@@ -12,10 +12,18 @@
 //                      comes back); then, unless the digit was the lowest, recurse into
 //                      buckets of > 64 records and insertion-sort buckets of 2..64.
 //
+// A digit that every record of a range shares puts them all in one bucket: its pass
+// leaves the range as it is and recurses into the same range with the next digit. Such
+// passes are skipped (the first differing bit of the range, from the AND and OR of its
+// keys, gives the first digit that moves anything), which keeps minimap2's order
+// exactly while sparing the passes over the constant high bits of anchor keys (strand,
+// reference id, the high bits of positions that a read's anchors share).
+//
 // Generic over the record type and a key extractor returning uint64_t.
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 
@@ -41,6 +49,16 @@ void insertion_sort(T* beg, T* end, Key key) {
 
 template <class T, class Key>
 void msd_sort(T* beg, T* end, int shift, Key key) {
+  {
+    uint64_t all = ~uint64_t{0}, any = 0;
+    for (const T* p = beg; p != end; ++p) all &= key(*p), any |= key(*p);
+    // Bits above this digit are shared within the range (they were the digits of the
+    // enclosing buckets, or skipped as shared), so the top differing bit is in this digit
+    // or below it.
+    const uint64_t differ = all ^ any;
+    if (differ == 0) return;  // one key: every remaining pass leaves the order as it is
+    shift = (63 - std::countl_zero(differ)) / kDigitBits * kDigitBits;
+  }
   constexpr size_t kBuckets = size_t{1} << kDigitBits;
   constexpr uint64_t kMask = kBuckets - 1;
   // next[d]: the next unplaced slot of bucket d; stop[d]: one past its last slot.

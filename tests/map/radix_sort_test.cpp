@@ -87,6 +87,30 @@ TEST(RadixSort, SortsAndReproducesTieOrder) {
   }
 }
 
+// Keys shaped like anchors (strand << 63 | rid << 32 | position), whose high digits are
+// shared by the whole range or by a bucket: the passes skipped over shared digits must
+// leave the same order as the model, which makes every pass.
+TEST(RadixSort, SharedHighDigitsKeepTieOrder) {
+  std::mt19937_64 rng(11);
+  for (size_t n : {65, 200, 3000, 20000}) {
+    for (uint64_t span : {1ull, 50ull, 5000ull, 1ull << 20, 1ull << 30}) {
+      for (int rids : {1, 3}) {
+        std::vector<Anchor> a(n);
+        const uint64_t base = rng() % (1ull << 31);
+        for (size_t i = 0; i < n; ++i) {
+          const uint64_t strand = rng() & 1, rid = rng() % rids, pos = base + rng() % span;
+          a[i] = {strand << 63 | rid << 32 | pos, i};
+        }
+        std::vector<Anchor> want = a;
+        Model{want}.sort();
+        radix_sort_by_x(a.data(), a.data() + a.size());
+        for (size_t i = 0; i < n; ++i)
+          ASSERT_EQ(a[i].y, want[i].y) << "n=" << n << " span=" << span << " rids=" << rids << " i=" << i;
+      }
+    }
+  }
+}
+
 TEST(RadixSort, SmallInputsAreStable) {
   std::vector<Anchor> a = {{5, 0}, {1, 1}, {5, 2}, {1, 3}, {0, 4}};
   radix_sort_by_x(a.data(), a.data() + a.size());
