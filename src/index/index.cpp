@@ -47,6 +47,7 @@
 #include <memory>
 
 #include "../util/parallel_for.hpp"
+#include "../util/radix_sort.hpp"
 #include "sketch.hpp"
 
 namespace agatha::index {
@@ -342,9 +343,12 @@ MinimizerIndex MinimizerIndex::assemble(int k, int w, bool hpc, int bucket_bits,
   std::vector<Count> counts(parts.size());
   util::parallel_for(parts.size(), threads, [&](size_t p, int) {
     std::vector<Hit>& part = parts[p];
-    std::sort(part.begin(), part.end());
+    // By hash with the radix sort (the part's shared top bits cost no pass), then each
+    // run of one hash by position: the order of std::sort on the pairs.
+    util::radix_sort(part.data(), part.data() + part.size(), [](const Hit& h) { return h.first; });
     for (size_t i = 0, j; i < part.size(); i = j) {
       for (j = i + 1; j < part.size() && part[j].first == part[i].first;) ++j;
+      if (j - i > 1) std::sort(part.begin() + static_cast<ptrdiff_t>(i), part.begin() + static_cast<ptrdiff_t>(j));
       ++counts[p].keys;
       if (j - i > 1) counts[p].list_words += 1 + (j - i);
     }
