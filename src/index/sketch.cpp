@@ -2,6 +2,14 @@
 // (smaller) one hashed, then a (w)-window minimum kept by a small state machine over a
 // circular buffer of the last w k-mers. The state machine is ported literally because
 // its corner cases (first window, ties, ambiguous bases) decide the output.
+//
+// The work runs in three stages over blocks of positions, with the same result as one
+// pass: the scan of the bases records each step of the state machine (the canonical
+// k-mer, its position and strand, span and valid length); the k-mers of a block are then
+// hashed together (four at a time with AVX2 where the CPU has it); then the steps are fed
+// to the window in order. Hashing apart from the scan takes its long dependency chain
+// out of the loop that carries the rolling k-mers.
+#include <immintrin.h>
 #include "sketch.hpp"
 
 #include <array>
@@ -13,7 +21,6 @@ namespace agatha::index {
 namespace {
 
 constexpr uint64_t kEmpty = ~uint64_t{0};
-constexpr Minimizer kNone{kEmpty, kEmpty};
 
 // Run lengths of the last (up to k) homopolymer-compressed symbols (mm_sketch's tq queue).
 class RunFifo {
@@ -32,55 +39,118 @@ class RunFifo {
   int count_ = 0, front_ = 0;
 };
 
-// mm_sketch's window: buf holds the last w k-mers (empty records where invalid).
+// mm_sketch's window: xs/ys hold the last w k-mers (kEmpty where invalid), in a
+// circular buffer. run() feeds it a block of steps with its state in locals.
 class Window {
  public:
-  Window(int w, int k, std::vector<Minimizer>& out) : w_(w), wk_(w + k), buf_(w, kNone), out_(out) {}
+  Window(int w, int k, std::vector<Minimizer>& out) : w_(w), wk_(w + k), out_(out) {
+    xs_.fill(kEmpty), ys_.fill(kEmpty);
+  }
 
-  // One step of the state machine for the k-mer `info` ending at the current base,
-  // `l` being the number of valid k-mer bases seen since the last ambiguous base.
-  void step(const Minimizer& info, int l) {
-    buf_[pos_] = info;
-    if (l == wk_ - 1 && min_.x != kEmpty) emit_ties(pos_ + 1, w_, 0, pos_);  // first full window
-    if (info.x <= min_.x) {
-      if (l >= wk_ && min_.x != kEmpty) out_.push_back(min_);
-      min_ = info, min_pos_ = pos_;
-    } else if (pos_ == min_pos_) {  // the minimum leaves the window
-      if (l >= wk_ - 1 && min_.x != kEmpty) out_.push_back(min_);
-      rescan();
-      if (l >= wk_ - 1 && min_.x != kEmpty) emit_ties(pos_ + 1, w_, 0, pos_ + 1);
+  // One step per k-mer (x, y) ending at the current base, l being the number of valid
+  // k-mer bases seen since the last ambiguous base; an invalid step has x = y = kEmpty.
+  void run(const uint64_t* x, const uint64_t* y, const int32_t* len, int n) {
+    uint64_t min_x = min_x_, min_y = min_y_;
+    int pos = pos_, min_pos = min_pos_;
+    for (int j = 0; j < n; ++j) {
+      const uint64_t ix = x[j], iy = y[j];
+      const int l = len[j];
+      xs_[pos] = ix, ys_[pos] = iy;
+      if (l == wk_ - 1 && min_x != kEmpty) emit_ties(min_x, min_y, pos + 1, w_, 0, pos);  // first full window
+      if (ix <= min_x) {
+        if (l >= wk_ && min_x != kEmpty) out_.push_back({min_x, min_y});
+        min_x = ix, min_y = iy, min_pos = pos;
+      } else if (pos == min_pos) {  // the minimum leaves the window
+        if (l >= wk_ - 1 && min_x != kEmpty) out_.push_back({min_x, min_y});
+        min_pos = rescan(pos);
+        min_x = xs_[min_pos], min_y = ys_[min_pos];
+        if (l >= wk_ - 1 && min_x != kEmpty) emit_ties(min_x, min_y, pos + 1, w_, 0, pos + 1);
+      }
+      if (++pos == w_) pos = 0;
     }
-    if (++pos_ == w_) pos_ = 0;
+    min_x_ = min_x, min_y_ = min_y, pos_ = pos, min_pos_ = min_pos;
   }
 
   void finish() {
-    if (min_.x != kEmpty) out_.push_back(min_);
+    if (min_x_ != kEmpty) out_.push_back({min_x_, min_y_});
   }
 
  private:
-  // Emits entries equal in x to min but at another position, scanning [a0,a1) then [b0,b1).
-  void emit_ties(int a0, int a1, int b0, int b1) {
+  // Emits entries equal in x to the minimum but at another position, scanning [a0,a1)
+  // then [b0,b1).
+  void emit_ties(uint64_t min_x, uint64_t min_y, int a0, int a1, int b0, int b1) {
     for (int j = a0; j < a1; ++j)
-      if (buf_[j].x == min_.x && buf_[j].y != min_.y) out_.push_back(buf_[j]);
+      if (xs_[j] == min_x && ys_[j] != min_y) out_.push_back({xs_[j], ys_[j]});
     for (int j = b0; j < b1; ++j)
-      if (buf_[j].x == min_.x && buf_[j].y != min_.y) out_.push_back(buf_[j]);
+      if (xs_[j] == min_x && ys_[j] != min_y) out_.push_back({xs_[j], ys_[j]});
   }
 
-  // New minimum over the window, oldest first; `>=` makes the newest of equal x win.
-  void rescan() {
-    min_.x = kEmpty;
-    for (int j = pos_ + 1; j < w_; ++j)
-      if (min_.x >= buf_[j].x) min_ = buf_[j], min_pos_ = j;
-    for (int j = 0; j <= pos_; ++j)
-      if (min_.x >= buf_[j].x) min_ = buf_[j], min_pos_ = j;
+  // Where the new minimum is, scanning oldest first from pos + 1; `<=` makes the newest
+  // of equal x win (and an all-empty window gives its newest slot, pos).
+  [[nodiscard]] int rescan(int pos) const {
+    uint64_t best_x = kEmpty;
+    int best = pos;
+    for (int j = pos + 1; j < w_; ++j)
+      if (xs_[j] <= best_x) best_x = xs_[j], best = j;
+    for (int j = 0; j <= pos; ++j)
+      if (xs_[j] <= best_x) best_x = xs_[j], best = j;
+    return best;
   }
 
   const int w_, wk_;
-  std::vector<Minimizer> buf_;
+  std::array<uint64_t, kMaxW> xs_, ys_;
   std::vector<Minimizer>& out_;
-  Minimizer min_ = kNone;
+  uint64_t min_x_ = kEmpty, min_y_ = kEmpty;
   int pos_ = 0, min_pos_ = 0;
 };
+
+// The steps of one block: for step j, key[j] is the canonical k-mer and low[j] the low
+// 32 bits of y (position << 1 | strand), or low[j] = kNoKmer where the step has no k-mer
+// (an ambiguous base, fewer than k valid bases, a span of 256 or more); len[j] is the
+// valid length `l` the window sees.
+constexpr int kBlockSteps = 4096;
+constexpr uint64_t kNoKmer = ~uint64_t{0};
+
+struct Steps {
+  std::array<uint64_t, kBlockSteps> key;  // canonical k-mer, then hash << 8 | span
+  std::array<uint64_t, kBlockSteps> low;  // pos << 1 | strand, or kNoKmer
+  std::array<uint16_t, kBlockSteps> span;
+  std::array<int32_t, kBlockSteps> len;
+  int n = 0;
+};
+
+// key[j] = hash64(key[j], mask) << 8 | span[j] for the steps [0, n) (also for those
+// without a k-mer: their key is ignored).
+void hash_steps_scalar(Steps& s, uint64_t mask) {
+  for (int j = 0; j < s.n; ++j) s.key[j] = hash64(s.key[j], mask) << 8 | s.span[j];
+}
+
+__attribute__((target("avx2"))) void hash_steps_avx2(Steps& s, uint64_t mask) {
+  const __m256i m = _mm256_set1_epi64x(static_cast<long long>(mask));
+  const __m256i ones = _mm256_set1_epi64x(-1);
+  int j = 0;
+  for (; j + 4 <= s.n; j += 4) {
+    __m256i key = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(&s.key[j]));
+    key = _mm256_and_si256(_mm256_add_epi64(_mm256_xor_si256(key, ones), _mm256_slli_epi64(key, 21)), m);
+    key = _mm256_xor_si256(key, _mm256_srli_epi64(key, 24));
+    key = _mm256_and_si256(
+        _mm256_add_epi64(_mm256_add_epi64(key, _mm256_slli_epi64(key, 3)), _mm256_slli_epi64(key, 8)), m);
+    key = _mm256_xor_si256(key, _mm256_srli_epi64(key, 14));
+    key = _mm256_and_si256(
+        _mm256_add_epi64(_mm256_add_epi64(key, _mm256_slli_epi64(key, 2)), _mm256_slli_epi64(key, 4)), m);
+    key = _mm256_xor_si256(key, _mm256_srli_epi64(key, 28));
+    key = _mm256_and_si256(_mm256_add_epi64(key, _mm256_slli_epi64(key, 31)), m);
+    const __m256i span = _mm256_cvtepu16_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(&s.span[j])));
+    key = _mm256_or_si256(_mm256_slli_epi64(key, 8), span);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(&s.key[j]), key);
+  }
+  for (; j < s.n; ++j) s.key[j] = hash64(s.key[j], mask) << 8 | s.span[j];
+}
+
+bool has_avx2() {
+  static const bool yes = __builtin_cpu_supports("avx2");
+  return yes;
+}
 
 }  // namespace
 
@@ -89,14 +159,34 @@ void sketch(std::string_view seq, int w, int k, uint32_t rid, bool hpc, std::vec
   const int len = static_cast<int>(seq.size());
   const uint64_t mask = (uint64_t{1} << 2 * k) - 1;
   const int rc_shift = 2 * (k - 1);
+  const uint64_t rid_high = static_cast<uint64_t>(rid) << 32;
+  const bool avx2 = has_avx2();
   uint64_t fwd = 0, rev = 0;  // the k-mer and its reverse complement, 2 bits per base
   int l = 0, span = 0;
   RunFifo runs;
   Window window(w, k, out);
+  Steps steps;
+
+  const auto flush = [&] {
+    if (avx2) {
+      hash_steps_avx2(steps, mask);
+    } else {
+      hash_steps_scalar(steps, mask);
+    }
+    for (int j = 0; j < steps.n; ++j) {
+      const bool none = steps.low[j] == kNoKmer;
+      steps.key[j] = none ? kEmpty : steps.key[j];
+      steps.low[j] = none ? kEmpty : rid_high | steps.low[j];
+    }
+    window.run(steps.key.data(), steps.low.data(), steps.len.data(), steps.n);
+    steps.n = 0;
+  };
 
   for (int i = 0; i < len; ++i) {
     const uint8_t c = nt4(seq[i]);
-    Minimizer info = kNone;
+    const int j = steps.n;
+    steps.low[j] = kNoKmer;
+    steps.key[j] = 0, steps.span[j] = 0;
     if (c < 4) {
       if (hpc) {  // jump to the last base of this run; the run length joins the span
         int run = 1;
@@ -117,16 +207,19 @@ void sketch(std::string_view seq, int w, int k, uint32_t rid, bool hpc, std::vec
       const uint64_t z = fwd < rev ? 0 : 1;
       ++l;
       if (l >= k && span < 256) {
-        info.x = hash64(z ? rev : fwd, mask) << 8 | static_cast<uint64_t>(span);
+        steps.key[j] = z ? rev : fwd;
+        steps.span[j] = static_cast<uint16_t>(span);
         // pos << 1 is computed in 32 bits, as minimap2 does.
-        info.y = static_cast<uint64_t>(rid) << 32 | static_cast<uint32_t>(static_cast<uint32_t>(i) << 1) | z;
+        steps.low[j] = static_cast<uint32_t>(static_cast<uint32_t>(i) << 1) | z;
       }
     } else {
       l = 0, span = 0;
       runs.clear();
     }
-    window.step(info, l);
+    steps.len[j] = l;
+    if (++steps.n == kBlockSteps) flush();
   }
+  flush();
   window.finish();
 }
 
