@@ -288,24 +288,25 @@ MinimizerIndex::Builder::~Builder() {
 void MinimizerIndex::Builder::sketch_batch(std::vector<Pending> batch) {
   // Each sequence is sketched by one worker into the worker's own list; the parts are
   // sorted in finish(), so which worker sketched what does not matter.
-  std::vector<std::vector<Hit>> found(static_cast<size_t>(threads_));
-  std::vector<std::vector<Minimizer>> mins(static_cast<size_t>(threads_));
+  // A worker's minimizers stay in the vector it sketched them into, their x turned into
+  // the hash in place (no second copy of the batch's occurrences).
+  std::vector<std::vector<Minimizer>> found(static_cast<size_t>(threads_));
   util::parallel_for(batch.size(), threads_, [&](size_t i, int worker) {
-    std::vector<Minimizer>& mv = mins[static_cast<size_t>(worker)];
-    mv.clear();
-    sketch(batch[i].bases, w_, k_, batch[i].rid, hpc_, mv);
-    for (const Minimizer& m : mv) found[static_cast<size_t>(worker)].emplace_back(m.x >> 8, m.y);
+    std::vector<Minimizer>& f = found[static_cast<size_t>(worker)];
+    const size_t from = f.size();
+    sketch(batch[i].bases, w_, k_, batch[i].rid, hpc_, f);
+    for (size_t j = from; j < f.size(); ++j) f[j].x >>= 8;  // hash << 8 | span -> hash
     std::string().swap(batch[i].bases);
   });
   // Each part grows by exactly what this batch adds to it, so the parts hold no unused
   // capacity; the buffers they leave behind are handed back to the system.
   std::vector<size_t> add(parts_.size(), 0);
   for (const auto& f : found)
-    for (const Hit& h : f) ++add[part_of(h.first)];
+    for (const Minimizer& m : f) ++add[part_of(m.x)];
   for (size_t p = 0; p < parts_.size(); ++p) parts_[p].reserve(parts_[p].size() + add[p]);
   for (auto& f : found) {
-    for (const Hit& h : f) parts_[part_of(h.first)].push_back(h);
-    std::vector<Hit>().swap(f);
+    for (const Minimizer& m : f) parts_[part_of(m.x)].emplace_back(m.x, m.y);
+    std::vector<Minimizer>().swap(f);
   }
   release_free_memory();
 }
