@@ -10,6 +10,8 @@
 
 #include <htslib/hts_log.h>
 
+#include <malloc.h>
+
 #include <csignal>
 #include <cstdio>
 #include <exception>
@@ -39,6 +41,12 @@ int main(int argc, char** argv) {
   std::signal(SIGPIPE, SIG_DFL);
   // Interrupted runs leave no temporary output files behind.
   agatha::io::install_signal_cleanup();
+  // Blocks of 256 KiB and more are mapped, and unmapped when freed, instead of glibc's
+  // default threshold, which rises to the largest block freed so far (up to 32 MiB): the
+  // index build frees and regrows large buffers batch after batch, and with the rising
+  // threshold they stay in the heap, fragmented (peak memory of a 400 Mb index build
+  // 2.2 GB -> 1.45 GB), while mapped blocks also grow by mremap, without a copy.
+  mallopt(M_MMAP_THRESHOLD, 256 * 1024);
   // Errors are reported here, with the file and line; htslib's own log would repeat them.
   hts_set_log_level(HTS_LOG_OFF);
   CLI::App app{"agatha: long-read alignment, minimap2-compatible, on CPU SIMD and GPU"};
