@@ -41,6 +41,12 @@ struct Vec {
   static T andnot(T a, T b) { return _mm256_andnot_si256(a, b); }  // ~a & b
   static T or_(T a, T b) { return _mm256_or_si256(a, b); }
   static T blend(T a, T b, T m) { return _mm256_blendv_epi8(a, b, m); }  // m ? b : a
+  static T xor_(T a, T b) { return _mm256_xor_si256(a, b); }
+  // table[idx] per lane (idx < 16; the 16-byte table repeated in both halves).
+  static T lookup(T table, T idx) { return _mm256_shuffle_epi8(table, idx); }
+  static T table16(const int8_t* t) {
+    return _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(t)));
+  }
 };
 #elif defined(AGATHA_ISA_SSE41)
 struct Vec {
@@ -61,6 +67,9 @@ struct Vec {
   static T andnot(T a, T b) { return _mm_andnot_si128(a, b); }
   static T or_(T a, T b) { return _mm_or_si128(a, b); }
   static T blend(T a, T b, T m) { return _mm_blendv_epi8(a, b, m); }
+  static T xor_(T a, T b) { return _mm_xor_si128(a, b); }
+  static T lookup(T table, T idx) { return _mm_shuffle_epi8(table, idx); }
+  static T table16(const int8_t* t) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(t)); }
 };
 #else
 #error "dp_simd.cpp must be compiled with AGATHA_ISA_SSE41 or AGATHA_ISA_AVX2"
@@ -95,9 +104,15 @@ Arrays init_arrays(const Setup& st, Workspace& ws) {
   return a;
 }
 
+// Base codes as the kernel lays them out: the query's as given (0-3, N = 4), the
+// target's with N recoded as 8, so that target ^ query is 0 for a match, 1-3 for a
+// mismatch and 4-12 where either base is N, and the score of a pair is one table lookup.
+constexpr uint8_t kTargetN = 8;
+
 // Broadcast constants of a task, built once.
 struct Params {
   V zero, q, q2, qe, qe2, mch, mis, amb, one, two, three, four;
+  V score_table;  // by target ^ query: match, mismatch x3, ambiguous x12
   V cont_e, cont_f, cont_e2, cont_f2;  // the continuation bits of dir_bit
   explicit Params(const Setup& st)
       : zero(Vec::zero()),
@@ -115,7 +130,13 @@ struct Params {
         cont_e(Vec::set1(dir_bit::kContE)),
         cont_f(Vec::set1(dir_bit::kContF)),
         cont_e2(Vec::set1(dir_bit::kContE2)),
-        cont_f2(Vec::set1(dir_bit::kContF2)) {}
+        cont_f2(Vec::set1(dir_bit::kContF2)) {
+    int8_t t[16];
+    std::fill(t, t + 16, st.sc_ambi);
+    t[0] = st.sc_match;
+    t[1] = t[2] = t[3] = st.sc_mismatch;
+    score_table = Vec::table16(t);
+  }
 };
 
 // W zero bytes, W 0xff bytes, W zero bytes: load(kRamp + W - lo) sets the lanes >= lo,
@@ -128,10 +149,7 @@ alignas(64) constexpr auto kRamp = [] {
 
 // Substitution scores of the cells [t, t+W).
 inline V scores(const Params& k, const uint8_t* sf, const uint8_t* qrr, int t) {
-  const V tb = Vec::load(sf + t), qb = Vec::load(qrr + t);
-  const V is_n = Vec::or_(Vec::eq(tb, k.four), Vec::eq(qb, k.four));  // base code 4 is N
-  const V sc = Vec::blend(k.mis, k.mch, Vec::eq(tb, qb));             // match or mismatch
-  return Vec::blend(sc, k.amb, is_n);                                 // N anywhere overrides
+  return Vec::lookup(k.score_table, Vec::xor_(Vec::load(sf + t), Vec::load(qrr + t)));
 }
 
 enum class Mode { kScoreOnly, kLeft, kRight };
@@ -330,7 +348,9 @@ void extd2_sse41(const DpTask& task, DpResult& res, Workspace& ws)
   const Mode mode = !st.with_cigar ? Mode::kScoreOnly : (task.flag & dp_flag::kRight) ? Mode::kRight : Mode::kLeft;
   const Arrays ar = init_arrays(st, ws);
   const Params k(st);
-  const uint8_t* sf = layout_sequences(task, st, ws);
+  uint8_t* sf = layout_sequences(task, st, ws);
+  for (int i = 0; i < st.tlen; ++i)
+    if (sf[i] == 4) sf[i] = kTargetN;
   const uint8_t* qr = sf + st.tlen16;
   int32_t* H = nullptr;
   if (!st.approx_max) {
