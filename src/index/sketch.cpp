@@ -12,6 +12,7 @@
 #include <immintrin.h>
 #include "sketch.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cassert>
 
@@ -21,23 +22,6 @@ namespace agatha::index {
 namespace {
 
 constexpr uint64_t kEmpty = ~uint64_t{0};
-
-// Run lengths of the last (up to k) homopolymer-compressed symbols (mm_sketch's tq queue).
-class RunFifo {
- public:
-  void clear() { count_ = front_ = 0; }
-  int count() const { return count_; }
-  void push(int v) { slot_[(front_ + count_++) & 31] = v; }
-  int pop_front() {
-    const int v = slot_[front_];
-    front_ = (front_ + 1) & 31, --count_;
-    return v;
-  }
-
- private:
-  std::array<int, 32> slot_{};
-  int count_ = 0, front_ = 0;
-};
 
 // mm_sketch's window: xs/ys hold the last w k-mers (kEmpty where invalid), in a
 // circular buffer. run() feeds it a block of steps with its state in locals.
@@ -162,8 +146,7 @@ void sketch(std::string_view seq, int w, int k, uint32_t rid, bool hpc, std::vec
   const uint64_t rid_high = static_cast<uint64_t>(rid) << 32;
   const bool avx2 = has_avx2();
   uint64_t fwd = 0, rev = 0;  // the k-mer and its reverse complement, 2 bits per base
-  int l = 0, span = 0;
-  RunFifo runs;
+  int l = 0;
   Window window(w, k, out);
   Steps steps;
 
@@ -182,28 +165,16 @@ void sketch(std::string_view seq, int w, int k, uint32_t rid, bool hpc, std::vec
     steps.n = 0;
   };
 
-  for (int i = 0; i < len; ++i) {
-    const uint8_t c = nt4(seq[i]);
+  // One step: the base (code c) at position i ends a k-mer (or, with c = 4, resets it);
+  // span is the bases the k-mer covers.
+  const auto step = [&](uint8_t c, int i, int span) {
     const int j = steps.n;
     steps.low[j] = kNoKmer;
     steps.key[j] = 0, steps.span[j] = 0;
     if (c < 4) {
-      if (hpc) {  // jump to the last base of this run; the run length joins the span
-        int run = 1;
-        if (i + 1 < len && nt4(seq[i + 1]) == c) {
-          for (run = 2; i + run < len; ++run)
-            if (nt4(seq[i + run]) != c) break;
-          i += run - 1;
-        }
-        runs.push(run);
-        span += run;
-        if (runs.count() > k) span -= runs.pop_front();
-      } else {
-        span = l + 1 < k ? l + 1 : k;
-      }
       fwd = (fwd << 2 | c) & mask;
       rev = (rev >> 2) | (uint64_t{3} ^ c) << rc_shift;
-      if (fwd == rev) continue;  // palindrome: the position does not exist for the window
+      if (fwd == rev) return;  // palindrome: the position does not exist for the window
       const uint64_t z = fwd < rev ? 0 : 1;
       ++l;
       if (l >= k && span < 256) {
@@ -213,11 +184,53 @@ void sketch(std::string_view seq, int w, int k, uint32_t rid, bool hpc, std::vec
         steps.low[j] = static_cast<uint32_t>(static_cast<uint32_t>(i) << 1) | z;
       }
     } else {
-      l = 0, span = 0;
-      runs.clear();
+      l = 0;
     }
     steps.len[j] = l;
     if (++steps.n == kBlockSteps) flush();
+  };
+
+  if (!hpc) {
+    for (int i = 0; i < len; ++i) {
+      const uint8_t c = nt4(seq[i]);
+      step(c, i, c < 4 ? std::min(l + 1, k) : 0);
+    }
+  } else {
+    // A homopolymer run is one step, at its last base; the span is the length of the
+    // last k runs (fewer since an ambiguous base, which is a step of its own). The runs
+    // of a chunk are found first without branching on the bases (a base ends a run
+    // when the next differs), then stepped through. ends[] holds the last positions of
+    // the last 32 runs (r counts them); since_n runs followed the last ambiguous base,
+    // at n_pos (-1 before the first). The last k runs then start after the end of run
+    // r - k when more than k runs followed it, else after n_pos.
+    constexpr int kChunk = 4096;
+    std::array<int, kChunk> run_end;
+    std::array<uint8_t, kChunk> run_code;
+    std::array<int, 32> ends{};
+    int r = 0, since_n = 0, n_pos = -1;
+    uint8_t next = len > 0 ? nt4(seq[0]) : 4;
+    for (int c0 = 0; c0 < len; c0 += kChunk) {
+      const int c1 = std::min(len, c0 + kChunk);
+      int m = 0;
+      for (int i = c0; i < c1; ++i) {
+        const uint8_t c = next;
+        next = i + 1 < len ? nt4(seq[i + 1]) : 4;
+        run_end[m] = i, run_code[m] = c;
+        m += (c != next) | (c >= 4) | (i + 1 == len);
+      }
+      for (int q = 0; q < m; ++q) {
+        const int i = run_end[q];
+        const uint8_t c = run_code[q];
+        int span = 0;
+        if (c < 4) {
+          ends[++r & 31] = i, ++since_n;
+          span = i - (since_n > k ? ends[(r - k) & 31] : n_pos);
+        } else {
+          since_n = 0, n_pos = i;
+        }
+        step(c, i, span);
+      }
+    }
   }
   flush();
   window.finish();
