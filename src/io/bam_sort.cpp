@@ -322,6 +322,9 @@ void SortedBamWriter::write_records(std::string_view sam_lines) {
 void SortedBamWriter::close() {
   if (closed_) return;
   if (!header_written_) write_header({});
+  // From here on the writer is closed, also when this throws: the destructor then
+  // removes every file it made, and a second close() does nothing.
+  closed_ = true;
   State& st = *st_;
   std::stable_sort(st.buffer.begin(), st.buffer.end(),
                    [](const Buffered& a, const Buffered& b) { return a.key < b.key; });
@@ -338,7 +341,6 @@ void SortedBamWriter::close() {
   st.out.reset();
   st.runs.clear();
   st.buffer.clear();
-  closed_ = true;
   // The index was written before the BAM file's last block: make it the newer file.
   (void)::utimensat(AT_FDCWD, index_target_->open_path().c_str(), nullptr, 0);
   // The index first: if the BAM file could not be moved into place after it, the old

@@ -78,7 +78,14 @@ void BamWriter::write_records(std::string_view sam_lines) {
 void BamWriter::close() {
   if (!h_->out) return;
   if (!header_written_) write_header({});
-  h_->out->finish();  // on a throw the destructor removes the temporary file
+  try {
+    h_->out->finish();
+  } catch (const Error&) {
+    // The file is incomplete: it goes now, and a second close() finds nothing to do.
+    h_->out.reset();
+    if (target_) target_->discard();
+    throw;
+  }
   h_->out.reset();
   if (!target_) return;
   if (const int moved = target_->commit(); moved != 0)

@@ -16,7 +16,6 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
-#include <regex>
 #include <string>
 #include <vector>
 
@@ -47,11 +46,15 @@ std::string without_pg(const std::string& text) {
   return out;
 }
 
-// The "(N temporary file(s))" agatha reports after a sort; -1 when absent.
+// The N of "sorted R records (N temporary file(s))" in agatha's log; -1 when absent.
 int temporary_files(const std::string& err) {
-  std::smatch m;
-  if (!std::regex_search(err, m, std::regex(R"(sorted \d+ records \((\d+) temporary file)"))) return -1;
-  return std::stoi(m[1]);
+  const size_t at = err.find("sorted ");
+  const size_t open = at == std::string::npos ? at : err.find(" records (", at);
+  if (open == std::string::npos) return -1;
+  const size_t digits = open + std::string(" records (").size();
+  const size_t end = err.find(" temporary file", digits);
+  if (end == std::string::npos || end == digits) return -1;
+  return std::stoi(err.substr(digits, end - digits));
 }
 
 const std::string kMtRef = test::quoted_source_path("data/ref.fa");

@@ -205,8 +205,12 @@ TEST(SortedBamWriter, HandCheckedOrder) {
       opt.fan_in = fan_in;
       int runs = 0;
       write_sorted(dir.file("out.bam"), opt, sam, &runs);
-      if (mem == 1) EXPECT_GT(runs, static_cast<int>(in.size()) - 1) << "a run per record (and merged runs)";
-      if (mem == SortOptions{}.mem_bytes) EXPECT_EQ(runs, 0);
+      if (mem == 1) {
+        EXPECT_GT(runs, static_cast<int>(in.size()) - 1) << "a run per record (and merged runs)";
+      }
+      if (mem == SortOptions{}.mem_bytes) {
+        EXPECT_EQ(runs, 0);
+      }
       const BamText back = read_back(dir.file("out.bam"));
       std::vector<std::string> names;
       for (const std::string& r : back.records) names.push_back(r.substr(0, r.find('\t')));
@@ -278,10 +282,11 @@ TEST_P(SortFixture, EqualsAStableSortForEveryBudgetFanInAndPool) {
     opt.threads = s.threads;
     int runs = 0;
     write_sorted(dir.file("s.bam"), opt, sam, &runs);
-    if (s.spills)
+    if (s.spills) {
       EXPECT_GT(runs, 2) << "several temporary files merged";
-    else
+    } else {
       EXPECT_EQ(runs, 0);
+    }
     EXPECT_EQ(read_back(dir.file("s.bam")).records, want);
     EXPECT_EQ(files_in(dir), (std::vector<std::string>{"s.bam", "s.bam.csi"}));
   }
