@@ -2,7 +2,8 @@
 # Installs what agatha needs to build and test on Debian (bookworm or later).
 # Runs apt-get directly as root, through sudo otherwise. The CUDA toolkit is optional
 # and not installed here: with nvcc on PATH the GPU backend builds too. samtools is for
-# the e2e tests, which check the SAM and BAM output with it (and skip that without it).
+# the e2e tests, which check the SAM and BAM output with it (and skip that without it),
+# and for the workflow's sorted BAM; snakemake for the workflow (below).
 set -euo pipefail
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
@@ -11,6 +12,18 @@ $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
   g++ meson ninja-build pkg-config python3 \
   libhts-dev zlib1g-dev libcli11-dev libgtest-dev samtools >/dev/null
+# Snakemake runs the scatter-gather workflow (workflow/) and its test (which skips
+# without it): Debian's package, or where apt has none, PyPI's (7.19 to 8.x) in a
+# virtual environment of its own, linked into /usr/local/bin.
+if ! command -v snakemake >/dev/null 2>&1; then
+  if ! $SUDO apt-get install -y -qq --no-install-recommends snakemake >/dev/null 2>&1; then
+    venv=/opt/agatha-snakemake
+    { $SUDO python3 -m venv "$venv" &&
+      $SUDO "$venv/bin/pip" install --quiet --disable-pip-version-check 'snakemake>=7.19,<9' &&
+      $SUDO ln -sf "$venv/bin/snakemake" /usr/local/bin/snakemake; } ||
+      echo "install-deps: snakemake not installed; the workflow test will skip"
+  fi
+fi
 # With nvcc present: cuobjdump (the build test reads the kernel images in the binary).
 if command -v nvcc >/dev/null 2>&1 && ! command -v cuobjdump >/dev/null 2>&1; then
   python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore nvidia-cuda-cuobjdump ||

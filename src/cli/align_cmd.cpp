@@ -2,7 +2,8 @@
 // reference (FASTA/FASTQ, an .agi index from `agatha index`, or minimap2's .mmi) and
 // writes the SAM of `minimap2 -a` 2.24 (the default), or with --map-only minimap2's
 // mapping-only PAF (minimap2 without -a/-c). `-d FILE` writes the index as .agi, as
-// `minimap2 -d` writes its own: without READS that is all the command does.
+// `minimap2 -d` writes its own: without READS that is all the command does. With
+// `--sort` the BAM output is coordinate-sorted and indexed (io::SortedBamWriter).
 #include <agatha/dp.hpp>
 #include <agatha/error.hpp>
 
@@ -18,6 +19,7 @@
 
 #include "../index/index.hpp"
 #include "../format/diff_tags.hpp"
+#include "../io/bam_sort.hpp"
 #include "../io/bam_writer.hpp"
 #include "../io/index_file.hpp"
 #include "../io/output_file.hpp"
@@ -51,7 +53,22 @@ struct AlignArgs {
   std::string cs;               // --cs: "short" or "long"; empty without --cs
   std::string format;           // --format: sam or bam; empty: from -o's extension
   std::string read_group;       // -R
+  bool sort = false;            // --sort
+  io::SortOptions sort_opt;     // --sort-mem (threads: -t; index: --index-format)
+  bool sort_mem_given = false;
+  std::string index_format;  // --index-format: csi or bai; empty without it
 };
+
+// --sort and its options: BAM to a file; --sort-mem and --index-format only with --sort.
+void check_sort_options(const AlignArgs& a, bool bam) {
+  if (!a.sort) {
+    if (a.sort_mem_given || !a.index_format.empty()) throw OptionError("--sort-mem and --index-format go with --sort");
+    return;
+  }
+  if (!bam) throw OptionError("--sort writes a sorted BAM file: give -o FILE.bam or --format bam");
+  if (a.output == "-")
+    throw OptionError("--sort needs -o FILE: the index and the temporary files are written beside the sorted BAM file");
+}
 
 [[nodiscard]] double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -80,6 +97,7 @@ void print_done(std::chrono::steady_clock::time_point t0, const pipeline::Pipeli
   oo.diff = format::diff_tag_kind(a.md, !a.cs.empty(), a.cs == "long");
   const bool bam = a.format.empty() ? a.output.size() > 4 && a.output.ends_with(".bam") : a.format == "bam";
   if (bam && (a.map_only || paf)) throw OptionError("BAM output is SAM's: it cannot hold PAF (--map-only, -c)");
+  check_sort_options(a, bam);
   std::optional<format::ReadGroup> rg;
   if (!a.read_group.empty() && !paf && !a.map_only) {  // minimap2 checks -R for SAM output only
     rg = format::parse_read_group(a.read_group);
@@ -138,11 +156,20 @@ void print_done(std::chrono::steady_clock::time_point t0, const pipeline::Pipeli
     format::append_sam_header(header, refs, rg ? &*rg : nullptr, command_line());
   }
   const pipeline::ReadAligner aligner(mapper, opt, oo);
-  // SAM text, or BAM through htslib; records arrive group by group, in input order.
+  // SAM text, or BAM through htslib, or BAM sorted; records arrive group by group, in
+  // input order.
   std::optional<io::BamWriter> bam_out;
+  std::optional<io::SortedBamWriter> sorted_out;
   std::optional<io::OutputFile> text_out;
   pipeline::RecordWriter write;
-  if (bam) {
+  if (a.sort) {
+    io::SortOptions so = a.sort_opt;
+    so.threads = opt.threads;
+    so.index = a.index_format == "bai" ? io::IndexFormat::kBai : io::IndexFormat::kCsi;
+    sorted_out.emplace(a.output, so);
+    sorted_out->write_header(header);
+    write = [&sorted_out](std::string_view s) { sorted_out->write_records(s); };
+  } else if (bam) {
     bam_out.emplace(a.output);
     bam_out->write_header(header);
     write = [&bam_out](std::string_view s) { bam_out->write_records(s); };
@@ -157,6 +184,12 @@ void print_done(std::chrono::steady_clock::time_point t0, const pipeline::Pipeli
       pipeline::align_reads(aligner, *dp, *reads, write, opt.threads, opt.read_batch, dp_batch_for(opt, gpu_backend));
   if (bam_out) bam_out->close();
   if (text_out) text_out->close();
+  if (sorted_out) {
+    sorted_out->close();
+    std::fprintf(stderr, "[M::align::%.3f] sorted %lld records (%d temporary file(s)) into '%s', indexed in '%s'\n",
+                 seconds_since(t0), static_cast<long long>(sorted_out->records()), sorted_out->runs_written(),
+                 a.output.c_str(), sorted_out->index_path().c_str());
+  }
   std::fprintf(stderr, "[M::align] %llu DP tasks in %llu round(s), %llu of them overlapped with another group's seeding and chaining\n",
                static_cast<unsigned long long>(st.dp_tasks), static_cast<unsigned long long>(st.rounds),
                static_cast<unsigned long long>(st.overlapped_rounds));
@@ -211,6 +244,21 @@ void add_align_command(CLI::App& app) {
   sub->add_flag("--eqx", args->out.eqx, "Write =/X CIGAR operators instead of M");
   sub->add_option("--format", args->format, "Output format: sam (default) or bam (also chosen by -o *.bam)")
       ->check(one_of({"sam", "bam"}, "--format only takes 'sam' or 'bam'"));
+  sub->add_flag(
+      "--sort", args->sort,
+      "Write the BAM output sorted by coordinate, with its index (FILE.bam.csi; .bai with --index-format bai)");
+  sub->add_option_function<std::string>(
+         "--sort-mem",
+         [args](const std::string& text) {
+           args->sort_opt.mem_bytes = io::parse_mem_size(text);
+           args->sort_mem_given = true;
+         },
+         "With --sort: memory for the records sorted at once; more goes through temporary files beside the output "
+         "(K/M/G: 2^10/2^20/2^30 bytes; one budget, whatever -t)")
+      ->type_name("SIZE")
+      ->default_str("768M");
+  sub->add_option("--index-format", args->index_format, "With --sort: the index written, csi (default) or bai")
+      ->check(one_of({"csi", "bai"}, "--index-format only takes 'csi' or 'bai'"));
   add_index_options(*sub, opt);
   add_map_options(*sub, opt);
   run_when_parsed(*sub, [args] { return run_align(*args); });

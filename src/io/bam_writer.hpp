@@ -1,6 +1,7 @@
 // src/io/bam_writer.hpp — BAM output of the SAM text agatha formats (src/format/sam.hpp):
 // htslib parses the header and each record line (sam_hdr_add_lines, sam_parse1) and
-// writes them BGZF-compressed (sam_hdr_write, sam_write1).
+// writes them BGZF-compressed (sam_hdr_write, sam_write1), through the pieces of
+// bam_stream.hpp. SortedBamWriter (bam_sort.hpp) writes the same records sorted.
 //
 // Why records go through their SAM text rather than being built with bam_set1 and
 // bam_aux_append: one formatter defines every record's content, so the SAM and the BAM
@@ -37,8 +38,8 @@ namespace agatha::io {
 
 class BamWriter {
  public:
-  // Creates the destination. threads > 0 gives BGZF compression that many extra
-  // threads (hts_set_threads).
+  // Creates the destination. threads > 0 gives BGZF compression a pool of that many
+  // threads (hts_tpool).
   explicit BamWriter(const std::string& path, int threads = 0);
   ~BamWriter();  // closes without throwing; drops an unfinished file
   BamWriter(const BamWriter&) = delete;
@@ -62,12 +63,9 @@ class BamWriter {
   [[nodiscard]] int64_t records() const { return n_records_; }
 
  private:
-  struct Handles;  // htsFile, sam_hdr_t, bam1_t (hts_handles.hpp) and the line buffer
+  struct Handles;  // the stream, header, record and parser (bam_stream.hpp)
 
-  void write_line(std::string_view line);
-  [[noreturn]] void fail_write(int err) const;
-
-  std::string path_;                      // as given, or "standard output"
+  std::string path_;                     // as given, or "standard output"
   std::optional<PendingOutput> target_;  // a path's; none for standard output
   std::unique_ptr<Handles> h_;           // destroyed before target_ removes the file
   bool header_written_ = false;

@@ -1,12 +1,13 @@
 // src/io/hts_handles.hpp — owners of htslib's handles, for every file that reads or
-// writes through htslib (io::BamWriter, eval::AlignmentReader): unique_ptrs that close
-// or free with the matching htslib call, and an owned kstring_t.
+// writes through htslib (io::BamWriter, io::SortedBamWriter, eval::AlignmentReader):
+// unique_ptrs that close or free with the matching htslib call, and an owned kstring_t.
 #pragma once
 
 #include <htslib/bgzf.h>
 #include <htslib/hts.h>
 #include <htslib/kstring.h>
 #include <htslib/sam.h>
+#include <htslib/thread_pool.h>
 
 #include <memory>
 
@@ -25,10 +26,17 @@ struct BgzfClose {
   void operator()(BGZF* z) const noexcept { bgzf_close(z); }
 };
 
+struct ThreadPoolDestroy {
+  void operator()(hts_tpool* p) const noexcept { hts_tpool_destroy(p); }
+};
+
 using HtsFilePtr = std::unique_ptr<htsFile, HtsFileClose>;
 using SamHeaderPtr = std::unique_ptr<sam_hdr_t, SamHeaderFree>;
 using BamRecordPtr = std::unique_ptr<bam1_t, BamRecordFree>;
 using BgzfPtr = std::unique_ptr<BGZF, BgzfClose>;
+// A thread pool shared by the files attached to it (hts_set_thread_pool): destroy it
+// only after every one of them is closed.
+using ThreadPoolPtr = std::unique_ptr<hts_tpool, ThreadPoolDestroy>;
 
 // A kstring_t that frees its buffer (ks_free). htslib grows it (ks_resize, kputsn,
 // sam_format1); get() hands it to htslib's functions.

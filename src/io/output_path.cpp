@@ -20,7 +20,12 @@ namespace {
 
 // Temporary files a fatal signal must remove. A slot is claimed (1) while its path is
 // copied in and live (2) once the handler may read it; the handler only reads live slots.
-constexpr int kSlots = 8;
+// A sort holds fewer than its merge fan-in (64) of run files per merge level at once
+// (bam_sort.hpp), and two levels cover 64^2 runs (3 TB of records at the default
+// --sort-mem), besides the output's and its index's temporary files. A path beyond the
+// slots is not removed on a signal. The slots take PATH_MAX bytes each of
+// zero-initialised memory that stays untouched until used.
+constexpr int kSlots = 192;
 struct TempSlot {
   std::atomic<int> state{0};
   char path[PATH_MAX];
@@ -117,6 +122,26 @@ void PendingOutput::discard() noexcept {
   if (!live_) return;
   std::remove(open_path_.c_str());
   untrack(open_path_);
+  live_ = false;
+}
+
+int TempFile::create() {
+  track(path_);
+  live_ = true;
+  const int fd = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (fd < 0) {
+    const int err = errno;
+    untrack(path_);  // not created: a file of that name is not ours
+    live_ = false;
+    errno = err;
+  }
+  return fd;
+}
+
+void TempFile::remove() noexcept {
+  if (!live_) return;
+  std::remove(path_.c_str());
+  untrack(path_);
   live_ = false;
 }
 

@@ -9,12 +9,15 @@
 // file would leave that file empty).
 //
 // Temporary files are registered while they exist; SIGINT, SIGTERM and SIGHUP remove
-// them before the process ends with that signal (install_signal_cleanup).
+// them before the process ends with that signal (install_signal_cleanup). Besides the
+// output's own temporary file, a sorted BAM output has its index's and those of its
+// sorted runs (TempFile, bam_sort.hpp).
 #pragma once
 
 #include <sys/types.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace agatha::io {
@@ -33,6 +36,9 @@ class PendingOutput {
 
   const std::string& path() const { return path_; }  // as given, for messages
   [[nodiscard]] bool via_temp() const { return via_temp_; }
+  // The file create() opens: the temporary file, or the path itself when written in
+  // place. For writers that open the file by name (htslib's index writer).
+  const std::string& open_path() const { return open_path_; }
 
   // Creates (or truncates) the file to write, the temporary one or the path itself, with
   // open(O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666), and returns its descriptor
@@ -54,6 +60,27 @@ class PendingOutput {
   bool keep_mode_ = false;  // an existing file's permission bits go to the new one
   mode_t mode_ = 0;
   bool live_ = false;  // a temporary file may exist and is registered for removal
+};
+
+// A scratch file at an exact path (a sorted run of a BAM sort): created only if no file
+// of that name exists, registered for removal on a fatal signal while it exists, and
+// removed by remove() or the destructor. Never renamed into place.
+class TempFile {
+ public:
+  explicit TempFile(std::string path) : path_(std::move(path)) {}
+  ~TempFile() { remove(); }
+  TempFile(const TempFile&) = delete;
+  TempFile& operator=(const TempFile&) = delete;
+
+  const std::string& path() const { return path_; }
+  // open(O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600); the descriptor (the caller
+  // closes it), or -1 with errno set (EEXIST when the name is taken). Call once.
+  [[nodiscard]] int create();
+  void remove() noexcept;
+
+ private:
+  std::string path_;
+  bool live_ = false;  // created by create() and registered
 };
 
 // Installs the SIGINT/SIGTERM/SIGHUP handler that removes registered temporary files
