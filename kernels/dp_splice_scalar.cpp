@@ -25,56 +25,13 @@
 // (reach_end stays 0), the Z-drop test has no gap-length term (e2 = 0), an N base scores
 // -e when ambi is 0 (ksw_extd2: -e2), the gap pieces are never swapped, and the DP is
 // skipped (reset result) when q2 <= q + e.
-#include "dp_common.hpp"
 #include "dp_kernels.hpp"
-#include "splice_sites.hpp"
+#include "splice_common.hpp"
 
 namespace agatha::kernels {
 namespace {
 
 inline int8_t wrap(int v) { return static_cast<int8_t>(v); }
-
-struct SpliceSetup {
-  int qlen = 0, tlen = 0;
-  int8_t q = 0, q2 = 0, qe = 0;  // qe = q + e, wrapped as the reference's vectors hold it
-  int32_t qe_row0 = 0;           // q + e unwrapped: H(0,0) = v(0) - (q + e)
-  int long_thres = 0;            // first border position whose gap costs q2
-  int8_t long_diff = 0;          // the border's difference there
-  int8_t e = 0;
-  int8_t sc_match = 0, sc_mismatch = 0, sc_ambi = 0;
-  bool with_cigar = false, approx_max = false, right = false;
-};
-
-// False when ksw_exts2 returns its reset result without a DP.
-bool prepare_splice(const DpTask& task, SpliceSetup& s) {
-  s.qlen = static_cast<int>(task.query.size());
-  s.tlen = static_cast<int>(task.target.size());
-  const int q = task.scoring.q, e = task.scoring.e, q2 = task.scoring.q2;
-  if (s.qlen <= 0 || s.tlen <= 0 || q2 <= q + e) return false;
-  const int min_sc = std::min({task.scoring.a, -task.scoring.b, -task.scoring.ambi});
-  if (-min_sc > 2 * (q + e)) return false;
-  s.q = wrap(q), s.q2 = wrap(q2), s.qe = wrap(q + e), s.e = wrap(e);
-  s.qe_row0 = q + e;
-  s.sc_match = wrap(task.scoring.a);
-  s.sc_mismatch = wrap(-task.scoring.b);
-  s.sc_ambi = task.scoring.ambi == 0 ? wrap(-e) : wrap(-task.scoring.ambi);
-  // A gap of L = r + 1 border bases costs q + L*e until that passes q2.
-  int lt = (q2 - q) / e - 1;
-  if (q2 > q + e + lt * e) ++lt;
-  s.long_thres = lt;
-  s.long_diff = wrap(lt * e - (q2 - q));
-  s.with_cigar = !(task.flag & dp_flag::kScoreOnly);
-  s.approx_max = (task.flag & dp_flag::kApproxMax) != 0;
-  s.right = (task.flag & dp_flag::kRight) != 0;
-  return true;
-}
-
-// H(-1, r) - H(-1, r-1), equally H(r, -1) - H(r-1, -1).
-int8_t border_diff(const SpliceSetup& s, int r) {
-  if (r == 0) return wrap(-s.qe);
-  if (r < s.long_thres) return wrap(-s.e);
-  return r == s.long_thres ? s.long_diff : int8_t{0};
-}
 
 // Per target position, the values of the last anti-diagonal that computed it.
 struct Rows {
@@ -91,11 +48,7 @@ Rows init_rows(const DpTask& task, const SpliceSetup& s, Workspace& ws) {
           base + 4 * stride,
           base + 5 * stride,
           base + 6 * stride};
-  SpliceSiteInput in;
-  in.target = task.target.data(), in.tlen = s.tlen, in.flag = task.flag;
-  in.noncan = task.noncan, in.junc_bonus = task.junc_bonus;
-  in.junc = task.junc.empty() ? nullptr : task.junc.data();
-  splice_site_scores(in, rw.donor, rw.acceptor, s.tlen);
+  splice_site_rows(task, rw.donor, rw.acceptor, s.tlen);
   return rw;
 }
 
@@ -147,9 +100,9 @@ void splice_row(const SpliceSetup& s, const uint8_t* tseq, const uint8_t* qseq, 
   if (st0 > 0) {  // (st0-1, qlen-1) was computed on r-1
     in.x_l = rw.x[st0 - 1], in.x2_l = rw.x2[st0 - 1], in.v_l = rw.v[st0 - 1];
   } else {  // the top border H(-1, r)
-    in.x_l = wrap(-s.qe), in.x2_l = wrap(-s.q2), in.v_l = border_diff(s, r);
+    in.x_l = wrap(-s.qe), in.x2_l = wrap(-s.q2), in.v_l = splice_border_diff(s, r);
   }
-  if (en0 == r) rw.y[r] = wrap(-s.qe), rw.u[r] = border_diff(s, r);  // the left border at (r, -1)
+  if (en0 == r) rw.y[r] = wrap(-s.qe), rw.u[r] = splice_border_diff(s, r);  // the left border at (r, -1)
   for (int t = st0; t <= en0; ++t) {
     const uint8_t tb = tseq[t], qb = qseq[r - t];
     const int8_t sc = (tb > 3 || qb > 3) ? s.sc_ambi : tb == qb ? s.sc_match : s.sc_mismatch;
@@ -159,47 +112,6 @@ void splice_row(const SpliceSetup& s, const uint8_t* tseq, const uint8_t* qseq, 
     const uint8_t d = splice_cell(s, here, sc, rw.donor[t], rw.acceptor[t], rw, t);
     if (dir) dir[t - st0] = d;
   }
-}
-
-// After anti-diagonal r in exact mode: the maxima at the query and target ends, the
-// Z-drop test (no gap-length term), the final score. True when the run stops.
-bool close_splice_exact(const DpTask& task, const SpliceSetup& s, const AntiDiagonal& d, int r, const int32_t* H,
-                        int32_t max_h, int max_t, DpResult& res) {
-  if (d.en0 == s.tlen - 1 && H[d.en0] > res.mte) res.mte = H[d.en0], res.mte_q = r - d.en;
-  if (r - d.st0 == s.qlen - 1 && H[d.st0] > res.mqe) res.mqe = H[d.st0], res.mqe_t = d.st0;
-  if (zdrop_rule(res, max_h, r, max_t, task.zdrop, 0)) return res.zdropped = true;
-  if (r == s.qlen + s.tlen - 2 && d.en0 == s.tlen - 1) res.score = H[s.tlen - 1];
-  return false;
-}
-
-// The same with APPROX_MAX: one step of the greedy path, the optional Z-drop on it.
-bool close_splice_approx(const DpTask& task, const SpliceSetup& s, const AntiDiagonal& d, int r, const Rows& rw,
-                         int32_t& h0, int32_t& last_t, DpResult& res) {
-  if (r > 0)
-    approx_rule(
-        d.st0, d.en0, [&rw](int32_t t) { return int32_t{rw.u[t]}; }, [&rw](int32_t t) { return int32_t{rw.v[t]}; }, h0,
-        last_t);
-  else
-    h0 = rw.v[0] - s.qe_row0, last_t = 0;
-  if ((task.flag & dp_flag::kApproxDrop) && zdrop_rule(res, h0, r, last_t, task.zdrop, 0)) return res.zdropped = true;
-  if (r == s.qlen + s.tlen - 2 && d.en0 == s.tlen - 1) res.score = h0;
-  return false;
-}
-
-// ksw_exts2's traceback: from the last cell of a global alignment that was not Z-dropped,
-// else from the best cell; N for the long-gap state.
-void splice_cigar(const DpTask& task, const SpliceSetup& s, const Workspace& ws, DpResult& res) {
-  int i0 = s.tlen - 1, j0 = s.qlen - 1;
-  if (res.zdropped || (task.flag & dp_flag::kExtzOnly)) {
-    if (res.max_t < 0 || res.max_q < 0) return;
-    i0 = res.max_t, j0 = res.max_q;
-  }
-  res.cigar.resize(static_cast<size_t>(i0) + j0 + 2);
-  auto dir = [&ws](int i, int j) { return ws.dir[ws.row[i + j] + (i - ws.off[i + j])]; };
-  auto range = [&ws](int r, int32_t& st, int32_t& en) { st = ws.off[r], en = ws.off_end[r]; };
-  const int n = walk_back(i0, j0, (task.flag & dp_flag::kRevCigar) != 0, dir, range, res.cigar.data(), s.long_thres);
-  res.cigar.resize(static_cast<size_t>(n));
-  res.cigar.shrink_to_fit();
 }
 
 }  // namespace
@@ -217,17 +129,11 @@ void exts2_scalar(const DpTask& task, DpResult& res, Workspace& ws) {
     std::fill(H, H + s.tlen, kDpNegInf);
   }
   const int n_diag = s.qlen + s.tlen - 1;
-  if (s.with_cigar && ws.row.size() < static_cast<size_t>(n_diag)) {
-    ws.row.resize(static_cast<size_t>(n_diag));
-    ws.off.resize(static_cast<size_t>(n_diag)), ws.off_end.resize(static_cast<size_t>(n_diag));
-  }
+  if (s.with_cigar) prepare_splice_traceback(n_diag, ws);
   size_t dir_used = 0;
   int32_t h0 = 0, last_h0_t = 0;
   for (int r = 0; r < n_diag; ++r) {
-    AntiDiagonal d;
-    d.st0 = std::max(0, r - s.qlen + 1), d.en0 = std::min(s.tlen - 1, r);
-    // The reference's rows are rounded out to 16 cells; only mte_q reads the rounding.
-    d.st = d.st0 / kBlock * kBlock, d.en = (d.en0 + kBlock) / kBlock * kBlock - 1;
+    const AntiDiagonal d = splice_anti_diagonal(s, r);
     res.cells += static_cast<uint64_t>(d.en0 - d.st0 + 1);
     uint8_t* dir = nullptr;
     if (s.with_cigar) {
@@ -241,7 +147,7 @@ void exts2_scalar(const DpTask& task, DpResult& res, Workspace& ws) {
       int max_t;
       exact_row_max(d, r, rw.u, rw.v, s.qe_row0, H, max_h, max_t);
       if (close_splice_exact(task, s, d, r, H, max_h, max_t, res)) break;
-    } else if (close_splice_approx(task, s, d, r, rw, h0, last_h0_t, res)) {
+    } else if (close_splice_approx(task, s, d, r, rw.u, rw.v, h0, last_h0_t, res)) {
       break;
     }
   }

@@ -176,14 +176,13 @@ std::unique_ptr<DpBackend> make_cpu_backend(const DpBackendOptions& opt) {
 #else
   std::string isa = opt.isa;
   if (isa == "auto") isa = kernels::cpu_has_avx2() ? "avx2" : kernels::cpu_has_sse41() ? "sse41" : "";
-  // Splice tasks: the scalar kernel until there is a SIMD one.
   if (isa == "avx2") {
     if (!kernels::cpu_has_avx2()) throw OptionError("this processor does not support AVX2");
-    return std::make_unique<CpuBackend>("cpu-avx2", kernels::extd2_avx2, kernels::exts2_scalar, opt.threads);
+    return std::make_unique<CpuBackend>("cpu-avx2", kernels::extd2_avx2, kernels::exts2_avx2, opt.threads);
   }
   if (isa == "sse41") {
     if (!kernels::cpu_has_sse41()) throw OptionError("this processor does not support SSE4.1");
-    return std::make_unique<CpuBackend>("cpu-sse41", kernels::extd2_sse41, kernels::exts2_scalar, opt.threads);
+    return std::make_unique<CpuBackend>("cpu-sse41", kernels::extd2_sse41, kernels::exts2_sse41, opt.threads);
   }
   if (isa.empty()) throw OptionError("the cpu backend needs SSE4.1; use --backend scalar");
   throw OptionError("unknown instruction set '" + opt.isa + "' (expected auto, sse41 or avx2)");
