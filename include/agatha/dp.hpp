@@ -42,9 +42,9 @@ inline constexpr uint32_t kApproxDrop = 0x10;  // with kApproxMax: Z-drop on the
 inline constexpr uint32_t kExtzOnly = 0x40;    // extension: the alignment may end anywhere
 inline constexpr uint32_t kRevCigar = 0x80;    // emit the CIGAR end-to-start
 inline constexpr uint32_t kKnown = kScoreOnly | kRight | kApproxMax | kApproxDrop | kExtzOnly | kRevCigar;
-// ksw_exts2 only: which strands' splice motifs score (forward GT..AG and their
-// GC/AT-AC relatives, reverse CT..AC), and the "flank" model that scores a bare
-// GT/AG (without GTr/yAG) at half the non-canonical penalty.
+// ksw_exts2 only: which strands' splice motifs score (forward-strand GT..AG, reverse
+// CT..AC; GC-AG and AT-AC introns count as non-canonical), and the "flank" model that
+// scores a bare GT or AG (without GTr / yAG) at half the non-canonical penalty.
 inline constexpr uint32_t kSpliceFor = 0x100;
 inline constexpr uint32_t kSpliceRev = 0x200;
 inline constexpr uint32_t kSpliceFlank = 0x400;
