@@ -231,6 +231,35 @@ inline void finish_cigar(const DpTask& task, const Setup& s, const Workspace& ws
   res.cigar.shrink_to_fit();  // results are kept for a whole round: no worst-case capacity
 }
 
+// Exact maxima: H[t] of anti-diagonal r from H of r-1, and the anti-diagonal's best
+// cell with the reference's tie rule — start from (H[en0], en0); cells st0.. in groups
+// of four are four lanes, each keeping its first strictly larger value, merged lane 0
+// to 3 with strict '>'; the remaining cells before en0 replace only when strictly larger.
+inline void exact_row_max(const AntiDiagonal& d, int r, const int8_t* u, const int8_t* v, int32_t qe, int32_t* H,
+                          int32_t& max_h, int& max_t) {
+  if (r == 0) {
+    H[0] = v[0] - qe;
+    max_h = H[0], max_t = 0;
+    return;
+  }
+  H[d.en0] = d.en0 > 0 ? H[d.en0 - 1] + u[d.en0] : H[d.en0] + v[d.en0];
+  max_h = H[d.en0], max_t = d.en0;
+  const int en1 = d.st0 + (d.en0 - d.st0) / 4 * 4;
+  int32_t lane_h[4] = {max_h, max_h, max_h, max_h};
+  int lane_t[4] = {max_t, max_t, max_t, max_t};
+  for (int t = d.st0; t < en1; ++t) {
+    H[t] += v[t];
+    const int k = (t - d.st0) & 3;
+    if (H[t] > lane_h[k]) lane_h[k] = H[t], lane_t[k] = t;
+  }
+  for (int k = 0; k < 4; ++k)
+    if (lane_h[k] > max_h) max_h = lane_h[k], max_t = lane_t[k];
+  for (int t = en1; t < d.en0; ++t) {
+    H[t] += v[t];
+    if (H[t] > max_h) max_h = H[t], max_t = t;
+  }
+}
+
 // After exact-mode anti-diagonal r, whose best cell is (max_h, max_t) and whose H
 // values are in H: target-end and query-end maxima, the Z-drop test, the final score.
 // Returns true when the run stops.

@@ -4,6 +4,9 @@
 //   extd2_scalar     one cell at a time; the readable oracle        (dp_scalar.cpp)
 //   extd2_sse41      16 cells a step, SSE4.1                         (dp_simd.cpp)
 //   extd2_avx2       32 cells a step, AVX2                           (dp_simd.cpp)
+//   exts2_scalar     the splice model (ksw_exts2), one cell at a time (dp_splice_scalar.cpp)
+//   exts2_sse41      the splice model, 16 cells a step, SSE4.1       (dp_splice_simd.cpp)
+//   exts2_avx2       the splice model, 32 cells a step, AVX2         (dp_splice_simd.cpp)
 #pragma once
 
 #include <agatha/dp.hpp>
@@ -17,6 +20,10 @@ using KernelFn = void (*)(const DpTask&, DpResult&, Workspace&);
 void extd2_scalar(const DpTask& task, DpResult& res, Workspace& ws);
 void extd2_sse41(const DpTask& task, DpResult& res, Workspace& ws);
 void extd2_avx2(const DpTask& task, DpResult& res, Workspace& ws);
+// Splice tasks (flag has dp_flag::kSplice).
+void exts2_scalar(const DpTask& task, DpResult& res, Workspace& ws);
+void exts2_sse41(const DpTask& task, DpResult& res, Workspace& ws);
+void exts2_avx2(const DpTask& task, DpResult& res, Workspace& ws);
 
 // Instruction sets of this processor, from CPUID (dp_dispatch.cpp).
 bool cpu_has_sse41();

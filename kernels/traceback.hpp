@@ -31,8 +31,12 @@ AGATHA_HD void cigar_push(uint32_t* cigar, int32_t& n, uint32_t op, uint32_t len
 // Walks back from (i0, j0) = (target, query). dir(i, j) returns the direction byte,
 // range(r, st, en) the rounded range of anti-diagonal r. cigar needs room for
 // i0 + j0 + 2 operations; returns the count, ordered start to end unless rev_cigar.
+// min_intron_len > 0 is ksw_backtrack's splice mode (ksw_exts2 passes its long-gap
+// threshold): the long-deletion state (3) is an intron, N; a deletion left over at the
+// start is N too when it spans at least min_intron_len + 1 bases.
 template <class DirFn, class RangeFn>
-AGATHA_HD int32_t walk_back(int32_t i0, int32_t j0, bool rev_cigar, DirFn dir, RangeFn range, uint32_t* cigar) {
+AGATHA_HD int32_t walk_back(int32_t i0, int32_t j0, bool rev_cigar, DirFn dir, RangeFn range, uint32_t* cigar,
+                            int32_t min_intron_len = 0) {
   int32_t n = 0, i = i0, j = j0, state = 0;
   while (i >= 0 && j >= 0) {
     int32_t st, en;
@@ -49,12 +53,16 @@ AGATHA_HD int32_t walk_back(int32_t i0, int32_t j0, bool rev_cigar, DirFn dir, R
     if (force >= 0) state = force;
     if (state == 0)
       cigar_push(cigar, n, cigar::kMatch, 1), --i, --j;
-    else if (state == 1 || state == 3)
+    else if (state == 1 || (state == 3 && min_intron_len <= 0))
       cigar_push(cigar, n, cigar::kDel, 1), --i;
+    else if (state == 3)
+      cigar_push(cigar, n, cigar::kNSkip, 1), --i;
     else
       cigar_push(cigar, n, cigar::kIns, 1), --j;
   }
-  if (i >= 0) cigar_push(cigar, n, cigar::kDel, static_cast<uint32_t>(i + 1));
+  if (i >= 0)
+    cigar_push(cigar, n, min_intron_len > 0 && i >= min_intron_len ? cigar::kNSkip : cigar::kDel,
+               static_cast<uint32_t>(i + 1));
   if (j >= 0) cigar_push(cigar, n, cigar::kIns, static_cast<uint32_t>(j + 1));
   if (!rev_cigar) {
     for (int32_t a = 0, b = n - 1; a < b; ++a, --b) {

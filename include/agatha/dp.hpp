@@ -6,9 +6,17 @@
 // field that call returns. Backends compute batches of independent tasks; every
 // backend returns bit-identical results (the scalar backend is the oracle).
 //
-// Ownership: a DpTask does not own its sequences; the caller keeps them alive until
-// the batch returns. Threading: a DpBackend object may be used by one caller thread at
-// a time; it spreads a batch over its own worker threads.
+// A task whose flag has dp_flag::kSplice is instead one call of minimap2's splice-aware
+// guided alignment (ksw_exts2): one affine gap piece (q, e) plus a long-gap state for
+// introns that opens at cost q2 with no extension cost, adjusted at each target position
+// by donor and acceptor scores taken from the target's splice motifs (the
+// kSpliceFor/kSpliceRev/kSpliceFlank flags), the non-canonical penalty `noncan` and,
+// where a junction array marks annotated intron ends, `junc_bonus`. It has no band and
+// no end bonus; its CIGAR has N operations for the long-gap state.
+//
+// Ownership: a DpTask does not own its sequences (nor its junction array); the caller
+// keeps them alive until the batch returns. Threading: a DpBackend object may be used by
+// one caller thread at a time; it spreads a batch over its own worker threads.
 #pragma once
 
 #include <agatha/cigar.hpp>
@@ -34,7 +42,24 @@ inline constexpr uint32_t kApproxDrop = 0x10;  // with kApproxMax: Z-drop on the
 inline constexpr uint32_t kExtzOnly = 0x40;    // extension: the alignment may end anywhere
 inline constexpr uint32_t kRevCigar = 0x80;    // emit the CIGAR end-to-start
 inline constexpr uint32_t kKnown = kScoreOnly | kRight | kApproxMax | kApproxDrop | kExtzOnly | kRevCigar;
+// ksw_exts2 only: which strands' splice motifs score (forward-strand GT..AG, reverse
+// CT..AC; GC-AG and AT-AC introns count as non-canonical), and the "flank" model that
+// scores a bare GT or AG (without GTr / yAG) at half the non-canonical penalty.
+inline constexpr uint32_t kSpliceFor = 0x100;
+inline constexpr uint32_t kSpliceRev = 0x200;
+inline constexpr uint32_t kSpliceFlank = 0x400;
+// agatha's, not ksw2's: the task is a ksw_exts2 call (see the header comment).
+inline constexpr uint32_t kSplice = 0x10000;
+inline constexpr uint32_t kKnownSplice = kKnown | kSpliceFor | kSpliceRev | kSpliceFlank | kSplice;
 }  // namespace dp_flag
+
+// Bits of a splice task's junction array (one byte per target base, as minimap2's
+// mm_idx_bed_junc fills it): an annotated intron on the forward strand has kJuncForStart
+// at its first base and kJuncForEnd at its last; one on the reverse strand kJuncRevEnd at
+// its first base and kJuncRevStart at its last.
+namespace dp_junc {
+inline constexpr uint8_t kJuncForStart = 1, kJuncForEnd = 2, kJuncRevStart = 4, kJuncRevEnd = 8;
+}  // namespace dp_junc
 
 // "No score": the value of score/mqe/mte when the cell was never reached.
 inline constexpr int32_t kDpNegInf = -0x40000000;
@@ -55,6 +80,10 @@ struct DpScoring {
 // else the reason it does not.
 [[nodiscard]] std::string validate_scoring(const DpScoring& sc);
 
+// The same for a splice (ksw_exts2) task: a, b, ambi, q, e, q2 and noncan are what
+// minimap2 passes as int8_t; e2 is not used. Empty string when the engine takes them.
+[[nodiscard]] std::string validate_splice_scoring(const DpScoring& sc, int noncan, int junc_bonus);
+
 struct DpTask {
   std::span<const uint8_t> query;   // codes 0..4
   std::span<const uint8_t> target;  // codes 0..4
@@ -63,6 +92,11 @@ struct DpTask {
   int32_t w = -1;      // band width; < 0: no band
   int32_t zdrop = -1;  // < 0: no Z-drop
   int32_t end_bonus = 0;
+  // Splice tasks (flag has dp_flag::kSplice) only; w, end_bonus and scoring.e2 are
+  // then unused.
+  int32_t noncan = 0;             // penalty of a splice site without its motif
+  int32_t junc_bonus = 0;         // added at the ends of annotated introns
+  std::span<const uint8_t> junc;  // dp_junc bits per target base; empty: none
 };
 
 struct DpResult {
@@ -73,7 +107,7 @@ struct DpResult {
   int32_t mte = kDpNegInf, mte_q = -1;  // best score reaching the target end
   bool zdropped = false;
   bool reach_end = false;
-  std::vector<uint32_t> cigar;  // agatha/cigar.hpp encoding (M, I, D only)
+  std::vector<uint32_t> cigar;  // agatha/cigar.hpp encoding (M, I, D; N in splice tasks)
   uint64_t cells = 0;           // in-band cells computed before termination
 };
 

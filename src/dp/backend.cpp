@@ -32,10 +32,11 @@ std::vector<std::string> supported_isas() {
 
 namespace {
 
+// fn computes ksw_extd2 tasks, splice_fn the splice (ksw_exts2) tasks.
 class CpuBackend final : public DpBackend {
  public:
-  CpuBackend(std::string name, kernels::KernelFn fn, int threads)
-      : name_(std::move(name)), fn_(fn), threads_(std::max(1, threads)), ws_(threads_) {}
+  CpuBackend(std::string name, kernels::KernelFn fn, kernels::KernelFn splice_fn, int threads)
+      : name_(std::move(name)), fn_(fn), splice_fn_(splice_fn), threads_(std::max(1, threads)), ws_(threads_) {}
 
   std::string name() const override { return name_; }
 
@@ -43,7 +44,7 @@ class CpuBackend final : public DpBackend {
     if (results.size() != tasks.size()) throw Error("DpBackend::run: results and tasks differ in size");
     const int n_threads = static_cast<int>(std::min<size_t>(threads_, tasks.size()));
     if (n_threads <= 1) {
-      for (size_t i = 0; i < tasks.size(); ++i) fn_(tasks[i], results[i], ws_[0]);
+      for (size_t i = 0; i < tasks.size(); ++i) run_one(tasks[i], results[i], ws_[0]);
       return;
     }
     // Dynamic scheduling, largest tasks first (their sizes vary by orders of magnitude;
@@ -51,7 +52,8 @@ class CpuBackend final : public DpBackend {
     std::vector<std::pair<uint64_t, uint32_t>> order(tasks.size());
     for (size_t i = 0; i < tasks.size(); ++i) {
       const DpTask& t = tasks[i];
-      const uint64_t band = t.w < 0 ? t.target.size() : std::min<uint64_t>(t.target.size(), 2 * uint64_t(t.w) + 1);
+      const bool full = t.w < 0 || (t.flag & dp_flag::kSplice);  // splice tasks have no band
+      const uint64_t band = full ? t.target.size() : std::min<uint64_t>(t.target.size(), 2 * uint64_t(t.w) + 1);
       order[i] = {t.query.size() * band, static_cast<uint32_t>(i)};
     }
     std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) {
@@ -64,7 +66,7 @@ class CpuBackend final : public DpBackend {
       try {
         for (size_t k; (k = next.fetch_add(1, std::memory_order_relaxed)) < tasks.size();) {
           const uint32_t i = order[k].second;
-          fn_(tasks[i], results[i], ws_[id]);
+          run_one(tasks[i], results[i], ws_[id]);
         }
       } catch (...) {
         std::lock_guard lock(failure_mu);
@@ -80,8 +82,12 @@ class CpuBackend final : public DpBackend {
   }
 
  private:
+  void run_one(const DpTask& task, DpResult& res, kernels::Workspace& ws) const {
+    (task.flag & dp_flag::kSplice ? splice_fn_ : fn_)(task, res, ws);
+  }
+
   std::string name_;
-  kernels::KernelFn fn_;
+  kernels::KernelFn fn_, splice_fn_;
   int threads_;
   std::vector<kernels::Workspace> ws_;
 };
@@ -121,12 +127,87 @@ std::unique_ptr<DpBackend> make_fallback_backend(std::unique_ptr<DpBackend> firs
   return std::make_unique<FallbackBackend>(std::move(first), cpu);
 }
 
+namespace {
+
+// The GPU backends (gpu, gpu-sim, gpu-emu) have no splice kernel yet: a batch's splice
+// (ksw_exts2) tasks are computed by the cpu backend, with a note the first time; the
+// other tasks go to the GPU backend as before. Results are the same either way.
+class SpliceToCpuBackend final : public DpBackend {
+ public:
+  SpliceToCpuBackend(std::unique_ptr<DpBackend> inner, DpBackendOptions cpu_opt)
+      : inner_(std::move(inner)), cpu_opt_(std::move(cpu_opt)) {}
+  std::string name() const override { return inner_->name(); }
+  bool runs_on_device() const override { return inner_->runs_on_device(); }
+  void run(std::span<const DpTask> tasks, std::span<DpResult> results) override {
+    if (results.size() != tasks.size()) throw Error("DpBackend::run: results and tasks differ in size");
+    std::vector<size_t> splice, other;
+    for (size_t i = 0; i < tasks.size(); ++i) (tasks[i].flag & dp_flag::kSplice ? splice : other).push_back(i);
+    if (splice.empty()) return inner_->run(tasks, results);
+    if (!cpu_) {
+      cpu_ = make_dp_backend(cpu_opt_);
+      if (cpu_opt_.log)
+        cpu_opt_.log("backend " + inner_->name() + " has no splice kernel: splice tasks run on " + cpu_->name());
+    }
+    run_subset(*cpu_, tasks, results, splice);
+    if (!other.empty()) run_subset(*inner_, tasks, results, other);
+  }
+
+ private:
+  static void run_subset(DpBackend& b, std::span<const DpTask> tasks, std::span<DpResult> results,
+                         const std::vector<size_t>& idx) {
+    std::vector<DpTask> sub;
+    sub.reserve(idx.size());
+    for (size_t i : idx) sub.push_back(tasks[i]);
+    std::vector<DpResult> out(idx.size());
+    b.run(sub, out);
+    for (size_t k = 0; k < idx.size(); ++k) results[idx[k]] = std::move(out[k]);
+  }
+
+  std::unique_ptr<DpBackend> inner_, cpu_;
+  DpBackendOptions cpu_opt_;
+};
+
+// scalar, or cpu with its instruction set.
+std::unique_ptr<DpBackend> make_cpu_backend(const DpBackendOptions& opt) {
+  if (opt.backend == "scalar")
+    return std::make_unique<CpuBackend>("scalar", kernels::extd2_scalar, kernels::exts2_scalar, opt.threads);
+#if !defined(AGATHA_HAVE_X86_SIMD)
+  throw OptionError("the cpu backend needs an x86-64 processor; use --backend scalar");
+#else
+  std::string isa = opt.isa;
+  if (isa == "auto") isa = kernels::cpu_has_avx2() ? "avx2" : kernels::cpu_has_sse41() ? "sse41" : "";
+  if (isa == "avx2") {
+    if (!kernels::cpu_has_avx2()) throw OptionError("this processor does not support AVX2");
+    return std::make_unique<CpuBackend>("cpu-avx2", kernels::extd2_avx2, kernels::exts2_avx2, opt.threads);
+  }
+  if (isa == "sse41") {
+    if (!kernels::cpu_has_sse41()) throw OptionError("this processor does not support SSE4.1");
+    return std::make_unique<CpuBackend>("cpu-sse41", kernels::extd2_sse41, kernels::exts2_sse41, opt.threads);
+  }
+  if (isa.empty()) throw OptionError("the cpu backend needs SSE4.1; use --backend scalar");
+  throw OptionError("unknown instruction set '" + opt.isa + "' (expected auto, sse41 or avx2)");
+#endif
+}
+
+// A GPU backend, with its splice tasks routed to the cpu backend.
+std::unique_ptr<DpBackend> with_splice_on_cpu(std::unique_ptr<DpBackend> gpu, const DpBackendOptions& opt) {
+  DpBackendOptions cpu = opt;
+#if defined(AGATHA_HAVE_X86_SIMD)
+  cpu.backend = "cpu", cpu.isa = "auto";
+#else
+  cpu.backend = "scalar";
+#endif
+  return std::make_unique<SpliceToCpuBackend>(std::move(gpu), cpu);
+}
+
+}  // namespace
+
 std::unique_ptr<DpBackend> make_dp_backend(const DpBackendOptions& opt) {
   if (opt.threads < 1) throw OptionError("the number of threads must be at least 1");
-  if (opt.backend == "gpu-sim") return gpu::make_gpu_sim_backend(opt.threads);
+  if (opt.backend == "gpu-sim") return with_splice_on_cpu(gpu::make_gpu_sim_backend(opt.threads), opt);
   if (opt.backend == "gpu-emu") {
     agatha_emu::set_host_threads(opt.threads);
-    return gpu::emu::make_backend();
+    return with_splice_on_cpu(gpu::emu::make_backend(), opt);
   }
   if (opt.backend == "gpu" || opt.backend == "auto") {
     std::string why = "this build has no CUDA support";
@@ -134,33 +215,15 @@ std::unique_ptr<DpBackend> make_dp_backend(const DpBackendOptions& opt) {
     cpu.backend = "cpu";
 #if defined(AGATHA_HAVE_CUDA)
     if (gpu::cuda::device_available(&why)) {
-      if (opt.backend == "gpu") return gpu::cuda::make_backend();
-      return make_fallback_backend(gpu::cuda::make_backend(), cpu);
+      if (opt.backend == "gpu") return with_splice_on_cpu(gpu::cuda::make_backend(), opt);
+      return with_splice_on_cpu(make_fallback_backend(gpu::cuda::make_backend(), cpu), opt);
     }
 #endif
     if (opt.backend == "gpu") throw OptionError("DP backend gpu: " + why);
     if (opt.log) opt.log("no GPU (" + why + "); using the cpu backend");
     return make_dp_backend(cpu);
   }
-  if (opt.backend == "scalar") return std::make_unique<CpuBackend>("scalar", kernels::extd2_scalar, opt.threads);
-  if (opt.backend == "cpu") {
-#if !defined(AGATHA_HAVE_X86_SIMD)
-    throw OptionError("the cpu backend needs an x86-64 processor; use --backend scalar");
-#else
-    std::string isa = opt.isa;
-    if (isa == "auto") isa = kernels::cpu_has_avx2() ? "avx2" : kernels::cpu_has_sse41() ? "sse41" : "";
-    if (isa == "avx2") {
-      if (!kernels::cpu_has_avx2()) throw OptionError("this processor does not support AVX2");
-      return std::make_unique<CpuBackend>("cpu-avx2", kernels::extd2_avx2, opt.threads);
-    }
-    if (isa == "sse41") {
-      if (!kernels::cpu_has_sse41()) throw OptionError("this processor does not support SSE4.1");
-      return std::make_unique<CpuBackend>("cpu-sse41", kernels::extd2_sse41, opt.threads);
-    }
-    if (isa.empty()) throw OptionError("the cpu backend needs SSE4.1; use --backend scalar");
-    throw OptionError("unknown instruction set '" + opt.isa + "' (expected auto, sse41 or avx2)");
-#endif
-  }
+  if (opt.backend == "scalar" || opt.backend == "cpu") return make_cpu_backend(opt);
   throw OptionError("unknown DP backend '" + opt.backend + "' (expected scalar, cpu, gpu, gpu-sim, gpu-emu or auto)");
 }
 

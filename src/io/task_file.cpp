@@ -39,6 +39,45 @@ std::vector<uint8_t> parse_seq(std::string_view f) {
   return out;
 }
 
+// A junction column: '*', or one hexadecimal digit (0-9, a-f) per target base.
+std::vector<uint8_t> parse_junc(std::string_view f, size_t tlen, const std::string& path, size_t line_no) {
+  if (f == "*") return {};
+  if (f.size() != tlen)
+    throw InputError(where(path, line_no) + ": the junction column has " + std::to_string(f.size()) +
+                     " digits for a target of " + std::to_string(tlen) + " bases");
+  std::vector<uint8_t> out(f.size());
+  for (size_t i = 0; i < f.size(); ++i) {
+    const char c = f[i];
+    if (c >= '0' && c <= '9')
+      out[i] = static_cast<uint8_t>(c - '0');
+    else if (c >= 'a' && c <= 'f')
+      out[i] = static_cast<uint8_t>(c - 'a' + 10);
+    else
+      throw InputError(where(path, line_no) + ": the junction column has '" + std::string(1, c) + "' at " +
+                       std::to_string(i + 1) + ", expected a hexadecimal digit 0-9 or a-f");
+  }
+  return out;
+}
+
+// Columns 3-12 of a splice task: a b ambi q e q2 noncan junc_bonus zdrop junc (the
+// junction column is checked once the target is known).
+void parse_splice_params(const std::vector<std::string_view>& f, TaskRecord& r, const std::string& path,
+                         size_t line_no) {
+  r.scoring.a = parse_int(f[2], "a", path, line_no);
+  r.scoring.b = parse_int(f[3], "b", path, line_no);
+  r.scoring.ambi = parse_int(f[4], "ambi", path, line_no);
+  r.scoring.q = parse_int(f[5], "q", path, line_no);
+  r.scoring.e = parse_int(f[6], "e", path, line_no);
+  r.scoring.q2 = parse_int(f[7], "q2", path, line_no);
+  r.scoring.e2 = 0;
+  r.noncan = parse_int(f[8], "noncan", path, line_no);
+  r.junc_bonus = parse_int(f[9], "junc_bonus", path, line_no);
+  if (const std::string why = validate_splice_scoring(r.scoring, r.noncan, r.junc_bonus); !why.empty())
+    throw InputError(where(path, line_no) + ": splice scoring cannot be computed exactly: " + why);
+  r.zdrop = parse_int(f[10], "zdrop", path, line_no);
+  r.w = -1, r.end_bonus = 0;
+}
+
 }  // namespace
 
 DpTask TaskRecord::task() const {
@@ -48,6 +87,8 @@ DpTask TaskRecord::task() const {
   t.scoring = scoring;
   t.flag = flag;
   t.w = w, t.zdrop = zdrop, t.end_bonus = end_bonus;
+  t.noncan = noncan, t.junc_bonus = junc_bonus;
+  t.junc = junc;
   return t;
 }
 
@@ -60,21 +101,26 @@ TaskRecord parse_task_line(const std::string& line, const std::string& path, siz
   r.line = line_no;
   r.id = std::string(f[0]);
   const int32_t flag = parse_int(f[1], "flag", path, line_no);
-  if (flag < 0 || (static_cast<uint32_t>(flag) & ~dp_flag::kKnown))
+  const bool splice = flag >= 0 && (static_cast<uint32_t>(flag) & dp_flag::kSplice);
+  if (flag < 0 || (static_cast<uint32_t>(flag) & ~(splice ? dp_flag::kKnownSplice : dp_flag::kKnown)))
     throw InputError(where(path, line_no) + ": unknown flag bits in " + std::to_string(flag));
   r.flag = static_cast<uint32_t>(flag);
-  r.scoring.a = parse_int(f[2], "a", path, line_no);
-  r.scoring.b = parse_int(f[3], "b", path, line_no);
-  r.scoring.ambi = parse_int(f[4], "ambi", path, line_no);
-  r.scoring.q = parse_int(f[5], "q", path, line_no);
-  r.scoring.e = parse_int(f[6], "e", path, line_no);
-  r.scoring.q2 = parse_int(f[7], "q2", path, line_no);
-  r.scoring.e2 = parse_int(f[8], "e2", path, line_no);
-  if (const std::string why = validate_scoring(r.scoring); !why.empty())
-    throw InputError(where(path, line_no) + ": scoring cannot be computed exactly: " + why);
-  r.w = parse_int(f[9], "w", path, line_no);
-  r.zdrop = parse_int(f[10], "zdrop", path, line_no);
-  r.end_bonus = parse_int(f[11], "end_bonus", path, line_no);
+  if (splice) {
+    parse_splice_params(f, r, path, line_no);
+  } else {
+    r.scoring.a = parse_int(f[2], "a", path, line_no);
+    r.scoring.b = parse_int(f[3], "b", path, line_no);
+    r.scoring.ambi = parse_int(f[4], "ambi", path, line_no);
+    r.scoring.q = parse_int(f[5], "q", path, line_no);
+    r.scoring.e = parse_int(f[6], "e", path, line_no);
+    r.scoring.q2 = parse_int(f[7], "q2", path, line_no);
+    r.scoring.e2 = parse_int(f[8], "e2", path, line_no);
+    if (const std::string why = validate_scoring(r.scoring); !why.empty())
+      throw InputError(where(path, line_no) + ": scoring cannot be computed exactly: " + why);
+    r.w = parse_int(f[9], "w", path, line_no);
+    r.zdrop = parse_int(f[10], "zdrop", path, line_no);
+    r.end_bonus = parse_int(f[11], "end_bonus", path, line_no);
+  }
   for (int k : {12, 13})
     if (f[k].size() > kMaxTaskSequence)
       throw InputError(where(path, line_no) + ": the " + (k == 12 ? "query" : "target") + " has " +
@@ -82,6 +128,7 @@ TaskRecord parse_task_line(const std::string& line, const std::string& path, siz
                        " a task may have");
   r.query = parse_seq(f[12]);
   r.target = parse_seq(f[13]);
+  if (splice) r.junc = parse_junc(f[11], r.target.size(), path, line_no);
   if (f.size() >= static_cast<size_t>(kTaskInputColumns + kTaskAnswerColumns)) {
     r.has_answer = true;
     for (int k = 0; k < kTaskAnswerColumns; ++k) r.answer[k] = std::string(f[kTaskInputColumns + k]);

@@ -1,6 +1,9 @@
 // src/io/task_file.hpp — DP task files: one task per line, tab-separated, in the
 // column layout of the golden vectors (1 id, 2 flag, 3-9 a b ambi q e q2 e2, 10 w,
 // 11 zdrop, 12 end_bonus, 13 query, 14 target; optional 15-26 expected answer).
+// A splice (ksw_exts2) task, marked by dp_flag::kSplice in its flag, has columns 9-12
+// noncan, junc_bonus, zdrop and junc (one hex digit of dp_junc bits per target base,
+// '*' for none) instead; the others mean the same.
 #pragma once
 
 #include <agatha/dp.hpp>
@@ -24,6 +27,8 @@ struct TaskRecord {
   DpScoring scoring;
   uint32_t flag = 0;
   int32_t w = -1, zdrop = -1, end_bonus = 0;
+  int32_t noncan = 0, junc_bonus = 0;  // splice tasks
+  std::vector<uint8_t> junc;           // splice tasks: dp_junc bits per target base, or empty
   bool has_answer = false;
   std::array<std::string, kTaskAnswerColumns> answer;  // text of columns 15-26
   size_t line = 0;

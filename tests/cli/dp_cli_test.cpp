@@ -243,6 +243,33 @@ TEST_F(DpCli, BundledExampleChecks) {
   }
 }
 
+TEST_F(DpCli, SpliceGoldenTasksCheck) {
+  for (const char* backend : {"scalar", "cpu"}) {
+    const Outcome r = dp(std::string("--check --backend ") + backend + " " +
+                         test::source_path("tests/data/splice/edge.golden.tsv.gz"));
+    EXPECT_EQ(r.code, 0) << r.out;
+    EXPECT_EQ(r.out, "checked 2042, mismatches 0\n");
+  }
+  // A backend without a splice kernel hands splice tasks to the cpu backend, with a note.
+  const Outcome r = dp("--check --backend gpu-sim " + test::source_path("tests/data/splice/drna.golden.tsv.gz"));
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("[M::dp] backend gpu-sim has no splice kernel: splice tasks run on cpu-"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("checked 500, mismatches 0\n"), std::string::npos) << r.out;
+}
+
+TEST_F(DpCli, SpliceTaskAnswerHasIntron) {
+  // Two exons around a GT..AG intron of 40 bases, minimap2 -x splice scoring:
+  // 16 matches - q2 = -16, the intron placed at its motifs (q + 40e = 42 > q2).
+  const std::string intron = "GTAAGT" + std::string(28, 'C') + "TTTCAG";
+  const std::string task =
+      "s1\t65792\t1\t2\t1\t2\t1\t32\t9\t9\t-1\t*\tATCCATGCTCCATCCA\tATCCATGC" + intron + "TCCATCCA";
+  const Outcome r = dp(write("s.tsv", task + "\n"));
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("\t3\t8M40N8M\n"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.substr(0, 7), "s1\t-16\t") << r.out;
+}
+
 TEST_F(DpCli, BenchPrintsThroughput) {
   const Outcome r = dp("--bench -o /dev/null " + test::source_path("data/mt.dp.tsv.gz"));
   EXPECT_EQ(r.code, 0);

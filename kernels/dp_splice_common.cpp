@@ -1,0 +1,102 @@
+// kernels/dp_splice_common.cpp — the parts of the splice DP every CPU kernel shares
+// (splice_common.hpp), compiled once without instruction-set flags.
+#include "splice_common.hpp"
+
+#include "dp_rules.hpp"
+#include "splice_sites.hpp"
+#include "traceback.hpp"
+
+#include <algorithm>
+
+namespace agatha::kernels {
+namespace {
+
+inline int8_t wrap(int v) { return static_cast<int8_t>(v); }
+
+}  // namespace
+
+bool prepare_splice(const DpTask& task, SpliceSetup& s) {
+  s.qlen = static_cast<int>(task.query.size());
+  s.tlen = static_cast<int>(task.target.size());
+  const int q = task.scoring.q, e = task.scoring.e, q2 = task.scoring.q2;
+  if (s.qlen <= 0 || s.tlen <= 0 || q2 <= q + e) return false;
+  const int min_sc = std::min({task.scoring.a, -task.scoring.b, -task.scoring.ambi});
+  if (-min_sc > 2 * (q + e)) return false;
+  s.q = wrap(q), s.q2 = wrap(q2), s.qe = wrap(q + e), s.e = wrap(e);
+  s.qe_row0 = q + e;
+  s.sc_match = wrap(task.scoring.a);
+  s.sc_mismatch = wrap(-task.scoring.b);
+  s.sc_ambi = task.scoring.ambi == 0 ? wrap(-e) : wrap(-task.scoring.ambi);
+  // A gap of L = r + 1 border bases costs q + L*e until that passes q2.
+  int lt = (q2 - q) / e - 1;
+  if (q2 > q + e + lt * e) ++lt;
+  s.long_thres = lt;
+  s.long_diff = wrap(lt * e - (q2 - q));
+  s.with_cigar = !(task.flag & dp_flag::kScoreOnly);
+  s.approx_max = (task.flag & dp_flag::kApproxMax) != 0;
+  s.right = (task.flag & dp_flag::kRight) != 0;
+  return true;
+}
+
+int8_t splice_border_diff(const SpliceSetup& s, int r) {
+  if (r == 0) return wrap(-s.qe);
+  if (r < s.long_thres) return wrap(-s.e);
+  return r == s.long_thres ? s.long_diff : int8_t{0};
+}
+
+void splice_site_rows(const DpTask& task, int8_t* donor, int8_t* acceptor, int n) {
+  SpliceSiteInput in;
+  in.target = task.target.data(), in.tlen = static_cast<int>(task.target.size()), in.flag = task.flag;
+  in.noncan = task.noncan, in.junc_bonus = task.junc_bonus;
+  in.junc = task.junc.empty() ? nullptr : task.junc.data();
+  splice_site_scores(in, donor, acceptor, n);
+}
+
+void prepare_splice_traceback(int n_diag, Workspace& ws) {
+  const auto n = static_cast<size_t>(n_diag);
+  if (ws.row.size() < n) ws.row.resize(n), ws.off.resize(n), ws.off_end.resize(n);
+}
+
+AntiDiagonal splice_anti_diagonal(const SpliceSetup& s, int r) {
+  AntiDiagonal d;
+  d.st0 = std::max(0, r - s.qlen + 1), d.en0 = std::min(s.tlen - 1, r);
+  d.st = d.st0 / kBlock * kBlock, d.en = (d.en0 + kBlock) / kBlock * kBlock - 1;
+  return d;
+}
+
+bool close_splice_exact(const DpTask& task, const SpliceSetup& s, const AntiDiagonal& d, int r, const int32_t* H,
+                        int32_t max_h, int max_t, DpResult& res) {
+  if (d.en0 == s.tlen - 1 && H[d.en0] > res.mte) res.mte = H[d.en0], res.mte_q = r - d.en;
+  if (r - d.st0 == s.qlen - 1 && H[d.st0] > res.mqe) res.mqe = H[d.st0], res.mqe_t = d.st0;
+  if (zdrop_rule(res, max_h, r, max_t, task.zdrop, 0)) return res.zdropped = true;
+  if (r == s.qlen + s.tlen - 2 && d.en0 == s.tlen - 1) res.score = H[s.tlen - 1];
+  return false;
+}
+
+bool close_splice_approx(const DpTask& task, const SpliceSetup& s, const AntiDiagonal& d, int r, const int8_t* u,
+                         const int8_t* v, int32_t& h0, int32_t& last_t, DpResult& res) {
+  if (r > 0)
+    approx_rule(
+        d.st0, d.en0, [u](int32_t t) { return int32_t{u[t]}; }, [v](int32_t t) { return int32_t{v[t]}; }, h0, last_t);
+  else
+    h0 = v[0] - s.qe_row0, last_t = 0;
+  if ((task.flag & dp_flag::kApproxDrop) && zdrop_rule(res, h0, r, last_t, task.zdrop, 0)) return res.zdropped = true;
+  if (r == s.qlen + s.tlen - 2 && d.en0 == s.tlen - 1) res.score = h0;
+  return false;
+}
+
+void splice_cigar(const DpTask& task, const SpliceSetup& s, const Workspace& ws, DpResult& res) {
+  int i0 = s.tlen - 1, j0 = s.qlen - 1;
+  if (res.zdropped || (task.flag & dp_flag::kExtzOnly)) {
+    if (res.max_t < 0 || res.max_q < 0) return;
+    i0 = res.max_t, j0 = res.max_q;
+  }
+  res.cigar.resize(static_cast<size_t>(i0) + j0 + 2);
+  auto dir = [&ws](int i, int j) { return ws.dir[ws.row[i + j] + (i - ws.off[i + j])]; };
+  auto range = [&ws](int r, int32_t& st, int32_t& en) { st = ws.off[r], en = ws.off_end[r]; };
+  const int n = walk_back(i0, j0, (task.flag & dp_flag::kRevCigar) != 0, dir, range, res.cigar.data(), s.long_thres);
+  res.cigar.resize(static_cast<size_t>(n));
+  res.cigar.shrink_to_fit();
+}
+
+}  // namespace agatha::kernels

@@ -1,0 +1,150 @@
+// kernels/simd_common.hpp — what the SIMD kernels (dp_simd.cpp, dp_splice_simd.cpp)
+// share: the vector of int8 lanes of the instruction set the file is compiled for, and
+// the exact-maximum update of an anti-diagonal in 32-bit H.
+//
+// For sources compiled once per instruction set (meson: -msse4.1 -DAGATHA_ISA_SSE41,
+// -mavx2 -DAGATHA_ISA_AVX2); without either macro it declares nothing (those sources
+// refuse to compile then). Everything here is in an unnamed
+// namespace on purpose: each compilation gets its own copy, so the linker can never
+// give the SSE4.1 kernel a function compiled for AVX2 (inline functions of one name
+// would be merged across the two builds).
+#pragma once
+
+#include "dp_common.hpp"
+
+#include <immintrin.h>
+
+#include <cstdint>
+#include <cstring>
+
+#if defined(AGATHA_ISA_AVX2) || defined(AGATHA_ISA_SSE41)
+namespace agatha::kernels {
+namespace {
+
+// ---------------------------------------------------------------------------------------
+// Vector of int8 lanes
+// ---------------------------------------------------------------------------------------
+#if defined(AGATHA_ISA_AVX2)
+struct Vec {
+  using T = __m256i;
+  static constexpr int W = 32;
+  static T load(const void* p) { return _mm256_loadu_si256(static_cast<const T*>(p)); }
+  static inline void store(void* p, T v) { _mm256_storeu_si256(static_cast<T*>(p), v); }
+  // Stores lanes 0..15 only (the last 16-cell block of a rounded range).
+  static void store_low(void* p, T v) { _mm_storeu_si128(static_cast<__m128i*>(p), _mm256_castsi256_si128(v)); }
+  static T set1(int8_t c) { return _mm256_set1_epi8(c); }
+  static T zero() { return _mm256_setzero_si256(); }
+  static T add(T a, T b) { return _mm256_add_epi8(a, b); }   // wrapping
+  static T sub(T a, T b) { return _mm256_sub_epi8(a, b); }   // wrapping
+  static T max(T a, T b) { return _mm256_max_epi8(a, b); }   // signed
+  static T min(T a, T b) { return _mm256_min_epi8(a, b); }   // signed
+  static T gt(T a, T b) { return _mm256_cmpgt_epi8(a, b); }  // a > b ? 0xff : 0
+  static T eq(T a, T b) { return _mm256_cmpeq_epi8(a, b); }
+  static T and_(T a, T b) { return _mm256_and_si256(a, b); }
+  static T andnot(T a, T b) { return _mm256_andnot_si256(a, b); }  // ~a & b
+  static T or_(T a, T b) { return _mm256_or_si256(a, b); }
+  static T blend(T a, T b, T m) { return _mm256_blendv_epi8(a, b, m); }  // m ? b : a
+  static T xor_(T a, T b) { return _mm256_xor_si256(a, b); }
+  // table[idx] per lane (idx < 16; the 16-byte table repeated in both halves).
+  static T lookup(T table, T idx) { return _mm256_shuffle_epi8(table, idx); }
+  static T table16(const int8_t* t) {
+    return _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(t)));
+  }
+};
+#elif defined(AGATHA_ISA_SSE41)
+struct Vec {
+  using T = __m128i;
+  static constexpr int W = 16;
+  static T load(const void* p) { return _mm_loadu_si128(static_cast<const T*>(p)); }
+  static inline void store(void* p, T v) { _mm_storeu_si128(static_cast<T*>(p), v); }
+  static void store_low(void* p, T v) { store(p, v); }
+  static T set1(int8_t c) { return _mm_set1_epi8(c); }
+  static T zero() { return _mm_setzero_si128(); }
+  static T add(T a, T b) { return _mm_add_epi8(a, b); }
+  static T sub(T a, T b) { return _mm_sub_epi8(a, b); }
+  static T max(T a, T b) { return _mm_max_epi8(a, b); }
+  static T min(T a, T b) { return _mm_min_epi8(a, b); }
+  static T gt(T a, T b) { return _mm_cmpgt_epi8(a, b); }
+  static T eq(T a, T b) { return _mm_cmpeq_epi8(a, b); }
+  static T and_(T a, T b) { return _mm_and_si128(a, b); }
+  static T andnot(T a, T b) { return _mm_andnot_si128(a, b); }
+  static T or_(T a, T b) { return _mm_or_si128(a, b); }
+  static T blend(T a, T b, T m) { return _mm_blendv_epi8(a, b, m); }
+  static T xor_(T a, T b) { return _mm_xor_si128(a, b); }
+  static T lookup(T table, T idx) { return _mm_shuffle_epi8(table, idx); }
+  static T table16(const int8_t* t) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(t)); }
+};
+#endif
+
+using V = Vec::T;
+
+// ---------------------------------------------------------------------------------------
+// Exact maxima (32-bit H), with the tie rule of dp_scalar.cpp: lanes are the classes
+// (t - st0) mod 4, each keeping its first strictly larger value.
+// ---------------------------------------------------------------------------------------
+inline __m128i widen4(const int8_t* p) {
+  int32_t w;
+  std::memcpy(&w, p, 4);
+  return _mm_cvtepi8_epi32(_mm_cvtsi32_si128(w));
+}
+
+// One 4-cell step on class accumulators (mh, mt hold value and position per class).
+inline void step4(int32_t* H, const int8_t* v, int t, __m128i& mh, __m128i& mt) {
+  const __m128i h = _mm_add_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(H + t)), widen4(v + t));
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(H + t), h);
+  const __m128i gt = _mm_cmpgt_epi32(h, mh);
+  mh = _mm_blendv_epi8(mh, h, gt);
+  mt = _mm_blendv_epi8(mt, _mm_add_epi32(_mm_set1_epi32(t), _mm_setr_epi32(0, 1, 2, 3)), gt);
+}
+
+__attribute__((noinline)) void simd_row_max(const AntiDiagonal& d, int r, const int8_t* u, const int8_t* v, int32_t qe,
+                                            int32_t* H, int32_t& max_h, int& max_t) {
+  if (r == 0) {
+    H[0] = v[0] - qe;
+    max_h = H[0], max_t = 0;
+    return;
+  }
+  H[d.en0] = d.en0 > 0 ? H[d.en0 - 1] + u[d.en0] : H[d.en0] + v[d.en0];
+  max_h = H[d.en0], max_t = d.en0;
+  const int en1 = d.st0 + (d.en0 - d.st0) / 4 * 4;
+  __m128i mh = _mm_set1_epi32(max_h), mt = _mm_set1_epi32(max_t);
+  int t = d.st0;
+#if defined(AGATHA_ISA_AVX2)
+  // Eight lanes: lane k and lane k+4 hold the same class; merge them by larger value,
+  // then earlier position (both lanes only ever keep their first maximum).
+  const int en2 = d.st0 + (d.en0 - d.st0) / 8 * 8;
+  if (en2 > t) {
+    __m256i mh8 = _mm256_set1_epi32(max_h), mt8 = _mm256_set1_epi32(max_t);
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    for (; t < en2; t += 8) {
+      const __m256i h =
+          _mm256_add_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(H + t)),
+                           _mm256_cvtepi8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(v + t))));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(H + t), h);
+      const __m256i gt = _mm256_cmpgt_epi32(h, mh8);
+      mh8 = _mm256_blendv_epi8(mh8, h, gt);
+      mt8 = _mm256_blendv_epi8(mt8, _mm256_add_epi32(_mm256_set1_epi32(t), lane), gt);
+    }
+    const __m128i h_lo = _mm256_castsi256_si128(mh8), h_hi = _mm256_extracti128_si256(mh8, 1);
+    const __m128i t_lo = _mm256_castsi256_si128(mt8), t_hi = _mm256_extracti128_si256(mt8, 1);
+    const __m128i hi_wins = _mm_or_si128(_mm_cmpgt_epi32(h_hi, h_lo),
+                                         _mm_and_si128(_mm_cmpeq_epi32(h_hi, h_lo), _mm_cmplt_epi32(t_hi, t_lo)));
+    mh = _mm_blendv_epi8(h_lo, h_hi, hi_wins);
+    mt = _mm_blendv_epi8(t_lo, t_hi, hi_wins);
+  }
+#endif
+  for (; t < en1; t += 4) step4(H, v, t, mh, mt);
+  alignas(16) int32_t hh[4], tt[4];
+  _mm_store_si128(reinterpret_cast<__m128i*>(hh), mh);
+  _mm_store_si128(reinterpret_cast<__m128i*>(tt), mt);
+  for (int k = 0; k < 4; ++k)
+    if (hh[k] > max_h) max_h = hh[k], max_t = tt[k];
+  for (; t < d.en0; ++t) {
+    H[t] += v[t];
+    if (H[t] > max_h) max_h = H[t], max_t = t;
+  }
+}
+
+}  // namespace
+}  // namespace agatha::kernels
+#endif
