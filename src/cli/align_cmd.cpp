@@ -193,8 +193,10 @@ void log_part(std::chrono::steady_clock::time_point t0, size_t part, const index
   // reads, if any, are mapped. An .agi holds one part.
   if (index_file) {
     if (!one_part)
-      throw OptionError("-d writes one .agi index, and -I " + std::to_string(opt.part_bases) +
-                        " cuts this reference into several parts: give -I at least the reference's size");
+      throw OptionError(parts.from_index_file()
+                            ? "-d writes one .agi index, and '" + a.reference + "' is an index of several parts"
+                            : "-d writes one .agi index, and -I " + std::to_string(opt.part_bases) +
+                                  " cuts this reference into several parts: give -I at least the reference's size");
     io::write_index(*idx, *index_file);
     index_file->close();
     std::fprintf(stderr, "[M::align::%.3f] wrote the index to '%s'\n", seconds_since(t0), a.index_out.c_str());

@@ -123,7 +123,8 @@ void add_index_options(CLI::App& sub, AlignOptions& opt) {
   sub.add_flag("-H", opt.hpc, "Use homopolymer-compressed k-mers");
   add_minimap2_option(
       sub, "-I", "NUM", "4G", [&opt](const std::string& text) { opt.part_bases = parse_size(text, "-I"); },
-      "Split the index for every ~NUM input bases (K/M/G suffixes); align maps the reads to each part in turn");
+      "Index parts of ~NUM reference bases (K/M/G suffixes): align maps the reads to each part in turn; an .agi "
+      "holds one part");
   sub.add_option("--bucket-bits", opt.bucket_bits,
                  "Bits of the hash that select the index's bucket (no effect on output)")
       ->capture_default_str();

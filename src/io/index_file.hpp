@@ -59,6 +59,8 @@ class IndexParts {
   // the last part returned.
   [[nodiscard]] size_t parts_read() const { return parts_; }
   [[nodiscard]] uint32_t first_rid() const { return first_rid_; }
+  // True for an index file (.agi, .mmi), whose parts -I does not decide.
+  [[nodiscard]] bool from_index_file() const { return kind_ != Kind::kSequences; }
 
  private:
   enum class Kind { kSequences, kAgi, kMmi };

@@ -37,6 +37,7 @@ struct PackedRegion {
   uint8_t pad[2];
 };
 static_assert(std::is_trivially_copyable_v<PackedRegion> && std::is_trivially_copyable_v<ResultHeader>);
+static_assert(sizeof(PackedRegion) == 104 && sizeof(ResultHeader) == 12, "the sizes split_merge.hpp states");
 constexpr uint8_t kRev = 1, kInv = 2, kStrandRetained = 4, kAligned = 8, kSamPri = 16;
 // No read has more regions than this (a sanity bound for a damaged file: minimap2 keeps
 // at most -N secondaries per primary).

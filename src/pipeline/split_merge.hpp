@@ -11,8 +11,8 @@
 // once, naming sequences in the whole reference (a part's sequence ids are shifted by
 // the number of sequences of the parts before it). So memory holds one part's index at
 // a time and, in the last pass, one batch of reads (-K) with their regions; the scratch
-// files hold every read's regions of every part (about 130 bytes a region plus 4 bytes a
-// CIGAR operation).
+// files hold every read's regions of every part (12 bytes a read and part, 104 a region,
+// 4 a CIGAR operation).
 //
 // What minimap2 does, and agatha with it (all checked against minimap2 2.24's output):
 //   - the merged regions' MAPQ uses the largest rep_len of the parts, but every record

@@ -219,6 +219,12 @@ TEST_F(SplitE2e, MultiPartMmiMapsAsMinimap2) {
   expect_minimap2("-a", "", shell_quote(mmi), shell_quote(data().reads()));
   expect_minimap2("-a " + prefix("split"), prefix("split"), shell_quote(mmi), shell_quote(data().reads()));
   expect_minimap2("-c " + prefix("split"), "-c " + prefix("split"), shell_quote(mmi), shell_quote(data().reads()));
+  // An .agi holds one part: -d does not convert it.
+  const std::string agi = dir_.file("multi.agi");
+  const test::CommandResult r = agatha("align -d " + shell_quote(agi) + " " + shell_quote(mmi));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(last_line(r.err), "[E::align] -d writes one .agi index, and '" + mmi + "' is an index of several parts");
+  EXPECT_FALSE(fs::exists(agi));
 }
 
 // ---- bad input: a message, exit code 1, no output and no scratch file left ----
