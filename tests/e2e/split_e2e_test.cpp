@@ -15,13 +15,14 @@
 // in several parts. The reads are tests/data/e2e/ont.reads.fq.gz and
 // tests/data/seeds/rep.fq (43 reads).
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <algorithm>
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -325,6 +326,27 @@ TEST_F(SplitBadInput, ScratchFilesAreRemovedAfterAnError) {
                  "[E::align] '" + dir_.file("dup.fa") + "' record 9: duplicate sequence name 'c1'");
   expect_failure("align -I 50k " + dup + " " + reads(),
                  "[E::align] '" + dir_.file("dup.fa") + "' record 9: duplicate sequence name 'c1'");
+}
+
+// SIGTERM while the parts are mapped: the scratch files written so far go with the
+// output's temporary file. The reads come from a FIFO that feeds the first part only,
+// so agatha waits, with the first part's scratch file written, to open it again.
+TEST_F(SplitBadInput, SignalRemovesTheScratchFiles) {
+  const fs::path fifo = dir_.path() / "reads.fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const std::string first = dir_.file("split.0000.tmp"), script = dir_.file("kill.sh");
+  std::ofstream(script) << "set -m\n(cat " << reads() << " > " << shell_quote(fifo) << ") &\n"
+                        << shell_quote(test::agatha_binary()) << " align -I 50k " << prefix("split") << " " << ref()
+                        << " " << shell_quote(fifo) << " -o " << shell_quote(dir_.file("out.sam"))
+                        << " 2> /dev/null &\n"
+                        << "P=$!\nfor i in $(seq 600); do [ -e " << shell_quote(first)
+                        << " ] && break; sleep 0.1; done\n"
+                        << "[ -e " << shell_quote(first) << " ] || { kill $P; exit 99; }\n"
+                        << "kill -TERM $P\nwait $P\n";
+  EXPECT_EQ(test::run_shell("bash " + shell_quote(script) + " > /dev/null").code, 128 + SIGTERM)
+      << "99: no scratch file seen";
+  EXPECT_TRUE(files_starting("split").empty()) << "left behind: " << files_starting("split").front();
+  EXPECT_TRUE(files_starting("out.sam").empty()) << "left behind: " << files_starting("out.sam").front();
 }
 
 }  // namespace
