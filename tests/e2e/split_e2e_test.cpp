@@ -125,11 +125,11 @@ class SplitE2e : public ::testing::Test {
   // `minimap2 MM_OPTIONS REF READS` against `agatha align AG_OPTIONS REF READS`: the same
   // lines, @PG aside, and no scratch file left by either.
   void expect_minimap2(const std::string& mm_options, const std::string& ag_options, const std::string& ref,
-                       const std::string& reads) const {
+                       const std::string& reads, size_t min_lines = 40) const {
     const test::CommandResult mm = sh("minimap2 " + mm_options + " " + ref + " " + reads);
     ASSERT_EQ(mm.code, 0) << "minimap2 " << mm_options << ": " << last_lines(mm.err);
     const auto want = lines_without_pg(mm.out);
-    ASSERT_GT(want.size(), 40u) << "minimap2 " << mm_options;
+    ASSERT_GE(want.size(), min_lines) << "minimap2 " << mm_options;
     const test::CommandResult ag = agatha("align " + ag_options + " " + ref + " " + reads);
     ASSERT_EQ(ag.code, 0) << "agatha align " << ag_options << ": " << last_lines(ag.err);
     EXPECT_EQ(first_difference(want, lines_without_pg(ag.out)), "") << "agatha align " << ag_options;
@@ -201,6 +201,27 @@ TEST_F(SplitE2e, AReadMapsToThreeParts) {
   EXPECT_EQ(by_read.size(), 43u);
   EXPECT_EQ(by_read["fe6bbcb4-c11b-4445-900e-4f4446fb7514"],
             (std::vector<std::string>{"c2:16:0", "c4:272:0", "c1:272:0"}));
+}
+
+// minimap2's inversion reads (tests/data/e2e/q-inv.fa.gz) against its reference in two
+// parts (-I 5k: t-inv's 7.5 kb sequence, then a 50 kb slice and the same sequence under
+// another name): split and inverted regions (zd:i, tp:A:I) from both parts, and the
+// merge's MAPQ of inversions (mm_set_inv_mapq) over all of them.
+TEST_F(SplitE2e, InversionsAcrossParts) {
+  SKIP_WITHOUT_MINIMAP2();
+  const std::string t = test::read_gz(test::source_path("tests/data/e2e/t-inv.fa.gz"));
+  ASSERT_TRUE(t.starts_with(">ref\n"));
+  const auto slice = test::read_fasta(test::source_path("tests/data/e2e/ont.ref.fa.gz"));
+  const std::string ref =
+      dir_.write("inv.fa", t + ">c0\n" + slice.at("dh10b_1180001_1430000").substr(0, 50'000) + "\n>ref2" + t.substr(4));
+  const std::string reads = shell_quote(test::source_path("tests/data/e2e/q-inv.fa.gz"));
+  for (const char* out : {"-a", "-c"}) {
+    SCOPED_TRACE(out);
+    expect_minimap2(std::string(out) + " -x map-ont -I 5k", std::string(out) + " -x map-ont -I 5k", shell_quote(ref),
+                    reads, 10);
+    expect_minimap2(std::string(out) + " -x map-ont -I 5k " + prefix("split"),
+                    std::string(out) + " -x map-ont -I 5k " + prefix("split"), shell_quote(ref), reads, 10);
+  }
 }
 
 // ---- a multi-part .mmi ----
