@@ -113,13 +113,16 @@ struct PassSetup {
   pipeline::OutputOptions oo;  // OutputKind::kRegions with --split-prefix
   DpBackend* dp;               // null with --map-only
   std::chrono::steady_clock::time_point t0;
+  // The options of the next pass: mid_occ, once the first part has resolved it, is kept
+  // for the others, as minimap2 computes it from the first part only.
+  AlignOptions opt;
 };
 
 // Maps (--map-only) or aligns every read of `reads` against one index part and hands the
-// records, or with --split-prefix each read's regions, to `write`. Returns the part's
-// mid_occ, which minimap2 computes from the first part only and keeps for the others.
-int32_t map_part(const PassSetup& p, const index::MinimizerIndex& idx, const AlignOptions& opt, io::SeqReader& reads,
-                 const pipeline::RecordWriter& write) {
+// records, or with --split-prefix each read's regions, to `write`.
+void map_part(PassSetup& p, const index::MinimizerIndex& idx, io::SeqReader& reads,
+              const pipeline::RecordWriter& write) {
+  const AlignOptions& opt = p.opt;
   const pipeline::ReadMapper mapper(idx, opt);
   std::fprintf(stderr, "[M::align] mid_occ = %d\n", mapper.mid_occ());
   if (p.args.map_only) {
@@ -128,18 +131,20 @@ int32_t map_part(const PassSetup& p, const index::MinimizerIndex& idx, const Ali
             ? pipeline::map_reads_to_part(mapper, reads, write, opt.threads, opt.read_batch)
             : pipeline::map_reads(mapper, reads, write, opt.threads, opt.read_batch);
     print_done(p.t0, st, "mapped");
-    return mapper.mid_occ();
+  } else {
+    const pipeline::ReadAligner aligner(mapper, opt, p.oo);
+    // gpu, gpu-sim and gpu-emu (which runs the GPU's batches on the host) take the GPU's size.
+    const bool gpu_backend = p.dp->name().starts_with("gpu");
+    const pipeline::AlignStats st = pipeline::align_reads(aligner, *p.dp, reads, write, opt.threads, opt.read_batch,
+                                                          dp_batch_for(opt, gpu_backend));
+    std::fprintf(stderr,
+                 "[M::align] %llu DP tasks in %llu round(s), %llu of them overlapped with another group's seeding and "
+                 "chaining\n",
+                 static_cast<unsigned long long>(st.dp_tasks), static_cast<unsigned long long>(st.rounds),
+                 static_cast<unsigned long long>(st.overlapped_rounds));
+    print_done(p.t0, st, "aligned");
   }
-  const pipeline::ReadAligner aligner(mapper, opt, p.oo);
-  // gpu, gpu-sim and gpu-emu (which runs the GPU's batches on the host) take the GPU's size.
-  const bool gpu_backend = p.dp->name().starts_with("gpu");
-  const pipeline::AlignStats st =
-      pipeline::align_reads(aligner, *p.dp, reads, write, opt.threads, opt.read_batch, dp_batch_for(opt, gpu_backend));
-  std::fprintf(stderr, "[M::align] %llu DP tasks in %llu round(s), %llu of them overlapped with another group's seeding and chaining\n",
-               static_cast<unsigned long long>(st.dp_tasks), static_cast<unsigned long long>(st.rounds),
-               static_cast<unsigned long long>(st.overlapped_rounds));
-  print_done(p.t0, st, "aligned");
-  return mapper.mid_occ();
+  p.opt.mid_occ = mapper.mid_occ();
 }
 
 // part: its number from 1, or 0 for the only part.
@@ -148,6 +153,70 @@ void log_part(std::chrono::steady_clock::time_point t0, size_t part, const index
                idx.reference().size());
   if (part > 0) std::fprintf(stderr, " (part %zu)", part);
   std::fprintf(stderr, "\n");
+}
+
+// Runs pass(part, reads) for the part `idx` and every later one of `parts`, each with the
+// reads read from the start (`reads` is open for the first), one part in memory at a time.
+template <class Pass>
+void for_each_part(io::IndexParts& parts, std::optional<index::MinimizerIndex> idx, std::optional<io::SeqReader>& reads,
+                   const PassSetup& p, Pass&& pass) {
+  while (idx) {
+    if (parts.parts_read() > 1) reads.emplace(p.args.reads);
+    pass(*idx, *reads);
+    idx.reset();
+    idx = parts.next();
+    if (idx) log_part(p.t0, parts.parts_read(), *idx);
+  }
+}
+
+// --split-prefix: every part's pass into a scratch file of its own, then the merge of
+// them all into `out`, under `header` and every part's @SQ lines (SAM).
+void map_and_merge(PassSetup& p, io::IndexParts& parts, std::optional<index::MinimizerIndex> idx,
+                   std::optional<io::SeqReader>& reads, RunOutput& out, std::string header) {
+  const AlignArgs& a = p.args;
+  io::ScratchSeries scratch(p.opt.split_prefix);
+  pipeline::SplitParts merge;
+  pipeline::OutputOptions merged = p.oo;  // the records of the merge
+  merged.eqx = false;                     // the parts store the =/X CIGARs
+  p.oo.kind = pipeline::OutputKind::kRegions;
+  for_each_part(parts, std::move(idx), reads, p, [&](const index::MinimizerIndex& part, io::SeqReader& rd) {
+    for (const index::RefSeq& r : part.reference().seqs()) merge.refs.push_back({r.name, 0, r.len});
+    merge.first_rid.push_back(parts.first_rid());
+    merge.k = part.k();
+    const std::string file = scratch.add();
+    if (same_output(file, a.output)) throw OptionError("-o names the scratch file '" + file + "' of --split-prefix");
+    io::refuse_input_as_output(file, {a.reference, a.reads});
+    merge.files.push_back(file);
+    io::OutputFile part_out(file);
+    map_part(p, part, rd, [&part_out](std::string_view s) { part_out.write(s); });
+    part_out.close();
+  });
+  if (!header.empty()) {
+    std::vector<format::SamReference> refs;
+    for (const index::RefSeq& r : merge.refs) refs.push_back({r.name, static_cast<int64_t>(r.len)});
+    format::append_sam_sq_lines(header, refs);
+  }
+  out.header(header);
+  reads.emplace(a.reads);
+  const pipeline::PipelineStats st =
+      pipeline::merge_parts(merge, *reads, a.opt, merged, a.map_only, out.writer(), a.opt.threads, a.opt.read_batch);
+  print_done(p.t0, st, "merged the parts' results of");
+  scratch.remove_all();  // before out's file is renamed into place: -o may not name one
+}
+
+// The reads are read once per index part, and once more to merge: not from standard
+// input. BAM records name sequences by their place in the header, which a multi-part
+// index without --split-prefix leaves without @SQ lines.
+void check_parts_output(const AlignArgs& a, bool split, bool one_part, bool bam) {
+  if ((split || !one_part) && a.reads == "-")
+    throw OptionError(std::string("reads from standard input cannot be read again, and ") +
+                      (split ? "--split-prefix reads them once per index part and once to merge"
+                             : "a multi-part index (-I below the reference's size) maps them once per part") +
+                      ": give a file");
+  if (bam && !one_part && !split)
+    throw OptionError(
+        "BAM output needs every reference sequence in its header, which a multi-part index (-I below the "
+        "reference's size) only gives with --split-prefix");
 }
 
 [[nodiscard]] int run_align(const AlignArgs& a) {
@@ -202,15 +271,7 @@ void log_part(std::chrono::steady_clock::time_point t0, size_t part, const index
     std::fprintf(stderr, "[M::align::%.3f] wrote the index to '%s'\n", seconds_since(t0), a.index_out.c_str());
   }
   if (!map) return 0;
-  if ((split || !one_part) && a.reads == "-")
-    throw OptionError(std::string("reads from standard input cannot be read again, and ") +
-                      (split ? "--split-prefix reads them once per index part and once to merge"
-                             : "a multi-part index (-I below the reference's size) maps them once per part") +
-                      ": give a file");
-  if (bam && !one_part && !split)
-    throw OptionError(
-        "BAM output needs every reference sequence in its header, which a multi-part index (-I below the "
-        "reference's size) only gives with --split-prefix");
+  check_parts_output(a, split, one_part, bam);
 
   std::unique_ptr<DpBackend> dp;
   if (!a.map_only) {
@@ -222,11 +283,9 @@ void log_part(std::chrono::steady_clock::time_point t0, size_t part, const index
   }
 
   // The header: @SQ lines, @RG, @PG. A multi-part index without --split-prefix has no
-  // @SQ lines (minimap2 warns); with --split-prefix they are every part's, after @PG,
-  // written by the merge.
-  const bool sam_header = !paf && !a.map_only;
+  // @SQ lines (minimap2 warns); with --split-prefix they are every part's, after @PG.
   std::string header;
-  if (sam_header) {
+  if (!paf && !a.map_only) {
     std::vector<format::SamReference> refs;
     if (one_part && !split)
       for (const index::RefSeq& r : idx->reference().seqs()) refs.push_back({r.name, static_cast<int64_t>(r.len)});
@@ -236,49 +295,14 @@ void log_part(std::chrono::steady_clock::time_point t0, size_t part, const index
                    "[W::align] For a multi-part index, no @SQ lines will be outputted. Please use --split-prefix.\n");
   }
   RunOutput out(a.output, bam);
-  if (!split) out.header(header);
-
-  PassSetup pass{a, oo, dp.get(), t0};
-  if (split) pass.oo.kind = pipeline::OutputKind::kRegions;
-  AlignOptions part_opt = opt;
-  std::optional<io::ScratchSeries> scratch;
-  if (split) scratch.emplace(opt.split_prefix);
-  pipeline::SplitParts merge;
-  const pipeline::RecordWriter write = out.writer();
-  while (idx) {
-    if (parts.parts_read() > 1) reads.emplace(a.reads);  // each part maps every read
-    if (!split) {
-      part_opt.mid_occ = map_part(pass, *idx, part_opt, *reads, write);
-    } else {
-      for (const index::RefSeq& r : idx->reference().seqs()) merge.refs.push_back({r.name, 0, r.len});
-      merge.first_rid.push_back(parts.first_rid());
-      merge.k = idx->k();
-      const std::string file = scratch->add();
-      if (same_output(file, a.output)) throw OptionError("-o names the scratch file '" + file + "' of --split-prefix");
-      io::refuse_input_as_output(file, {a.reference, a.reads});
-      merge.files.push_back(file);
-      io::OutputFile part_out(file);
-      part_opt.mid_occ = map_part(pass, *idx, part_opt, *reads, [&part_out](std::string_view s) { part_out.write(s); });
-      part_out.close();
-    }
-    idx.reset();  // one part in memory at a time
-    idx = parts.next();
-    if (idx) log_part(t0, parts.parts_read(), *idx);
-  }
+  PassSetup pass{a, oo, dp.get(), t0, opt};
   if (split) {
-    if (sam_header) {
-      std::vector<format::SamReference> refs;
-      for (const index::RefSeq& r : merge.refs) refs.push_back({r.name, static_cast<int64_t>(r.len)});
-      format::append_sam_sq_lines(header, refs);
-    }
+    map_and_merge(pass, parts, std::move(idx), reads, out, std::move(header));
+  } else {
     out.header(header);
-    reads.emplace(a.reads);
-    pipeline::OutputOptions merged = oo;
-    merged.eqx = false;  // the parts stored the =/X CIGARs
-    const pipeline::PipelineStats st =
-        pipeline::merge_parts(merge, *reads, opt, merged, a.map_only, write, opt.threads, opt.read_batch);
-    print_done(t0, st, "merged the parts' results of");
-    scratch->remove_all();
+    const pipeline::RecordWriter write = out.writer();
+    for_each_part(parts, std::move(idx), reads, pass,
+                  [&](const index::MinimizerIndex& part, io::SeqReader& rd) { map_part(pass, part, rd, write); });
   }
   out.close();
   return 0;
