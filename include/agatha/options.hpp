@@ -25,6 +25,10 @@ struct AlignOptions {
   int w = 10;            // -w, 0 < w < 256
   bool hpc = false;      // -H: homopolymer-compressed k-mers
   int bucket_bits = 14;  // --bucket-bits; no effect on output
+  // -I: a new index part starts once a part holds more than this many bases (checked
+  // before each of mm_idx_gen's mini-batches; see src/index/index_parts.hpp). 2.24's
+  // default, 4G, holds a human genome in one part.
+  uint64_t part_bases = 4'000'000'000;
 
   // ---- seeding (map.c: mm_map_frag's seeding; seed.c) ----
   float mid_occ_frac = 2e-4f;       // -f X with X < 1
@@ -88,6 +92,10 @@ struct AlignOptions {
   int threads = 3;                    // -t
   bool print_secondary = true;        // false with --secondary=no
   bool copy_comment = false;          // -y
+  // --split-prefix: map each index part to scratch files named after it, then merge
+  // (pipeline/split_merge.hpp). Set, it also changes each part's alignment as in
+  // minimap2: mm_align_skeleton leaves mm_update_dp_max to the merge.
+  std::string split_prefix;
 
   // The scoring of the guided DP and of every score computed from an alignment.
   [[nodiscard]] DpScoring dp_scoring() const { return DpScoring{a, b, sc_ambi, q, e, q2, e2}; }

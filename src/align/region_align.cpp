@@ -590,7 +590,7 @@ void align_skeleton(const AlignOptions& opt, const index::MinimizerIndex& idx, c
   (void)align_regions(opt, idx, read, regs, chained, dp);
   const int qlen = static_cast<int>(read.fwd.size());
   map::filter_regions(opt, qlen, regs);
-  if (qlen >= opt.rank_min_len) {
+  if (opt.split_prefix.empty() && qlen >= opt.rank_min_len) {  // with --split-prefix: at the merge
     map::update_dp_max(qlen, regs, opt.rank_frac, opt.a, opt.b);
     map::filter_regions(opt, qlen, regs);
   }

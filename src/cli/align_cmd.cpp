@@ -4,6 +4,12 @@
 // mapping-only PAF (minimap2 without -a/-c). `-d FILE` writes the index as .agi, as
 // `minimap2 -d` writes its own: without READS that is all the command does. With
 // `--sort` the BAM output is coordinate-sorted and indexed (io::SortedBamWriter).
+//
+// A reference larger than -I (or a multi-part .mmi) is mapped part by part, as minimap2
+// does (main.c's loop over mm_idx_reader_read): every read against the first part, then
+// against the next, one part in memory at a time. Without --split-prefix each part's
+// records follow the previous part's (and the SAM header has no @SQ line); with it each
+// part's results go to scratch files and a last pass merges them (pipeline/split_merge.hpp).
 #include <agatha/dp.hpp>
 #include <agatha/error.hpp>
 
@@ -23,10 +29,12 @@
 #include "../io/bam_writer.hpp"
 #include "../io/index_file.hpp"
 #include "../io/output_file.hpp"
+#include "../io/output_path.hpp"
 #include "../format/sam.hpp"
 #include "../io/seq_reader.hpp"
 #include "../pipeline/batch_aligner.hpp"
 #include "../pipeline/read_mapper.hpp"
+#include "../pipeline/split_merge.hpp"
 #include "commands.hpp"
 #include "map_options.hpp"
 
@@ -87,6 +95,157 @@ void print_done(std::chrono::steady_clock::time_point t0, const pipeline::Pipeli
   return std::filesystem::equivalent(a, b, ec);
 }
 
+// Where the records go: SAM or PAF text, BAM through htslib, or with `sort` a
+// coordinate-sorted BAM and its index. The header goes first.
+class RunOutput {
+ public:
+  RunOutput(const std::string& path, bool bam, const std::optional<io::SortOptions>& sort) {
+    if (sort)
+      sorted_.emplace(path, *sort);
+    else if (bam)
+      bam_.emplace(path);
+    else
+      text_.emplace(path);
+  }
+  void header(const std::string& h) {
+    if (sorted_)
+      sorted_->write_header(h);
+    else if (bam_)
+      bam_->write_header(h);
+    else
+      text_->write(h);
+  }
+  [[nodiscard]] pipeline::RecordWriter writer() {
+    if (sorted_) return [this](std::string_view s) { sorted_->write_records(s); };
+    if (bam_) return [this](std::string_view s) { bam_->write_records(s); };
+    return [this](std::string_view s) { text_->write(s); };
+  }
+  void close() {
+    if (sorted_) sorted_->close();
+    if (bam_) bam_->close();
+    if (text_) text_->close();
+  }
+  // The sorted BAM writer, after close() its counts; null without --sort.
+  [[nodiscard]] const io::SortedBamWriter* sorted() const { return sorted_ ? &*sorted_ : nullptr; }
+
+ private:
+  std::optional<io::SortedBamWriter> sorted_;
+  std::optional<io::BamWriter> bam_;
+  std::optional<io::OutputFile> text_;
+};
+
+// What every part's pass shares.
+struct PassSetup {
+  const AlignArgs& args;
+  pipeline::OutputOptions oo;  // OutputKind::kRegions with --split-prefix
+  DpBackend* dp;               // null with --map-only
+  std::chrono::steady_clock::time_point t0;
+  // The options of the next pass: mid_occ, once the first part has resolved it, is kept
+  // for the others, as minimap2 computes it from the first part only.
+  AlignOptions opt;
+};
+
+// Maps (--map-only) or aligns every read of `reads` against one index part and hands the
+// records, or with --split-prefix each read's regions, to `write`.
+void map_part(PassSetup& p, const index::MinimizerIndex& idx, io::SeqReader& reads,
+              const pipeline::RecordWriter& write) {
+  const AlignOptions& opt = p.opt;
+  const pipeline::ReadMapper mapper(idx, opt);
+  std::fprintf(stderr, "[M::align] mid_occ = %d\n", mapper.mid_occ());
+  if (p.args.map_only) {
+    const pipeline::PipelineStats st =
+        p.oo.kind == pipeline::OutputKind::kRegions
+            ? pipeline::map_reads_to_part(mapper, reads, write, opt.threads, opt.read_batch)
+            : pipeline::map_reads(mapper, reads, write, opt.threads, opt.read_batch);
+    print_done(p.t0, st, "mapped");
+  } else {
+    const pipeline::ReadAligner aligner(mapper, opt, p.oo);
+    // gpu, gpu-sim and gpu-emu (which runs the GPU's batches on the host) take the GPU's size.
+    const bool gpu_backend = p.dp->name().starts_with("gpu");
+    const pipeline::AlignStats st = pipeline::align_reads(aligner, *p.dp, reads, write, opt.threads, opt.read_batch,
+                                                          dp_batch_for(opt, gpu_backend));
+    std::fprintf(stderr,
+                 "[M::align] %llu DP tasks in %llu round(s), %llu of them overlapped with another group's seeding and "
+                 "chaining\n",
+                 static_cast<unsigned long long>(st.dp_tasks), static_cast<unsigned long long>(st.rounds),
+                 static_cast<unsigned long long>(st.overlapped_rounds));
+    print_done(p.t0, st, "aligned");
+  }
+  p.opt.mid_occ = mapper.mid_occ();
+}
+
+// part: its number from 1, or 0 for the only part.
+void log_part(std::chrono::steady_clock::time_point t0, size_t part, const index::MinimizerIndex& idx) {
+  std::fprintf(stderr, "[M::align::%.3f] loaded/built the index for %zu target sequence(s)", seconds_since(t0),
+               idx.reference().size());
+  if (part > 0) std::fprintf(stderr, " (part %zu)", part);
+  std::fprintf(stderr, "\n");
+}
+
+// Runs pass(part, reads) for the part `idx` and every later one of `parts`, each with the
+// reads read from the start (`reads` is open for the first), one part in memory at a time.
+template <class Pass>
+void for_each_part(io::IndexParts& parts, std::optional<index::MinimizerIndex> idx, std::optional<io::SeqReader>& reads,
+                   const PassSetup& p, Pass&& pass) {
+  while (idx) {
+    if (parts.parts_read() > 1) reads.emplace(p.args.reads);
+    pass(*idx, *reads);
+    idx.reset();
+    idx = parts.next();
+    if (idx) log_part(p.t0, parts.parts_read(), *idx);
+  }
+}
+
+// --split-prefix: every part's pass into a scratch file of its own, then the merge of
+// them all into `out`, under `header` and every part's @SQ lines (SAM).
+void map_and_merge(PassSetup& p, io::IndexParts& parts, std::optional<index::MinimizerIndex> idx,
+                   std::optional<io::SeqReader>& reads, RunOutput& out, std::string header) {
+  const AlignArgs& a = p.args;
+  io::ScratchSeries scratch(p.opt.split_prefix);
+  pipeline::SplitParts merge;
+  pipeline::OutputOptions merged = p.oo;  // the records of the merge
+  merged.eqx = false;                     // the parts store the =/X CIGARs
+  p.oo.kind = pipeline::OutputKind::kRegions;
+  for_each_part(parts, std::move(idx), reads, p, [&](const index::MinimizerIndex& part, io::SeqReader& rd) {
+    for (const index::RefSeq& r : part.reference().seqs()) merge.refs.push_back({r.name, 0, r.len});
+    merge.first_rid.push_back(parts.first_rid());
+    merge.k = part.k();
+    const std::string file = scratch.add();
+    if (same_output(file, a.output)) throw OptionError("-o names the scratch file '" + file + "' of --split-prefix");
+    io::refuse_input_as_output(file, {a.reference, a.reads});
+    merge.files.push_back(file);
+    io::OutputFile part_out(file);
+    map_part(p, part, rd, [&part_out](std::string_view s) { part_out.write(s); });
+    part_out.close();
+  });
+  if (!header.empty()) {
+    std::vector<format::SamReference> refs;
+    for (const index::RefSeq& r : merge.refs) refs.push_back({r.name, static_cast<int64_t>(r.len)});
+    format::append_sam_sq_lines(header, refs);
+  }
+  out.header(header);
+  reads.emplace(a.reads);
+  const pipeline::PipelineStats st =
+      pipeline::merge_parts(merge, *reads, a.opt, merged, a.map_only, out.writer(), a.opt.threads, a.opt.read_batch);
+  print_done(p.t0, st, "merged the parts' results of");
+  scratch.remove_all();  // before out's file is renamed into place: -o may not name one
+}
+
+// The reads are read once per index part, and once more to merge: not from standard
+// input. BAM records name sequences by their place in the header, which a multi-part
+// index without --split-prefix leaves without @SQ lines.
+void check_parts_output(const AlignArgs& a, bool split, bool one_part, bool bam) {
+  if ((split || !one_part) && a.reads == "-")
+    throw OptionError(std::string("reads from standard input cannot be read again, and ") +
+                      (split ? "--split-prefix reads them once per index part and once to merge"
+                             : "a multi-part index (-I below the reference's size) maps them once per part") +
+                      ": give a file");
+  if (bam && !one_part && !split)
+    throw OptionError(
+        "BAM output needs every reference sequence in its header, which a multi-part index (-I below the "
+        "reference's size) only gives with --split-prefix");
+}
+
 [[nodiscard]] int run_align(const AlignArgs& a) {
   const auto t0 = std::chrono::steady_clock::now();
   const AlignOptions& opt = a.opt;
@@ -103,6 +262,9 @@ void print_done(std::chrono::steady_clock::time_point t0, const pipeline::Pipeli
     rg = format::parse_read_group(a.read_group);
     oo.sam.rg_id = rg->id;
   }
+  // As minimap2's main: the merge of a split index has no reference bases.
+  const bool split = !opt.split_prefix.empty();
+  if (split && oo.diff != format::DiffTag::kNone) throw OptionError("--cs or --MD doesn't work with --split-prefix");
 
   // As minimap2's main: with neither reads nor -d there is nothing to do.
   if (a.reads.empty() && a.index_out.empty())
@@ -120,80 +282,67 @@ void print_done(std::chrono::steady_clock::time_point t0, const pipeline::Pipeli
   // at once; written under a temporary name, renamed when complete (OutputFile).
   std::optional<io::OutputFile> index_file;
   if (!a.index_out.empty()) index_file.emplace(a.index_out);
-  const index::MinimizerIndex idx = io::load_or_build_index(a.reference, opt);
-  std::fprintf(stderr, "[M::align::%.3f] loaded/built the index for %zu target sequence(s)\n", seconds_since(t0),
-               idx.reference().size());
+  io::IndexParts parts(a.reference, opt);
+  std::optional<index::MinimizerIndex> idx = parts.next();
+  const bool one_part = parts.at_end();
+  log_part(t0, one_part ? 0 : 1, *idx);
   // As minimap2 -d: the index is written as soon as it is loaded or built, then the
-  // reads, if any, are mapped.
+  // reads, if any, are mapped. An .agi holds one part.
   if (index_file) {
-    io::write_index(idx, *index_file);
+    if (!one_part)
+      throw OptionError(parts.from_index_file()
+                            ? "-d writes one .agi index, and '" + a.reference + "' is an index of several parts"
+                            : "-d writes one .agi index, and -I " + std::to_string(opt.part_bases) +
+                                  " cuts this reference into several parts: give -I at least the reference's size");
+    io::write_index(*idx, *index_file);
     index_file->close();
     std::fprintf(stderr, "[M::align::%.3f] wrote the index to '%s'\n", seconds_since(t0), a.index_out.c_str());
   }
   if (!map) return 0;
-  const pipeline::ReadMapper mapper(idx, opt);
-  std::fprintf(stderr, "[M::align] mid_occ = %d\n", mapper.mid_occ());
+  check_parts_output(a, split, one_part, bam);
 
-  if (a.map_only) {
-    io::OutputFile out(a.output);
-    const pipeline::PipelineStats st = pipeline::map_reads(mapper, *reads, out, opt.threads, opt.read_batch);
-    out.close();
-    print_done(t0, st, "mapped");
-    return 0;
+  std::unique_ptr<DpBackend> dp;
+  if (!a.map_only) {
+    DpBackendOptions bo = a.dp;
+    bo.threads = opt.threads;
+    bo.log = [](const std::string& msg) { std::fprintf(stderr, "[M::align] %s\n", msg.c_str()); };
+    dp = make_dp_backend(bo);
+    std::fprintf(stderr, "[M::align] DP backend: %s\n", dp->name().c_str());
   }
 
-  DpBackendOptions bo = a.dp;
-  bo.threads = opt.threads;
-  bo.log = [](const std::string& msg) { std::fprintf(stderr, "[M::align] %s\n", msg.c_str()); };
-  const std::unique_ptr<DpBackend> dp = make_dp_backend(bo);
-  std::fprintf(stderr, "[M::align] DP backend: %s\n", dp->name().c_str());
-
+  // The header: @SQ lines, @RG, @PG. A multi-part index without --split-prefix has no
+  // @SQ lines (minimap2 warns); with --split-prefix they are every part's, after @PG.
   std::string header;
-  if (!paf) {
+  if (!paf && !a.map_only) {
     std::vector<format::SamReference> refs;
-    const index::Reference& ref = idx.reference();
-    for (uint32_t i = 0; i < ref.size(); ++i) refs.push_back({ref.seq(i).name, static_cast<int64_t>(ref.seq(i).len)});
+    if (one_part && !split)
+      for (const index::RefSeq& r : idx->reference().seqs()) refs.push_back({r.name, static_cast<int64_t>(r.len)});
     format::append_sam_header(header, refs, rg ? &*rg : nullptr, command_line());
+    if (!one_part && !split)
+      std::fprintf(stderr,
+                   "[W::align] For a multi-part index, no @SQ lines will be outputted. Please use --split-prefix.\n");
   }
-  const pipeline::ReadAligner aligner(mapper, opt, oo);
-  // SAM text, or BAM through htslib, or BAM sorted; records arrive group by group, in
-  // input order.
-  std::optional<io::BamWriter> bam_out;
-  std::optional<io::SortedBamWriter> sorted_out;
-  std::optional<io::OutputFile> text_out;
-  pipeline::RecordWriter write;
+  std::optional<io::SortOptions> sort;
   if (a.sort) {
-    io::SortOptions so = a.sort_opt;
-    so.threads = opt.threads;
-    so.index = a.index_format == "bai" ? io::IndexFormat::kBai : io::IndexFormat::kCsi;
-    sorted_out.emplace(a.output, so);
-    sorted_out->write_header(header);
-    write = [&sorted_out](std::string_view s) { sorted_out->write_records(s); };
-  } else if (bam) {
-    bam_out.emplace(a.output);
-    bam_out->write_header(header);
-    write = [&bam_out](std::string_view s) { bam_out->write_records(s); };
+    sort = a.sort_opt;
+    sort->threads = opt.threads;
+    sort->index = a.index_format == "bai" ? io::IndexFormat::kBai : io::IndexFormat::kCsi;
+  }
+  RunOutput out(a.output, bam, sort);
+  PassSetup pass{a, oo, dp.get(), t0, opt};
+  if (split) {
+    map_and_merge(pass, parts, std::move(idx), reads, out, std::move(header));
   } else {
-    text_out.emplace(a.output);
-    text_out->write(header);
-    write = [&text_out](std::string_view s) { text_out->write(s); };
+    out.header(header);
+    const pipeline::RecordWriter write = out.writer();
+    for_each_part(parts, std::move(idx), reads, pass,
+                  [&](const index::MinimizerIndex& part, io::SeqReader& rd) { map_part(pass, part, rd, write); });
   }
-  // gpu, gpu-sim and gpu-emu (which runs the GPU's batches on the host) take the GPU's size.
-  const bool gpu_backend = dp->name().starts_with("gpu");
-  const pipeline::AlignStats st =
-      pipeline::align_reads(aligner, *dp, *reads, write, opt.threads, opt.read_batch, dp_batch_for(opt, gpu_backend));
-  if (bam_out) bam_out->close();
-  if (text_out) text_out->close();
-  if (sorted_out) {
-    sorted_out->close();
+  out.close();
+  if (const io::SortedBamWriter* sorted = out.sorted())
     std::fprintf(stderr, "[M::align::%.3f] sorted %lld records (%d temporary file(s)) into '%s', indexed in '%s'\n",
-                 seconds_since(t0), static_cast<long long>(sorted_out->records()), sorted_out->runs_written(),
-                 a.output.c_str(), sorted_out->index_path().c_str());
-  }
-  std::fprintf(stderr, "[M::align] %llu DP tasks in %llu round(s), %llu of them overlapped with another group's seeding and chaining\n",
-               static_cast<unsigned long long>(st.dp_tasks), static_cast<unsigned long long>(st.rounds),
-               static_cast<unsigned long long>(st.overlapped_rounds));
-  print_done(t0, st, "aligned");
+                 seconds_since(t0), static_cast<long long>(sorted->records()), sorted->runs_written(),
+                 a.output.c_str(), sorted->index_path().c_str());
   return 0;
 }
 
@@ -242,6 +391,10 @@ void add_align_command(CLI::App& app) {
   sub->add_flag("--cs{short}", args->cs, "Output the cs tag: --cs or --cs=short, --cs=long")
       ->check(one_of({"short", "long"}, "--cs only takes 'short' or 'long'"));
   sub->add_flag("--eqx", args->out.eqx, "Write =/X CIGAR operators instead of M");
+  sub->add_option("--split-prefix", opt.split_prefix,
+                  "With an index of several parts (-I): map each part's results to scratch files STR.NNNN.tmp, "
+                  "then merge them into one output with every @SQ line (as minimap2 --split-prefix)")
+      ->type_name("STR");
   sub->add_option("--format", args->format, "Output format: sam (default) or bam (also chosen by -o *.bam)")
       ->check(one_of({"sam", "bam"}, "--format only takes 'sam' or 'bam'"));
   sub->add_flag(

@@ -1,7 +1,8 @@
 // src/cli/index_cmd.cpp — `agatha index ref.fa -o ref.agi`: builds the minimizer index
 // of a reference with the preset's (or -k/-w/-H) parameters on -t threads and saves it
-// as .agi. A
-// regular file is written under a temporary name and renamed when complete.
+// as .agi. A regular file is written under a temporary name and renamed when complete.
+// An .agi holds one index part: a reference that -I would cut into several is refused
+// (minimap2 -d writes one index image per part; agatha align splits the FASTA itself).
 #include <agatha/error.hpp>
 
 #include <cerrno>
@@ -34,7 +35,11 @@ int run_index(const IndexCmdArgs& a) {
   // device or FIFO is written in place; an error or a fatal signal removes the
   // temporary file (OutputFile).
   io::OutputFile out(a.output);
-  const index::MinimizerIndex idx = io::build_index_from_file(a.reference, opt);
+  io::IndexParts parts(a.reference, opt, true);
+  const index::MinimizerIndex idx = *parts.next();
+  if (!parts.at_end())
+    throw OptionError("an .agi index holds one part, and -I " + std::to_string(opt.part_bases) +
+                      " cuts this reference into several: give -I at least the reference's size");
   io::write_index(idx, out);
   out.close();
   std::fprintf(stderr, "[M::index] %zu target sequence(s), %zu distinct minimizers, %zu occurrences\n",

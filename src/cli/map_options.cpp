@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdint>
 #include <cstdlib>
 #include <functional>
 #include <string>
@@ -59,7 +60,10 @@ CLI::Option* add_minimap2_option(CLI::App& sub, const std::string& name, const s
 
 }  // namespace
 
-int64_t parse_num(const std::string& text, const std::string& option, size_t* end) {
+namespace {
+
+// parse_num's number before rounding.
+[[nodiscard]] double parse_scaled(const std::string& text, const std::string& option, size_t* end) {
   size_t pos = 0;
   double x = parse_double(text, pos, option);
   if (pos < text.size()) {
@@ -75,7 +79,20 @@ int64_t parse_num(const std::string& text, const std::string& option, size_t* en
     *end = pos;
   else
     expect_end(text, pos, option);
-  return static_cast<int64_t>(x + .499);
+  return x;
+}
+
+}  // namespace
+
+int64_t parse_num(const std::string& text, const std::string& option, size_t* end) {
+  return static_cast<int64_t>(parse_scaled(text, option, end) + .499);
+}
+
+uint64_t parse_size(const std::string& text, const std::string& option) {
+  const double x = parse_scaled(text, option, nullptr);
+  if (x < 0) bad_value(option, text);
+  constexpr double kMax = 18446744073709551615.0;  // 2^64, as a double
+  return x + .499 >= kMax ? UINT64_MAX : static_cast<uint64_t>(x + .499);
 }
 
 CLI::Validator one_of(std::initializer_list<const char*> values, std::string message) {
@@ -104,6 +121,10 @@ void add_index_options(CLI::App& sub, AlignOptions& opt) {
   sub.add_option("-k", opt.k, "k-mer size (no larger than 28)")->capture_default_str();
   sub.add_option("-w", opt.w, "Minimizer window size")->capture_default_str();
   sub.add_flag("-H", opt.hpc, "Use homopolymer-compressed k-mers");
+  add_minimap2_option(
+      sub, "-I", "NUM", "4G", [&opt](const std::string& text) { opt.part_bases = parse_size(text, "-I"); },
+      "Index parts of ~NUM reference bases (K/M/G suffixes): align maps the reads to each part in turn; an .agi "
+      "holds one part");
   sub.add_option("--bucket-bits", opt.bucket_bits,
                  "Bits of the hash that select the index's bucket (no effect on output)")
       ->capture_default_str();

@@ -17,7 +17,7 @@
 
 namespace agatha::cli {
 
-// -x -k -w -H --bucket-bits: what shapes the index.
+// -x -k -w -H -I --bucket-bits -t: what shapes the index and how it is built.
 void add_index_options(CLI::App& sub, AlignOptions& opt);
 
 // Seeding, chaining, selection, alignment and pipeline options of `agatha align`.
@@ -32,5 +32,10 @@ void add_map_options(CLI::App& sub, AlignOptions& opt);
 // 1e9), rounded to the nearest integer. `end` receives the rest of the text; throws
 // OptionError naming `option` when no number starts the text.
 [[nodiscard]] int64_t parse_num(const std::string& text, const std::string& option, size_t* end = nullptr);
+
+// parse_num for a size that cannot be negative (-I): a negative number is an invalid
+// value (minimap2 would wrap it around to an unsigned one), and one beyond 2^64 - 1
+// saturates there.
+[[nodiscard]] uint64_t parse_size(const std::string& text, const std::string& option);
 
 }  // namespace agatha::cli

@@ -155,11 +155,15 @@ ReadGroup parse_read_group(std::string_view arg) {
 
 void append_sam_header(std::string& out, std::span<const SamReference> refs, const ReadGroup* read_group,
                        std::span<const std::string> argv) {
-  for (const SamReference& ref : refs) put(out, "@SQ\tSN:", ref.name, "\tLN:", ref.length, '\n');
+  append_sam_sq_lines(out, refs);
   if (read_group) out += read_group->line + '\n';
   put(out, "@PG\tID:agatha\tPN:agatha\tVN:", kVersion, "\tCL:agatha");
   for (size_t i = 1; i < argv.size(); ++i) out += ' ' + argv[i];
   out += '\n';
+}
+
+void append_sam_sq_lines(std::string& out, std::span<const SamReference> refs) {
+  for (const SamReference& ref : refs) put(out, "@SQ\tSN:", ref.name, "\tLN:", ref.length, '\n');
 }
 
 void append_sam_record(std::string& out, const SamRecord& r, const SamOptions& opt) {

@@ -49,6 +49,9 @@ struct SamReference {
 // CL:agatha <argv[1]> ...`. This @PG line is the one intended difference from minimap2.
 void append_sam_header(std::string& out, std::span<const SamReference> refs, const ReadGroup* read_group,
                        std::span<const std::string> argv);
+// The @SQ lines alone, as append_sam_header writes them (minimap2's mm_split_merge writes
+// a split index's after the @PG line).
+void append_sam_sq_lines(std::string& out, std::span<const SamReference> refs);
 
 // One aligned record. Coordinates are 0-based; [qs, qe) is on the read's forward strand.
 struct SamRecord {

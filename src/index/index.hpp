@@ -18,8 +18,8 @@
 // the two kinds apart: 16 bytes a hash plus 8 an occurrence of a repeated hash, as
 // minimap2's mm_idx_t keeps them.
 //
-// Single index part: minimap2's -I splitting is not implemented (4G bases, the 2.24
-// default, holds a human genome in one part).
+// One index part: minimap2's -I splitting happens before, in io::IndexParts, which
+// builds one MinimizerIndex per part (index_parts.hpp has the rule).
 //
 // Threading: a built or loaded index is immutable; lookups may run on any thread.
 #pragma once

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -27,6 +28,7 @@ class Reference {
 
   size_t size() const { return seqs_.size(); }
   const RefSeq& seq(uint32_t rid) const { return seqs_[rid]; }
+  std::span<const RefSeq> seqs() const { return seqs_; }
   uint64_t total_length() const { return total_; }
   // The id of the sequence named `name`, or -1.
   int64_t find(std::string_view name) const;

@@ -1,7 +1,8 @@
 #include "index_file.hpp"
 
-#include "mmi_file.hpp"
-#include "seq_reader.hpp"
+#include <agatha/error.hpp>
+
+#include <utility>
 
 namespace agatha::io {
 
@@ -18,6 +19,83 @@ index::MinimizerIndex load_or_build_index(const std::string& path, const AlignOp
   if (index::MinimizerIndex::is_agi_file(path)) return index::MinimizerIndex::load(path);
   if (path.ends_with(".mmi")) return load_mmi(path);
   return build_index_from_file(path, opt);
+}
+
+IndexParts::IndexParts(const std::string& path, const AlignOptions& opt, bool sequences_only)
+    : path_(path),
+      opt_(opt),
+      kind_(sequences_only                             ? Kind::kSequences
+            : has_mmi_magic(path)                      ? Kind::kMmi
+            : index::MinimizerIndex::is_agi_file(path) ? Kind::kAgi
+            : path.ends_with(".mmi")                   ? Kind::kMmi
+                                                       : Kind::kSequences),
+      cut_(opt.part_bases) {
+  if (kind_ == Kind::kMmi) mmi_ = std::make_unique<MmiParts>(path);
+  if (kind_ == Kind::kSequences) reader_ = std::make_unique<SeqReader>(path);
+}
+
+void IndexParts::read_ahead() {
+  if (!ahead_) ahead_.emplace();
+  if (!reader_->next(*ahead_)) {
+    ahead_.reset();
+    return;
+  }
+  ahead_no_ = reader_->records_read();
+  ahead_starts_part_ = cut_.add(ahead_->seq.size());
+}
+
+index::MinimizerIndex IndexParts::next_from_sequences() {
+  const std::string source = "'" + path_ + "'";
+  index::MinimizerIndex::Builder b(opt_, source);
+  do {
+    if (!names_.insert(ahead_->name).second)
+      throw InputError(source + " record " + std::to_string(ahead_no_) + ": duplicate sequence name '" + ahead_->name +
+                       "'");
+    b.add(ahead_->name, ahead_->seq, ahead_no_);
+    read_ahead();
+  } while (ahead_ && !ahead_starts_part_);
+  return b.finish();
+}
+
+std::optional<index::MinimizerIndex> IndexParts::next() {
+  std::optional<index::MinimizerIndex> part;
+  switch (kind_) {
+    case Kind::kSequences:
+      if (parts_ == 0) read_ahead();
+      if (ahead_)
+        part.emplace(next_from_sequences());
+      else if (parts_ == 0)
+        part.emplace(index::MinimizerIndex::Builder(opt_, "'" + path_ + "'").finish());  // "no sequences"
+      break;
+    case Kind::kAgi:
+      if (parts_ == 0) part.emplace(index::MinimizerIndex::load(path_));
+      break;
+    case Kind::kMmi:
+      part = mmi_->next();
+      if (part) {  // names unique across the parts, as a FASTA's are
+        const index::Reference& ref = part->reference();
+        for (uint32_t i = 0; i < ref.size(); ++i)
+          if (!names_.insert(ref.seq(i).name).second)
+            mmi_->fail("sequence '" + ref.seq(i).name + "' of part " + std::to_string(parts_ + 1) +
+                       " is named as one of an earlier part");
+      }
+      break;
+  }
+  if (part) {
+    first_rid_ = n_seqs_;
+    n_seqs_ += static_cast<uint32_t>(part->reference().size());
+    ++parts_;
+  }
+  return part;
+}
+
+bool IndexParts::at_end() {
+  switch (kind_) {
+    case Kind::kSequences: return !ahead_;
+    case Kind::kAgi: return parts_ > 0;
+    case Kind::kMmi: return mmi_->at_end();
+  }
+  return true;
 }
 
 void write_index(const index::MinimizerIndex& idx, OutputFile& out) {

@@ -32,6 +32,7 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -48,6 +49,8 @@ constexpr char kMagic[4] = {'M', 'M', 'I', '\2'};
 constexpr uint32_t kFlagHpc = 1, kFlagNoSeq = 2, kFlagNoName = 4;
 // Bulk data is read in pieces of this size.
 constexpr size_t kChunkBytes = size_t{1} << 20;
+// At most this many occurrences are reserved for ahead of reading them (1 GiB).
+constexpr uint64_t kMaxHitReserve = uint64_t{1} << 26;
 
 struct FileCloser {
   void operator()(std::FILE* f) const { std::fclose(f); }
@@ -61,6 +64,8 @@ struct Where {
     return bucket < 0 ? std::string(part) : std::string(part) + " of bucket " + std::to_string(bucket);
   }
 };
+
+}  // namespace
 
 // Checked reader of the file: no read goes past the end, and no array is allocated
 // before the bytes that fill it are known to be there.
@@ -112,6 +117,8 @@ class MmiReader {
   uint64_t size_ = 0, left_ = 0;
 };
 
+namespace {
+
 // What the occurrences of the file are checked against.
 struct SeqTable {
   std::vector<std::string> names;
@@ -145,10 +152,10 @@ bool has_mmi_magic(const std::string& path) {
   return n > 0 && std::memcmp(head, kMagic, n) == 0;
 }
 
-index::MinimizerIndex load_mmi(const std::string& path) {
-  MmiReader in(path);
+namespace {
 
-  // Magic and header, held to what minimap2's mm_idx_init and agatha's sketch accept.
+// The magic of the first part, held to minimap2 2.24's.
+void read_magic(MmiReader& in) {
   if (in.size() < sizeof kMagic)
     in.fail("file is too short (" + std::to_string(in.size()) + " bytes) to be a minimap2 index");
   char magic[sizeof kMagic];
@@ -157,6 +164,11 @@ index::MinimizerIndex load_mmi(const std::string& path) {
   if (magic[3] != kMagic[3])
     in.fail("another format version (magic \"MMI\\" + std::to_string(static_cast<unsigned char>(magic[3])) +
             "\"; minimap2 2.24 writes \"MMI\\2\"): rebuild it with minimap2 2.24's -d, or give the FASTA");
+}
+
+// One index image, its magic already read: header, sequences, buckets, bases.
+index::MinimizerIndex read_part(MmiReader& in) {
+  // The header, held to what minimap2's mm_idx_init and agatha's sketch accept.
   uint32_t header[5];
   in.bytes(header, sizeof header, {"the header"});
   const uint32_t w = header[0], k = header[1], b = header[2], n_seq = header[3], flag = header[4];
@@ -203,7 +215,8 @@ index::MinimizerIndex load_mmi(const std::string& path) {
   // The buckets. An occurrence takes at least 8 bytes of them (16 when its hash occurs
   // once), so this reserve is about the occurrences there are, never more than the file.
   std::vector<std::pair<uint64_t, uint64_t>> hits;  // (hash, y)
-  hits.reserve(static_cast<size_t>((bucket_bytes - 8 * n_buckets) / 16));
+  // (A multi-part file's later parts count in bucket_bytes too: the reserve is capped.)
+  hits.reserve(static_cast<size_t>(std::min<uint64_t>((bucket_bytes - 8 * n_buckets) / 16, kMaxHitReserve)));
   const uint64_t key_limit = uint64_t{1} << (2 * k - b);  // key >> 1 is the hash's top 2k - b bits
   std::vector<uint64_t> occ, table, hashes;
   std::vector<std::pair<uint64_t, uint64_t>> lists;  // (start, count) of the keys with several occurrences
@@ -261,22 +274,52 @@ index::MinimizerIndex load_mmi(const std::string& path) {
   packed.resize(static_cast<size_t>((total + 1) / 2));
   if ((total & 1) != 0) packed.back() &= 0x0f;
 
-  if (in.left() > 0) {
-    char next[sizeof kMagic] = {};
-    const uint64_t n = std::min<uint64_t>(in.left(), sizeof next);
-    const uint64_t extra = in.left();
-    in.bytes(next, n, {"the end"});
-    if (n == sizeof next && std::memcmp(next, kMagic, sizeof next) == 0)
-      in.fail(
-          "it is a multi-part index (minimap2 -d with -I below the reference's size writes one part after "
-          "another), which agatha does not map against: rebuild it with a larger -I, or give the FASTA");
-    in.fail(std::to_string(extra) + " bytes of unknown data after the index");
-  }
-
   index::Reference ref =
       index::Reference::from_parts(std::move(seqs.names), seqs.lengths, std::move(packed), in.what());
   return index::MinimizerIndex::from_occurrences(static_cast<int>(k), static_cast<int>(w), (flag & kFlagHpc) != 0,
                                                  static_cast<int>(b), std::move(ref), std::move(hits));
+}
+
+}  // namespace
+
+MmiParts::MmiParts(const std::string& path) : in_(std::make_unique<MmiReader>(path)) {}
+MmiParts::~MmiParts() = default;
+
+std::optional<index::MinimizerIndex> MmiParts::next() {
+  if (parts_ == 0)
+    read_magic(*in_);
+  else if (at_end())
+    return std::nullopt;
+  next_magic_read_ = false;
+  ++parts_;
+  return read_part(*in_);
+}
+
+bool MmiParts::at_end() {
+  if (parts_ == 0 || next_magic_read_) return false;
+  if (in_->left() == 0) return true;
+  // What follows a part is another part (minimap2 -d with -I below the reference's
+  // size) or nothing.
+  char next[sizeof kMagic] = {};
+  const uint64_t extra = in_->left();
+  const uint64_t n = std::min<uint64_t>(extra, sizeof next);
+  in_->bytes(next, n, {"the end"});
+  if (n < sizeof next || std::memcmp(next, kMagic, sizeof next) != 0)
+    in_->fail(std::to_string(extra) + " bytes of unknown data after the index");
+  next_magic_read_ = true;
+  return false;
+}
+
+void MmiParts::fail(const std::string& problem) const { in_->fail(problem); }
+
+index::MinimizerIndex load_mmi(const std::string& path) {
+  MmiParts parts(path);
+  index::MinimizerIndex idx = *parts.next();
+  if (!parts.at_end())
+    parts.fail(
+        "it is a multi-part index (minimap2 -d with -I below the reference's size writes one part after "
+        "another): map against it part by part (agatha align), or rebuild it with a larger -I");
+  return idx;
 }
 
 }  // namespace agatha::io

@@ -9,10 +9,14 @@
 // (sequence ids and positions in occurrences, occurrence ranges, base codes) is checked,
 // so a damaged, truncated or hostile file is an InputError naming the file, never a bad
 // memory access. Refused with a message: another format version (magic other than
-// "MMI\2"), an index built with --idx-no-seq (no bases to align to) and a multi-part
-// index (minimap2 -d with -I smaller than the reference).
+// "MMI\2") and an index built with --idx-no-seq (no bases to align to). A multi-part
+// index (minimap2 -d with -I smaller than the reference: one image per part, one after
+// another) is read part by part (MmiParts); load_mmi wants a single part.
 #pragma once
 
+#include <cstddef>
+#include <memory>
+#include <optional>
 #include <string>
 
 #include "../index/index.hpp"
@@ -25,9 +29,38 @@ namespace agatha::io {
 // anything else, including a file that cannot be opened.
 [[nodiscard]] bool has_mmi_magic(const std::string& path);
 
+class MmiReader;  // the checked reader of the file (mmi_file.cpp)
+
+// The parts of a minimap2 2.24 index file in order, one at a time, each checked as
+// load_mmi checks a whole file (mm_idx_reader_read on an index: one mm_idx_load a part).
+class MmiParts {
+ public:
+  // Throws InputError if the file cannot be opened.
+  explicit MmiParts(const std::string& path);
+  ~MmiParts();
+  MmiParts(const MmiParts&) = delete;
+  MmiParts& operator=(const MmiParts&) = delete;
+
+  // The next part; nullopt after the last. Throws InputError as load_mmi does (the first
+  // part's magic and version included).
+  [[nodiscard]] std::optional<index::MinimizerIndex> next();
+  // After next(): true when no part follows. Throws InputError for data after a part
+  // that is not another part.
+  [[nodiscard]] bool at_end();
+  [[nodiscard]] size_t parts_read() const { return parts_; }
+  // Throws InputError "'PATH' is not a valid minimap2 index (.mmi): PROBLEM".
+  [[noreturn]] void fail(const std::string& problem) const;
+
+ private:
+  std::unique_ptr<MmiReader> in_;
+  size_t parts_ = 0;
+  bool next_magic_read_ = false;  // at_end() read the magic of the part next() reads
+};
+
 // Reads the minimap2 2.24 index `path`. Throws InputError "'PATH' is not a valid minimap2
 // index (.mmi): PROBLEM" for a file that is not one, is of another version, is truncated
-// or inconsistent, or that agatha cannot map against (see above).
+// or inconsistent, or that agatha cannot map against (see above), or that holds more than
+// one part.
 [[nodiscard]] index::MinimizerIndex load_mmi(const std::string& path);
 
 }  // namespace agatha::io

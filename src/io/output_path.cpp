@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <utility>
 
 namespace agatha::io {
 namespace {
@@ -32,9 +33,39 @@ struct TempSlot {
 };
 std::array<TempSlot, kSlots> g_temps;
 
+// The scratch series (ScratchSeries): its prefix, and how many of its files may exist;
+// the handler reads them only while `live` is set.
+struct SeriesSlot {
+  std::atomic<bool> live{false};
+  std::atomic<size_t> count{0};
+  char prefix[PATH_MAX];
+};
+SeriesSlot g_series;
+constexpr size_t kMaxSeriesPrefix = PATH_MAX - 32;  // room for ".<number>.tmp"
+
+// PREFIX.NNNN.tmp (printf's "%s.%.4d.tmp", minimap2's names) into buf, which holds
+// PATH_MAX bytes; async-signal-safe.
+void series_name(char* buf, const char* prefix, size_t i) {
+  size_t n = 0;
+  while (prefix[n] != '\0') buf[n] = prefix[n], ++n;
+  buf[n++] = '.';
+  char digits[24];
+  int d = 0;
+  do digits[d++] = static_cast<char>('0' + i % 10), i /= 10;
+  while (i > 0);
+  for (int pad = d; pad < 4; ++pad) buf[n++] = '0';
+  while (d > 0) buf[n++] = digits[--d];
+  for (const char c : {'.', 't', 'm', 'p', '\0'}) buf[n++] = c;
+}
+
 void on_fatal_signal(int sig) {
   for (TempSlot& s : g_temps)
     if (s.state.load(std::memory_order_acquire) == 2) ::unlink(s.path);
+  if (g_series.live.load(std::memory_order_acquire)) {
+    char name[PATH_MAX];
+    const size_t n = g_series.count.load(std::memory_order_acquire);
+    for (size_t i = 0; i < n; ++i) series_name(name, g_series.prefix, i), ::unlink(name);
+  }
   std::signal(sig, SIG_DFL);
   std::raise(sig);
 }
@@ -143,6 +174,43 @@ void TempFile::remove() noexcept {
   std::remove(path_.c_str());
   untrack(path_);
   live_ = false;
+}
+
+ScratchSeries::ScratchSeries(std::string prefix) : prefix_(std::move(prefix)) {
+  if (prefix_.empty()) throw Error("the prefix of the scratch files is empty");
+  if (prefix_.size() > kMaxSeriesPrefix) throw Error("the prefix of the scratch files is too long: " + prefix_);
+  if (prefix_.find('\0') != std::string::npos) throw Error("the prefix of the scratch files holds a NUL byte");
+  bool idle = false;
+  if (!g_series.live.compare_exchange_strong(idle, true, std::memory_order_acq_rel)) {
+    // One series at a time; a second one (tests only) is not removed on a signal.
+    return;
+  }
+  g_series.count.store(0, std::memory_order_release);
+  std::memcpy(g_series.prefix, prefix_.c_str(), prefix_.size() + 1);
+  registered_ = true;
+}
+
+ScratchSeries::~ScratchSeries() {
+  remove_all();
+  if (registered_) g_series.live.store(false, std::memory_order_release);
+}
+
+std::string ScratchSeries::path(size_t i) const {
+  char name[PATH_MAX];
+  series_name(name, prefix_.c_str(), i);
+  return name;
+}
+
+std::string ScratchSeries::add() {
+  ++count_;
+  if (registered_) g_series.count.store(count_, std::memory_order_release);
+  return path(count_ - 1);
+}
+
+void ScratchSeries::remove_all() noexcept {
+  for (size_t i = 0; i < count_; ++i) std::remove(path(i).c_str());
+  count_ = 0;
+  if (registered_) g_series.count.store(0, std::memory_order_release);
 }
 
 void install_signal_cleanup() {

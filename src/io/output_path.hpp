@@ -16,6 +16,7 @@
 
 #include <sys/types.h>
 
+#include <cstddef>
 #include <string>
 #include <utility>
 #include <vector>
@@ -81,6 +82,32 @@ class TempFile {
  private:
   std::string path_;
   bool live_ = false;  // created by create() and registered
+};
+
+// Scratch files a run writes, reads back and removes: PREFIX.0000.tmp, PREFIX.0001.tmp,
+// ... (minimap2's --split-prefix names, printf's "%s.%.4d.tmp"). The destructor removes
+// every file of the series, and so does a fatal signal (SIGINT, SIGTERM, SIGHUP) while
+// the series exists. One series is registered for signals at a time. A file's name is
+// handed out (and registered) before the caller creates it.
+class ScratchSeries {
+ public:
+  // Throws Error for an empty prefix or one longer than PATH_MAX - 32 bytes.
+  explicit ScratchSeries(std::string prefix);
+  ~ScratchSeries();
+  ScratchSeries(const ScratchSeries&) = delete;
+  ScratchSeries& operator=(const ScratchSeries&) = delete;
+
+  // The name of the next file, now part of the series.
+  [[nodiscard]] std::string add();
+  [[nodiscard]] std::string path(size_t i) const;
+  [[nodiscard]] size_t size() const { return count_; }
+  // Removes every file of the series now (done by the destructor otherwise).
+  void remove_all() noexcept;
+
+ private:
+  std::string prefix_;
+  size_t count_ = 0;
+  bool registered_ = false;  // the series the signal handler removes
 };
 
 // Installs the SIGINT/SIGTERM/SIGHUP handler that removes registered temporary files

@@ -9,6 +9,7 @@
 #include "batch_aligner.hpp"
 
 #include "../util/parallel_for.hpp"
+#include "batch_loop.hpp"
 
 #include <agatha/error.hpp>
 
@@ -26,33 +27,6 @@
 
 namespace agatha::pipeline {
 namespace {
-
-// The batch loop shared by both pipelines: reads batches of >= batch_bases bases (the
-// next one read ahead on another thread when threads > 1), has process(batch, lines)
-// fill one output string per read, and writes them in order.
-template <class Write, class Process>
-void run_batches(io::SeqReader& reads, Write&& write, int threads, uint64_t batch_bases, bool name_and_seq_only,
-                 PipelineStats& stats, Process&& process) {
-  auto read_next = [&reads, batch_bases, name_and_seq_only] { return reads.next_batch(batch_bases, name_and_seq_only); };
-  std::vector<io::SeqRecord> batch = read_next();
-  std::vector<std::string> lines;
-  while (!batch.empty()) {
-    std::future<std::vector<io::SeqRecord>> ahead;
-    if (threads > 1) ahead = std::async(std::launch::async, read_next);
-    try {
-      lines.assign(batch.size(), std::string());
-      process(batch, lines);
-    } catch (...) {
-      if (ahead.valid()) ahead.wait();  // the reader refers to `reads`; let it finish
-      throw;
-    }
-    ++stats.batches, stats.reads += batch.size();
-    for (const io::SeqRecord& r : batch) stats.bases += r.seq.size();
-    for (const std::string& s : lines)
-      if (!s.empty()) write(s);
-    batch = ahead.valid() ? ahead.get() : read_next();
-  }
-}
 
 // One group of reads on its way through the rounds (minimap2's mm_map_frag, then
 // mm_align_skeleton replayed pass by pass over a DpMemo): host steps, run on the
@@ -231,10 +205,10 @@ void align_batch(const ReadAligner& aligner, DpBackend& dp, const std::vector<io
 
 }  // namespace
 
-PipelineStats map_reads(const ReadMapper& mapper, io::SeqReader& reads, io::OutputFile& out, int threads,
+PipelineStats map_reads(const ReadMapper& mapper, io::SeqReader& reads, const RecordWriter& write, int threads,
                         uint64_t batch_bases) {
   PipelineStats stats;
-  run_batches(reads, [&out](std::string_view s) { out.write(s); }, threads, batch_bases, true, stats,
+  run_batches(reads, write, threads, batch_bases, true, stats,
               [&](const std::vector<io::SeqRecord>& batch, std::vector<std::string>& lines) {
                 util::parallel_for(batch.size(), threads,
                              [&](size_t i, int) { lines[i] = mapper.map_paf(batch[i].name, batch[i].seq); });

@@ -12,24 +12,23 @@
 #include <functional>
 #include <string_view>
 
-#include "../io/output_file.hpp"
 #include "../io/seq_reader.hpp"
+#include "batch_loop.hpp"
 #include "read_aligner.hpp"
 #include "read_mapper.hpp"
 
 namespace agatha::pipeline {
 
-struct PipelineStats {
-  uint64_t reads = 0, bases = 0, batches = 0;
-};
+// `write` receives each batch's records, in input order.
+using RecordWriter = std::function<void(std::string_view)>;
 
-// Maps every read of `reads` and writes the PAF lines to `out` (not closed). The first
-// error (bad input, write failure) stops the pipeline and is rethrown; batches before
-// it were already written.
-PipelineStats map_reads(const ReadMapper& mapper, io::SeqReader& reads, io::OutputFile& out, int threads,
+// Maps every read of `reads` and hands the PAF lines to `write`. The first error (bad
+// input, write failure) stops the pipeline and is rethrown; batches before it were
+// already written.
+PipelineStats map_reads(const ReadMapper& mapper, io::SeqReader& reads, const RecordWriter& write, int threads,
                         uint64_t batch_bases);
 
-// Aligns every read of `reads` and writes its records to `out` (not closed); same
+// Aligns every read of `reads` and hands its records to `write`; same
 // batches, threads and ordering as map_reads. Within a batch, reads are aligned in
 // groups of at most `round_bases` bases (bounding the memory the rounds hold): the
 // group's reads are mapped, then their DP runs in rounds — every task the group's reads
@@ -46,8 +45,6 @@ struct AlignStats : PipelineStats {
   uint64_t rounds = 0, dp_tasks = 0;
   uint64_t overlapped_rounds = 0;  // DP rounds run while the threads worked on another group
 };
-// `write` receives each batch's records, in input order.
-using RecordWriter = std::function<void(std::string_view)>;
 // What the pipeline is doing, for tests and traces: host work (seeding, chaining, a
 // pass, formatting) and DP rounds of group `group` (numbered from 0 over the run). DP
 // events come from the thread that calls the backend: the observer must be thread-safe.

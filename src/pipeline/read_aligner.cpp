@@ -8,7 +8,7 @@
 #include <span>
 
 #include "../align/cigar_fix.hpp"
-#include "../format/paf.hpp"
+#include "split_merge.hpp"
 
 namespace agatha::pipeline {
 
@@ -58,33 +58,22 @@ bool ReadAligner::pass(AlignJob& job) const {
 }
 
 void ReadAligner::format(const AlignJob& job, std::string& out) const {
-  if (out_.kind == OutputKind::kSam)
-    format_sam(job, out);
-  else
-    format_paf(job, out);
+  const auto qlen = static_cast<int32_t>(job.read->seq.size());
+  if (out_.kind != OutputKind::kRegions) {
+    append_records(out, ReadRegions{*job.read, job.regions, job.mapping.rep_len}, idx_.reference().seqs(), out_,
+                   opt_.print_secondary, opt_.copy_comment, [&](const Region& r) { return printed(job, r); });
+  } else if (!out_.eqx) {
+    append_part_result(out, qlen, job.mapping.rep_len, job.regions);
+  } else {  // the merge prints the CIGARs it is given: here are the reference's bases
+    std::vector<Region> regs = job.regions;
+    for (Region& r : regs)
+      if (r.aligned) r.cigar = printed(job, r).cigar;
+    append_part_result(out, qlen, job.mapping.rep_len, regs);
+  }
 }
 
-namespace {
-
-// The fields SAM records and PAF lines share (format::SamRecord / format::PafRecord):
-// strand, coordinates, MAPQ, the printed CIGAR, the region's tags, rl and the -y
-// comment.
-template <class Record>
-void fill_shared(Record& rec, const Region& r, std::span<const uint32_t> cigar, int32_t rep_len,
-                 std::string_view comment) {
-  rec.rev = r.rev;
-  rec.rs = r.rs, rec.qs = r.qs, rec.qe = r.qe;
-  rec.mapq = r.mapq;
-  rec.cigar = cigar;
-  rec.tags = region_tags(r);
-  rec.rl = rep_len;
-  rec.comment = comment;
-}
-
-}  // namespace
-
-ReadAligner::Printed ReadAligner::printed(const AlignJob& job, const Region& r) const {
-  Printed p;
+PrintedRegion ReadAligner::printed(const AlignJob& job, const Region& r) const {
+  PrintedRegion p;
   if (!out_.eqx && out_.diff == format::DiffTag::kNone) return p;
   // The aligned read on the alignment strand, from the codes the alignment used; the
   // reference is fetched again, as minimap2's write_cs_or_MD does, rather than held by
@@ -99,69 +88,6 @@ ReadAligner::Printed ReadAligner::printed(const AlignJob& job, const Region& r) 
   p.diff_tag = format::diff_tag(
       out_.diff, out_.eqx ? std::span<const uint32_t>(p.cigar) : std::span<const uint32_t>(r.cigar), query, target);
   return p;
-}
-
-void ReadAligner::format_sam(const AlignJob& job, std::string& out) const {
-  const io::SeqRecord& rd = *job.read;
-  const index::Reference& ref = idx_.reference();
-  const std::string_view comment = opt_.copy_comment ? std::string_view(rd.comment) : std::string_view();
-  if (job.regions.empty()) {
-    if (!out_.sam_hit_only)
-      format::append_sam_unmapped(out, rd.name, rd.seq, rd.qual, job.mapping.rep_len, out_.sam, comment);
-    return;
-  }
-  const int32_t qlen = static_cast<int32_t>(rd.seq.size());
-  const std::vector<Region>& regs = job.regions;
-  for (size_t i = 0; i < regs.size(); ++i) {
-    const Region& r = regs[i];
-    if (!opt_.print_secondary && r.id != r.parent) continue;
-    std::string sa;
-    if (r.aligned && r.id == r.parent && regs.size() > 1) {
-      std::vector<format::SaPart> parts;
-      for (size_t j = 0; j < regs.size(); ++j) {
-        const Region& q = regs[j];
-        if (j == i || q.id != q.parent || !q.aligned) continue;
-        parts.push_back(
-            {ref.seq(static_cast<uint32_t>(q.rid)).name, q.rs, q.re, q.qs, q.qe, q.rev, q.mapq, region_tags(q).nm});
-      }
-      sa = format::format_sa(parts, qlen);
-    }
-    const Printed pr = printed(job, r);
-    format::SamRecord s;
-    s.qname = rd.name, s.seq = rd.seq, s.qual = rd.qual;
-    s.secondary = r.id != r.parent;
-    s.supplementary = !s.secondary && !r.sam_pri;
-    s.rname = ref.seq(static_cast<uint32_t>(r.rid)).name;
-    fill_shared(s, r, out_.eqx ? std::span<const uint32_t>(pr.cigar) : std::span<const uint32_t>(r.cigar),
-                job.mapping.rep_len, comment);
-    s.md_cs = pr.diff_tag;
-    s.sa = sa;
-    format::append_sam_record(out, s, out_.sam);
-  }
-}
-
-void ReadAligner::format_paf(const AlignJob& job, std::string& out) const {
-  const io::SeqRecord& rd = *job.read;
-  const index::Reference& ref = idx_.reference();
-  const auto qlen = static_cast<int32_t>(rd.seq.size());
-  if (job.regions.empty()) {
-    if (out_.paf_no_hit) format::append_paf_unmapped(out, rd.name, qlen, job.mapping.rep_len);
-    return;
-  }
-  const std::string_view comment = opt_.copy_comment ? std::string_view(rd.comment) : std::string_view();
-  for (const Region& r : job.regions) {
-    if (!opt_.print_secondary && r.id != r.parent) continue;
-    const Printed pr = printed(job, r);
-    const index::RefSeq& rs = ref.seq(static_cast<uint32_t>(r.rid));
-    format::PafRecord p;
-    p.qname = rd.name, p.qlen = qlen;
-    p.rname = rs.name, p.rlen = static_cast<int32_t>(rs.len), p.re = r.re;
-    p.mlen = r.mlen, p.blen = r.blen;
-    fill_shared(p, r, out_.eqx ? std::span<const uint32_t>(pr.cigar) : std::span<const uint32_t>(r.cigar),
-                job.mapping.rep_len, comment);
-    p.diff_tag = pr.diff_tag;
-    format::append_paf(out, p);
-  }
 }
 
 }  // namespace agatha::pipeline

@@ -3,7 +3,8 @@
 // single-segment read with -a (or -c): the mapping of ReadMapper, mm_align_skeleton
 // (src/align) run as passes over a DpMemo (see align/dp_rounds.hpp), align_regs'
 // selection (mm_set_parent, mm_select_sub, mm_set_sam_pri), mm_set_mapq and
-// mm_set_inv_mapq, then SAM (or PAF with CIGAR) text.
+// mm_set_inv_mapq, then SAM (or PAF with CIGAR) text (records.hpp), or the regions for the
+// merge of a split index (OutputKind::kRegions, split_merge.hpp).
 //
 // Threading: a ReadAligner is immutable; its methods may run on any number of threads
 // at once, each on its own AlignJob.
@@ -18,24 +19,11 @@
 
 #include "../align/dp_rounds.hpp"
 #include "../align/region_align.hpp"
-#include "../format/diff_tags.hpp"
-#include "../format/sam.hpp"
 #include "../io/seq_reader.hpp"
 #include "read_mapper.hpp"
+#include "records.hpp"
 
 namespace agatha::pipeline {
-
-enum class OutputKind { kSam, kPaf };
-
-// What the records look like beyond AlignOptions.
-struct OutputOptions {
-  OutputKind kind = OutputKind::kSam;
-  format::SamOptions sam;                         // -Y, -L, -R's ID
-  bool sam_hit_only = false;                      // --sam-hit-only: no record for an unmapped read
-  bool paf_no_hit = false;                        // --paf-no-hit: a PAF line for an unmapped read
-  format::DiffTag diff = format::DiffTag::kNone;  // --MD / --cs[=long]
-  bool eqx = false;                               // --eqx: =/X instead of M
-};
 
 // One read on its way through the alignment.
 struct AlignJob {
@@ -57,20 +45,16 @@ class ReadAligner {
   // only: the alignment is final and the regions are finished. Otherwise the memo has
   // pending tasks to answer before the next pass.
   bool pass(AlignJob& job) const;
-  // The output records of a finished job.
+  // The output records of a finished job; with OutputKind::kRegions its regions (with
+  // --eqx, their =/X CIGARs) as append_part_result writes them.
   void format(const AlignJob& job, std::string& out) const;
 
   const ReadMapper& mapper() const { return mapper_; }
 
  private:
-  void format_sam(const AlignJob& job, std::string& out) const;
-  void format_paf(const AlignJob& job, std::string& out) const;
-  // The CIGAR to print (=/X with --eqx) and the MD/cs tag of an aligned region.
-  struct Printed {
-    std::vector<uint32_t> cigar;
-    std::string diff_tag;
-  };
-  [[nodiscard]] Printed printed(const AlignJob& job, const map::Region& r) const;
+  // The CIGAR to print (=/X with --eqx; empty without) and the MD/cs tag of an aligned
+  // region.
+  [[nodiscard]] PrintedRegion printed(const AlignJob& job, const map::Region& r) const;
 
   const ReadMapper& mapper_;
   const index::MinimizerIndex& idx_;

@@ -22,6 +22,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -471,7 +472,37 @@ TEST_F(Mmi, TrailingDataAndMultiPartIndexes) {
   EXPECT_EQ(load_error(good_ + "MMI"), "3 bytes of unknown data after the index");
   EXPECT_EQ(load_error(good_ + slurp(test::source_path(kHpc))),
             "it is a multi-part index (minimap2 -d with -I below the reference's size writes one part after "
-            "another), which agatha does not map against: rebuild it with a larger -I, or give the FASTA");
+            "another): map against it part by part (agatha align), or rebuild it with a larger -I");
+}
+
+// A multi-part index read part by part (MmiParts): each part as load_mmi reads it alone;
+// data after a part that is not another part is an error.
+TEST_F(Mmi, MultiPartIndexesAreReadPartByPart) {
+  const std::string hpc = slurp(test::source_path(kHpc));
+  write(good_ + hpc);
+  MmiParts parts(bad_);
+  std::optional<MinimizerIndex> first = parts.next();
+  ASSERT_TRUE(first);
+  EXPECT_FALSE(parts.at_end());
+  EXPECT_FALSE(parts.at_end());  // asking again reads nothing more
+  std::optional<MinimizerIndex> second = parts.next();
+  ASSERT_TRUE(second);
+  EXPECT_TRUE(parts.at_end());
+  EXPECT_FALSE(parts.next());
+  EXPECT_EQ(parts.parts_read(), 2u);
+  const MinimizerIndex plain = load_mmi(test::source_path(kPlain)), hpc_alone = load_mmi(test::source_path(kHpc));
+  for (const auto& [got, want] : {std::pair{&*first, &plain}, std::pair{&*second, &hpc_alone}}) {
+    EXPECT_EQ(got->k(), want->k());
+    EXPECT_EQ(got->hpc(), want->hpc());
+    EXPECT_EQ(got->reference().packed(), want->reference().packed());
+    EXPECT_EQ(got->occurrence_counts(), want->occurrence_counts());
+  }
+  write(good_ + hpc + "xyz");
+  MmiParts trailing(bad_);
+  (void)trailing.next();
+  (void)trailing.next();
+  EXPECT_EQ(error_of([&] { (void)trailing.at_end(); }),
+            "'" + bad_ + "' is not a valid minimap2 index (.mmi): 3 bytes of unknown data after the index");
 }
 
 // A flipped bit: the file loads (a changed base, a changed but valid occurrence) or is

@@ -1,0 +1,61 @@
+// src/pipeline/records.hpp — the output records of one read from its final regions, as
+// minimap2 2.24's worker_pipeline writes them (map.c, step 2: mm_write_sam3 for each
+// region, or for an unmapped read; mm_write_paf3 with -c): SAM records with their SA
+// tags, or PAF lines with the cg tag; --secondary=no, --sam-hit-only and --paf-no-hit
+// decide which are written. The reference is only names and lengths here: whatever
+// needs its bases (--eqx, --MD, --cs) comes in through a PrintRegion.
+//
+// Used by ReadAligner for a read it has just aligned, and by the merge of a split
+// index (split_merge.hpp) for the regions of all parts. Thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "../format/diff_tags.hpp"
+#include "../format/sam.hpp"
+#include "../index/reference.hpp"
+#include "../io/seq_reader.hpp"
+#include "../map/hit.hpp"
+
+namespace agatha::pipeline {
+
+// kRegions: no records, the regions themselves for the merge of a split index
+// (--split-prefix; split_merge.hpp: append_part_result).
+enum class OutputKind { kSam, kPaf, kRegions };
+
+// What the records look like beyond AlignOptions.
+struct OutputOptions {
+  OutputKind kind = OutputKind::kSam;
+  format::SamOptions sam;                         // -Y, -L, -R's ID
+  bool sam_hit_only = false;                      // --sam-hit-only: no record for an unmapped read
+  bool paf_no_hit = false;                        // --paf-no-hit: a PAF line for an unmapped read
+  format::DiffTag diff = format::DiffTag::kNone;  // --MD / --cs[=long]
+  bool eqx = false;                               // --eqx: =/X instead of M
+};
+
+// The CIGAR to print (empty: the region's own) and the MD/cs tag (empty: none) of an
+// aligned region.
+struct PrintedRegion {
+  std::vector<uint32_t> cigar;
+  std::string diff_tag;
+};
+using PrintRegion = std::function<PrintedRegion(const map::Region&)>;
+
+// A read's final regions in output order, and the rl:i value of its records.
+struct ReadRegions {
+  const io::SeqRecord& read;
+  std::span<const map::Region> regions;
+  int32_t rep_len = 0;
+};
+
+// Appends the read's SAM records (oo.kind kSam) or PAF lines (kPaf). refs[rid] names
+// each region's reference sequence. print_secondary: --secondary; copy_comment: -y.
+// `printed`, when given, supplies the printed CIGAR and MD/cs tag of each region.
+void append_records(std::string& out, const ReadRegions& rr, std::span<const index::RefSeq> refs,
+                    const OutputOptions& oo, bool print_secondary, bool copy_comment, const PrintRegion& printed = {});
+
+}  // namespace agatha::pipeline
