@@ -30,6 +30,7 @@
 #include "../../src/io/bam_writer.hpp"
 #include "support/files.hpp"
 #include "support/paths.hpp"
+#include "support/sam_text.hpp"
 #include "support/text.hpp"
 
 namespace agatha::io {
@@ -86,56 +87,13 @@ TEST(IndexPathFor, AppendsTheFormatsExtension) {
 
 // ---- reading BAM files back ----
 
-struct BamText {
-  std::string header;
-  std::vector<std::string> records;  // sam_format1's lines
-};
+using BamText = test::SamText;  // sam_format1's lines
 
-BamText read_back(const std::string& path) {
-  BamText s;
-  htsFile* fp = hts_open(path.c_str(), "r");
-  if (!fp) {
-    ADD_FAILURE() << "cannot open " << path;
-    return s;
-  }
-  sam_hdr_t* h = sam_hdr_read(fp);
-  bam1_t* b = bam_init1();
-  kstring_t ks = KS_INITIALIZE;
-  if (h) {
-    s.header = sam_hdr_str(h) ? sam_hdr_str(h) : "";
-    int ret;
-    while ((ret = sam_read1(fp, h, b)) >= 0) {
-      EXPECT_GE(sam_format1(h, b, &ks), 0);
-      s.records.emplace_back(ks.s, ks.l);
-    }
-    EXPECT_EQ(ret, -1) << "read error in " << path;
-  } else {
-    ADD_FAILURE() << "no header in " << path;
-  }
-  ks_free(&ks);
-  bam_destroy1(b);
-  sam_hdr_destroy(h);
-  hts_close(fp);
-  return s;
-}
+BamText read_back(const std::string& path) { return test::read_hts(path); }
 
 // The SAM text of a file: header lines (with '\n') and record lines (without).
-struct SamText {
-  std::string header;
-  std::vector<std::string> records;
-};
-
-SamText split_sam(const std::vector<std::string>& lines) {
-  SamText s;
-  for (const std::string& line : lines) {
-    if (line.empty()) continue;
-    if (line[0] == '@')
-      s.header += line + '\n';
-    else
-      s.records.push_back(line);
-  }
-  return s;
-}
+using test::SamText;
+using test::split_sam;
 
 // The key of a record line read from its text: the rank of RNAME among the header's @SQ
 // lines ('*' after all), POS, and FLAG's reverse bit.

@@ -21,6 +21,7 @@
 
 #include "support/files.hpp"
 #include "support/paths.hpp"
+#include "support/sam_text.hpp"
 #include "support/text.hpp"
 
 namespace agatha::io {
@@ -28,51 +29,19 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct SamText {
-  std::string header;
-  std::vector<std::string> records;  // without '\n'
-};
+using test::SamText;
 
 SamText load_sam(const std::string& name) {
-  SamText s;
-  for (const std::string& line : test::read_lines(test::source_path("tests/data/sam/" + name))) {
-    if (line[0] == '@')
-      s.header += line + '\n';
-    else
-      s.records.push_back(line);
-  }
-  return s;
+  return test::split_sam(test::read_lines(test::source_path("tests/data/sam/" + name)));
 }
 
 using test::TempDir;
 
 // The BAM file as SAM text again, through htslib.
 SamText read_back(const std::string& path) {
-  SamText s;
-  htsFile* fp = hts_open(path.c_str(), "r");
-  if (!fp) {
-    ADD_FAILURE() << "cannot open " << path;
-    return s;
-  }
-  EXPECT_EQ(hts_get_format(fp)->format, bam);
-  sam_hdr_t* h = sam_hdr_read(fp);
-  bam1_t* b = bam_init1();
-  kstring_t ks = KS_INITIALIZE;
-  if (h) {
-    s.header = sam_hdr_str(h) ? sam_hdr_str(h) : "";
-    int ret;
-    while ((ret = sam_read1(fp, h, b)) >= 0) {
-      EXPECT_GE(sam_format1(h, b, &ks), 0);
-      s.records.emplace_back(ks.s, ks.l);
-    }
-    EXPECT_EQ(ret, -1) << "read error in " << path;
-  } else {
-    ADD_FAILURE() << "no header in " << path;
-  }
-  ks_free(&ks);
-  bam_destroy1(b);
-  sam_hdr_destroy(h);
-  hts_close(fp);
+  int format = -1;
+  SamText s = test::read_hts(path, &format);
+  EXPECT_EQ(format, bam) << path;
   return s;
 }
 
