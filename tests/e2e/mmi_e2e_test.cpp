@@ -8,6 +8,7 @@
 // minimap2 -d; before mapping with them), which maps as the FASTA does.
 #include "support/files.hpp"
 #include "support/paths.hpp"
+#include "support/text.hpp"
 #include "support/run.hpp"
 
 #include <gtest/gtest.h>
@@ -30,25 +31,8 @@ namespace fs = std::filesystem;
 std::string read_raw(const fs::path& p) { return test::read_file(p.string()); }
 std::string read_gz(const fs::path& p) { return test::read_gz(p.string()); }
 
-// Lines without their newline, @PG lines (the command line) dropped.
-std::vector<std::string> lines_without_pg(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);)
-    if (!line.starts_with("@PG")) lines.push_back(line);
-  return lines;
-}
-
-// Empty when equal; otherwise the line counts and the first differing line of each.
-std::string first_difference(const std::vector<std::string>& want, const std::vector<std::string>& got) {
-  const auto [w, g] = std::mismatch(want.begin(), want.end(), got.begin(), got.end());
-  if (w == want.end() && g == got.end()) return "";
-  std::ostringstream m;
-  m << "expected " << want.size() << " lines, got " << got.size() << "; first difference at line "
-    << (w - want.begin()) + 1 << ":\n  expected: " << (w == want.end() ? "<none>" : w->substr(0, 300))
-    << "\n  got:      " << (g == got.end() ? "<none>" : g->substr(0, 300));
-  return m.str();
-}
+using test::first_difference;
+using test::lines_without_pg;
 
 std::string last_line(const std::string& s) {
   std::string t = s;

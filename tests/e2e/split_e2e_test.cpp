@@ -40,25 +40,8 @@ using test::last_line;
 using test::last_lines;
 using test::shell_quote;
 
-// Lines without their newline, @PG lines (the command line) dropped.
-std::vector<std::string> lines_without_pg(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);)
-    if (!line.starts_with("@PG")) lines.push_back(line);
-  return lines;
-}
-
-// Empty when equal; otherwise the line counts and the first differing line of each.
-std::string first_difference(const std::vector<std::string>& want, const std::vector<std::string>& got) {
-  const auto [w, g] = std::mismatch(want.begin(), want.end(), got.begin(), got.end());
-  if (w == want.end() && g == got.end()) return "";
-  std::ostringstream m;
-  m << "expected " << want.size() << " lines, got " << got.size() << "; first difference at line "
-    << (w - want.begin()) + 1 << ":\n  expected: " << (w == want.end() ? "<none>" : w->substr(0, 400))
-    << "\n  got:      " << (g == got.end() ? "<none>" : g->substr(0, 400));
-  return m.str();
-}
+using test::first_difference;
+using test::lines_without_pg;
 
 bool have_minimap2() { return test::run_shell("command -v minimap2 > /dev/null 2>&1").code == 0; }
 

@@ -1,5 +1,5 @@
 // tests/support/text.hpp — splitting the lines of tab-separated formats (SAM, PAF, the
-// test data's tables).
+// test data's tables), and comparing outputs line by line.
 #pragma once
 
 #include <string>
@@ -9,5 +9,13 @@ namespace agatha::test {
 
 // The tab-separated fields of `line` (std::getline's rule: no field after a final tab).
 std::vector<std::string> split_tabs(const std::string& line);
+
+// The lines of `text` without their newline, @PG lines (the command line) dropped.
+std::vector<std::string> lines_without_pg(const std::string& text);
+
+// Empty when equal; otherwise the line counts and the first differing line of each (cut
+// to `width` characters), for a test's failure message.
+std::string first_difference(const std::vector<std::string>& want, const std::vector<std::string>& got,
+                             size_t width = 400);
 
 }  // namespace agatha::test
