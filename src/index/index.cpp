@@ -39,6 +39,7 @@
 #endif
 
 #include <algorithm>
+#include <cassert>
 #include <bit>
 #include <cstdio>
 #include <cstring>
@@ -286,18 +287,38 @@ MinimizerIndex::Builder::~Builder() {
 }
 
 void MinimizerIndex::Builder::sketch_batch(std::vector<Pending> batch) {
-  // Each sequence is sketched by one worker into the worker's own list; the parts are
-  // sorted in finish(), so which worker sketched what does not matter.
-  // A worker's minimizers stay in the vector it sketched them into, their x turned into
-  // the hash in place (no second copy of the batch's occurrences).
+  // Sequences are sketched in pieces of about kPieceBases, each by one worker into the
+  // worker's own list (sketch_piece: a piece is scanned from a little before its start,
+  // further back when that warm-up cannot reproduce the state), so that one long
+  // chromosome keeps every worker busy. The parts are sorted in finish(), so which worker
+  // sketched what, and in which order, does not matter. A worker's minimizers stay in the
+  // vector it sketched them into, their x turned into the hash in place (no second copy
+  // of the batch's occurrences).
+  struct Piece {
+    size_t seq;
+    int from, to;
+  };
+  std::vector<Piece> pieces;
+  for (size_t i = 0; i < batch.size(); ++i) {
+    const int len = static_cast<int>(batch[i].bases.size());
+    const int n = std::max(1, len / kPieceBases);
+    for (int p = 0; p < n; ++p)
+      pieces.push_back({i, static_cast<int>(int64_t{len} * p / n), static_cast<int>(int64_t{len} * (p + 1) / n)});
+  }
   std::vector<std::vector<Minimizer>> found(static_cast<size_t>(threads_));
-  util::parallel_for(batch.size(), threads_, [&](size_t i, int worker) {
+  util::parallel_for(pieces.size(), threads_, [&](size_t i, int worker) {
     std::vector<Minimizer>& f = found[static_cast<size_t>(worker)];
-    const size_t from = f.size();
-    sketch(batch[i].bases, w_, k_, batch[i].rid, hpc_, f);
-    for (size_t j = from; j < f.size(); ++j) f[j].x >>= 8;  // hash << 8 | span -> hash
-    std::string().swap(batch[i].bases);
+    const size_t start = f.size();
+    const Piece& pc = pieces[i];
+    const Pending& sq = batch[pc.seq];
+    bool done = false;
+    for (const int back : {kWarmupBases, 16 * kWarmupBases})
+      if (!done && pc.from > back) done = sketch_piece(sq.bases, w_, k_, sq.rid, hpc_, pc.from - back, pc.from, pc.to, f);
+    if (!done) done = sketch_piece(sq.bases, w_, k_, sq.rid, hpc_, 0, pc.from, pc.to, f);
+    assert(done);
+    for (size_t j = start; j < f.size(); ++j) f[j].x >>= 8;  // hash << 8 | span -> hash
   });
+  for (Pending& sq : batch) std::string().swap(sq.bases);
   // Each part grows by exactly what this batch adds to it, so the parts hold no unused
   // capacity; the buffers they leave behind are handed back to the system.
   std::vector<size_t> add(parts_.size(), 0);

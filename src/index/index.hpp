@@ -134,6 +134,10 @@ class MinimizerIndex::Builder {
   // Bases of sequences collected before they are sketched together (minimap2's
   // mini_batch_size); tests pass smaller batches.
   static constexpr uint64_t kSketchBatchBases = 50'000'000;
+  // Sequences are sketched in pieces of about this many bases (at least one piece a
+  // sequence), each scanned from kWarmupBases before its start (sketch_piece).
+  static constexpr int kPieceBases = 4'000'000;
+  static constexpr int kWarmupBases = 4096;
   Builder(const AlignOptions& opt, std::string source, uint64_t sketch_batch_bases = kSketchBatchBases);
   Builder(const Builder&) = delete;
   Builder& operator=(const Builder&) = delete;

@@ -139,7 +139,15 @@ bool has_avx2() {
 }  // namespace
 
 void sketch(std::string_view seq, int w, int k, uint32_t rid, bool hpc, std::vector<Minimizer>& out) {
+  const bool whole = sketch_piece(seq, w, k, rid, hpc, 0, 0, static_cast<int>(seq.size()), out);
+  assert(whole);
+  (void)whole;
+}
+
+bool sketch_piece(std::string_view seq, int w, int k, uint32_t rid, bool hpc, int warm, int from, int to,
+                  std::vector<Minimizer>& out) {
   assert(k > 0 && k <= kMaxK && w > 0 && w <= kMaxW);
+  assert(0 <= warm && warm <= from && from <= to && to <= static_cast<int>(seq.size()));
   const int len = static_cast<int>(seq.size());
   const uint64_t mask = (uint64_t{1} << 2 * k) - 1;
   const int rc_shift = 2 * (k - 1);
@@ -149,6 +157,9 @@ void sketch(std::string_view seq, int w, int k, uint32_t rid, bool hpc, std::vec
   int l = 0;
   Window window(w, k, out);
   Steps steps;
+  // The piece's emissions start with its first step; what the warm-up emits is dropped.
+  const size_t out_before = out.size();
+  bool started = warm == 0 && from == 0, stopped = false, saw_n = false, ok = true;
 
   const auto flush = [&] {
     if (avx2) {
@@ -168,6 +179,22 @@ void sketch(std::string_view seq, int w, int k, uint32_t rid, bool hpc, std::vec
   // One step: the base (code c) at position i ends a k-mer (or, with c = 4, resets it);
   // span is the bases the k-mer covers.
   const auto step = [&](uint8_t c, int i, int span) {
+    if (i >= to) {  // the next piece's first step
+      stopped = true;
+      return;
+    }
+    if (!started && i >= from) {
+      flush();
+      out.resize(out_before);
+      started = true;
+      // The state the warm-up left must be the one the whole sequence leaves here (see
+      // sketch.hpp); otherwise the caller starts earlier.
+      if (warm > 0 && (saw_n || l < w + 2 * k)) {
+        ok = false, stopped = true;
+        return;
+      }
+    }
+    saw_n |= c >= 4;
     const int j = steps.n;
     steps.low[j] = kNoKmer;
     steps.key[j] = 0, steps.span[j] = 0;
@@ -191,7 +218,7 @@ void sketch(std::string_view seq, int w, int k, uint32_t rid, bool hpc, std::vec
   };
 
   if (!hpc) {
-    for (int i = 0; i < len; ++i) {
+    for (int i = warm; i < len && !stopped; ++i) {
       const uint8_t c = nt4(seq[i]);
       step(c, i, c < 4 ? std::min(l + 1, k) : 0);
     }
@@ -207,9 +234,9 @@ void sketch(std::string_view seq, int w, int k, uint32_t rid, bool hpc, std::vec
     std::array<int, kChunk> run_end;
     std::array<uint8_t, kChunk> run_code;
     std::array<int, 32> ends{};
-    int r = 0, since_n = 0, n_pos = -1;
-    uint8_t next = len > 0 ? nt4(seq[0]) : 4;
-    for (int c0 = 0; c0 < len; c0 += kChunk) {
+    int r = 0, since_n = 0, n_pos = warm - 1;
+    uint8_t next = warm < len ? nt4(seq[warm]) : 4;
+    for (int c0 = warm; c0 < len && !stopped; c0 += kChunk) {
       const int c1 = std::min(len, c0 + kChunk);
       int m = 0;
       for (int i = c0; i < c1; ++i) {
@@ -218,7 +245,7 @@ void sketch(std::string_view seq, int w, int k, uint32_t rid, bool hpc, std::vec
         run_end[m] = i, run_code[m] = c;
         m += (c != next) | (c >= 4) | (i + 1 == len);
       }
-      for (int q = 0; q < m; ++q) {
+      for (int q = 0; q < m && !stopped; ++q) {
         const int i = run_end[q];
         const uint8_t c = run_code[q];
         int span = 0;
@@ -232,8 +259,14 @@ void sketch(std::string_view seq, int w, int k, uint32_t rid, bool hpc, std::vec
       }
     }
   }
-  flush();
-  window.finish();
+  if (ok) flush();
+  if (ok && to == len && !started && warm > 0) ok = false;  // no step checked the state
+  if (!ok || !started) {
+    out.resize(out_before);
+    return ok;
+  }
+  if (to == len) window.finish();
+  return true;
 }
 
 }  // namespace agatha::index

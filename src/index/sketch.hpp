@@ -40,4 +40,16 @@ inline constexpr int kMaxW = 255;
 // nothing.
 void sketch(std::string_view seq, int w, int k, uint32_t rid, bool hpc, std::vector<Minimizer>& out);
 
+// The part of sketch()'s output that its steps at positions [from, to) emit (a step is a
+// base, or with hpc the last base of a homopolymer run; the minimizer pending at the end
+// belongs to the piece with to == seq.size()), computed by scanning from `warm` <= from
+// instead of from the start, so that the pieces of a long sequence are sketched in
+// parallel; the pieces' outputs together are sketch()'s. Scanning from warm > 0 gives
+// sketch()'s state at `from` when no ambiguous base lies in [warm, from) and at least
+// w + 2k steps with a k-mer lead to `from` (the k-mers, spans and window then agree, the
+// valid length is past every threshold of the window in both); otherwise returns false
+// and appends nothing, and the caller starts further back (warm = 0 always succeeds).
+[[nodiscard]] bool sketch_piece(std::string_view seq, int w, int k, uint32_t rid, bool hpc, int warm, int from,
+                                int to, std::vector<Minimizer>& out);
+
 }  // namespace agatha::index
