@@ -238,13 +238,15 @@ class Reader {
 
 // Collects the sequences, sketches them in batches on the worker threads, then groups
 // the minimizers by hash.
-MinimizerIndex::Builder::Builder(const AlignOptions& opt, std::string source, uint64_t sketch_batch_bases)
+MinimizerIndex::Builder::Builder(const AlignOptions& opt, std::string source, uint64_t sketch_batch_bases,
+                                 int piece_bases)
     : k_(opt.k),
       w_(opt.w),
       bucket_bits_(opt.bucket_bits),
       threads_(std::max(1, opt.threads)),
       part_shift_(std::max(0, 2 * opt.k - kPartBits)),
       batch_bases_(sketch_batch_bases),
+      piece_bases_(std::max(1, piece_bases)),
       hpc_(opt.hpc),
       source_(std::move(source)),
       parts_(size_t{1} << kPartBits) {
@@ -301,7 +303,7 @@ void MinimizerIndex::Builder::sketch_batch(std::vector<Pending> batch) {
   std::vector<Piece> pieces;
   for (size_t i = 0; i < batch.size(); ++i) {
     const int len = static_cast<int>(batch[i].bases.size());
-    const int n = std::max(1, len / kPieceBases);
+    const int n = std::max(1, len / piece_bases_);
     for (int p = 0; p < n; ++p)
       pieces.push_back({i, static_cast<int>(int64_t{len} * p / n), static_cast<int>(int64_t{len} * (p + 1) / n)});
   }

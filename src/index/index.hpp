@@ -135,10 +135,12 @@ class MinimizerIndex::Builder {
   // mini_batch_size); tests pass smaller batches.
   static constexpr uint64_t kSketchBatchBases = 50'000'000;
   // Sequences are sketched in pieces of about this many bases (at least one piece a
-  // sequence), each scanned from kWarmupBases before its start (sketch_piece).
+  // sequence; tests pass smaller pieces), each scanned from kWarmupBases before its
+  // start (sketch_piece).
   static constexpr int kPieceBases = 4'000'000;
   static constexpr int kWarmupBases = 4096;
-  Builder(const AlignOptions& opt, std::string source, uint64_t sketch_batch_bases = kSketchBatchBases);
+  Builder(const AlignOptions& opt, std::string source, uint64_t sketch_batch_bases = kSketchBatchBases,
+          int piece_bases = kPieceBases);
   Builder(const Builder&) = delete;
   Builder& operator=(const Builder&) = delete;
   ~Builder();  // waits for the batch being sketched
@@ -162,6 +164,7 @@ class MinimizerIndex::Builder {
 
   int k_, w_, bucket_bits_, threads_, part_shift_;
   uint64_t batch_bases_;
+  int piece_bases_;
   bool hpc_;
   std::string source_;
   MinimizerIndex idx_;

@@ -195,6 +195,29 @@ TEST(Index, SameForAnyThreadsAndBatches) {
   EXPECT_GE(seqs.size(), 3u);
 }
 
+// Sequences sketched in pieces on the workers (each piece scanned from a warm-up before
+// it, or from the start where the warm-up cannot reproduce the state) give the index of
+// whole sequences, for pieces shorter than the warm-up, longer, and whole sequences.
+TEST(Index, SameForAnyPieceSize) {
+  const auto seqs = read_sequences(test::source_path("tests/data/seeds/rep.fa.gz"));
+  for (const char* preset : {"map-ont", "map-pb", "map-hifi"}) {
+    AlignOptions opt;
+    opt.apply_preset(preset);
+    const std::string one = image_of(MinimizerIndex::build(seqs, opt));
+    for (int threads : {1, 3}) {
+      for (int piece : {997, 5000, 40000}) {
+        opt.threads = threads;
+        MinimizerIndex::Builder b(opt, "reference", MinimizerIndex::Builder::kSketchBatchBases, piece);
+        for (size_t i = 0; i < seqs.size(); ++i) b.add(seqs[i].first, seqs[i].second, i + 1);
+        EXPECT_EQ(image_of(b.finish()), one) << preset << ", " << threads << " threads, pieces of " << piece;
+      }
+    }
+  }
+  size_t longest = 0;
+  for (const auto& s : seqs) longest = std::max(longest, s.second.size());
+  EXPECT_GT(longest, 2 * 40000u);  // every piece size cuts some sequence
+}
+
 // Integers in an .agi image (little-endian, the host order).
 template <class T>
 T get(const std::string& b, size_t at) {
