@@ -59,16 +59,22 @@ std::vector<uint8_t> parse_junc(std::string_view f, size_t tlen, const std::stri
   return out;
 }
 
-// Columns 3-12 of a splice task: a b ambi q e q2 noncan junc_bonus zdrop junc (the
-// junction column is checked once the target is known).
-void parse_splice_params(const std::vector<std::string_view>& f, TaskRecord& r, const std::string& path,
-                         size_t line_no) {
+// Columns 3-8, which both kinds of task share: a b ambi q e q2.
+void parse_gap_scores(const std::vector<std::string_view>& f, TaskRecord& r, const std::string& path,
+                      size_t line_no) {
   r.scoring.a = parse_int(f[2], "a", path, line_no);
   r.scoring.b = parse_int(f[3], "b", path, line_no);
   r.scoring.ambi = parse_int(f[4], "ambi", path, line_no);
   r.scoring.q = parse_int(f[5], "q", path, line_no);
   r.scoring.e = parse_int(f[6], "e", path, line_no);
   r.scoring.q2 = parse_int(f[7], "q2", path, line_no);
+}
+
+// Columns 3-12 of a splice task: a b ambi q e q2 noncan junc_bonus zdrop junc (the
+// junction column is checked once the target is known).
+void parse_splice_params(const std::vector<std::string_view>& f, TaskRecord& r, const std::string& path,
+                         size_t line_no) {
+  parse_gap_scores(f, r, path, line_no);
   r.scoring.e2 = 0;
   r.noncan = parse_int(f[8], "noncan", path, line_no);
   r.junc_bonus = parse_int(f[9], "junc_bonus", path, line_no);
@@ -108,12 +114,7 @@ TaskRecord parse_task_line(const std::string& line, const std::string& path, siz
   if (splice) {
     parse_splice_params(f, r, path, line_no);
   } else {
-    r.scoring.a = parse_int(f[2], "a", path, line_no);
-    r.scoring.b = parse_int(f[3], "b", path, line_no);
-    r.scoring.ambi = parse_int(f[4], "ambi", path, line_no);
-    r.scoring.q = parse_int(f[5], "q", path, line_no);
-    r.scoring.e = parse_int(f[6], "e", path, line_no);
-    r.scoring.q2 = parse_int(f[7], "q2", path, line_no);
+    parse_gap_scores(f, r, path, line_no);
     r.scoring.e2 = parse_int(f[8], "e2", path, line_no);
     if (const std::string why = validate_scoring(r.scoring); !why.empty())
       throw InputError(where(path, line_no) + ": scoring cannot be computed exactly: " + why);
