@@ -25,20 +25,14 @@
 #include <numeric>
 #include <span>
 
+#include "support/errors.hpp"
 #include "support/files.hpp"
 #include "support/paths.hpp"
 
 namespace agatha::index {
 namespace {
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
+std::string error_of(const std::function<void()>& f) { return test::error_of<InputError>(f); }
 
 MinimizerIndex small_index() {
   AlignOptions opt;

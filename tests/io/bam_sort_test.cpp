@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "../../src/io/bam_writer.hpp"
+#include "support/errors.hpp"
 #include "support/files.hpp"
 #include "support/paths.hpp"
 #include "support/sam_text.hpp"
@@ -39,14 +40,7 @@ namespace {
 namespace fs = std::filesystem;
 using test::TempDir;
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no exception)";
-}
+std::string error_of(const std::function<void()>& f) { return test::error_of<Error>(f, "(no exception)"); }
 
 // ---- parse_mem_size ----
 

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "support/errors.hpp"
 #include "support/files.hpp"
 #include "support/paths.hpp"
 #include "support/sam_text.hpp"
@@ -66,14 +67,7 @@ std::vector<std::string> as_bam_prints(const std::vector<std::string>& records) 
   return out;
 }
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no exception)";
-}
+std::string error_of(const std::function<void()>& f) { return test::error_of<Error>(f, "(no exception)"); }
 
 TEST(BamWriter, RoundTripsMinimap2Sam) {
   for (const std::string name : {"map-pb.sam", "n.map-pb-eqx-MD.sam"}) {

@@ -28,6 +28,7 @@
 #include <utility>
 #include <vector>
 
+#include "support/errors.hpp"
 #include "support/files.hpp"
 #include "support/paths.hpp"
 #include "support/run.hpp"
@@ -50,14 +51,7 @@ std::string slurp(const std::string& path) {
   return s.str();
 }
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
+std::string error_of(const std::function<void()>& f) { return test::error_of<InputError>(f); }
 
 // Integers in an .mmi image (little-endian, the host order).
 template <class T>
