@@ -113,7 +113,7 @@ struct Row {
 // The reference refreshes the scores in 16-cell chunks starting at st0 while the chunk
 // start is <= en0, i.e. the cells [st0, cend]; the other cells keep the score last
 // stored for them. Returns the scores of [t, t+W) and stores them back.
-inline V score_vector(const Params& k, const Row& w, int t) {
+__attribute__((always_inline)) inline V score_vector(const Params& k, const Row& w, int t) {
   V sc = scores(k, w.sf, w.qrr, t);
   if (t < w.st0 || t + Vec::W - 1 > w.cend) {  // partly stale
     const int lo = std::max(w.st0 - t, 0), hi = std::min(w.cend - t, Vec::W - 1);
@@ -130,7 +130,7 @@ struct Cells {
 };
 
 template <Mode M>
-inline Cells compute_cells(const Params& k, const Row& w, int t) {
+__attribute__((always_inline)) inline Cells compute_cells(const Params& k, const Row& w, int t) {
   // Phase 1: r-1 values at t-1 (x, v, x2) and at t (u, y, y2).
   const V vt1 = Vec::load(w.v_in + t - 1), ut = Vec::load(w.u + t);
   V a = Vec::add(Vec::load(w.x_in + t - 1), vt1);  // E - H(t-1,j-1)
@@ -192,7 +192,7 @@ inline Cells compute_cells(const Params& k, const Row& w, int t) {
 // bytes are always stored whole: the bytes past the row belong to the next row, which
 // overwrites them, or to the padding.
 template <Mode M, bool kLow>
-inline void store_cells(const Row& w, int t, const Cells& c, uint8_t* dir) {
+__attribute__((always_inline)) inline void store_cells(const Row& w, int t, const Cells& c, uint8_t* dir) {
   auto put = [](int8_t* p, V val) { kLow ? Vec::store_low(p, val) : Vec::store(p, val); };
   put(w.u + t, c.u), put(w.v_out + t, c.v), put(w.x_out + t, c.x);
   put(w.y + t, c.y), put(w.x2_out + t, c.x2), put(w.y2 + t, c.y2);
@@ -201,7 +201,8 @@ inline void store_cells(const Row& w, int t, const Cells& c, uint8_t* dir) {
 
 // The cells of one anti-diagonal, [st, en]; dir receives one direction byte per cell.
 template <Mode M>
-__attribute__((noinline)) void core_loop(const Params& k, const Row& w, const AntiDiagonal& d, uint8_t* dir) {
+__attribute__((always_inline)) inline void core_loop(const Params& k, const Row& w, const AntiDiagonal& d,
+                                                     uint8_t* dir) {
   // Score-only runs have no direction rows (dir is null, and stays unoffset).
   const auto at = [dir, &d](int t) { return M == Mode::kScoreOnly ? dir : dir + (t - d.st); };
   int t = d.st;
@@ -211,6 +212,70 @@ __attribute__((noinline)) void core_loop(const Params& k, const Row& w, const An
     t += Vec::W;
   }
   if (t <= w.cend) score_vector(k, w, t);  // the last refreshed chunk ends past en
+}
+
+// Every anti-diagonal of a task, for one mode and one maximum rule. The broadcast
+// constants and the array pointers are locals of this function, which nothing outside
+// it can reach: the compiler keeps them in registers across the byte stores of the
+// cell loop instead of reloading them after each one (a store through int8_t* may
+// alias any object whose address is known elsewhere).
+template <Mode M, bool kApprox>
+__attribute__((noinline)) void run_diagonals(const DpTask& task, const Setup& st, const Arrays& ar, const uint8_t* sf,
+                                             const uint8_t* qr, int32_t* H, Workspace& ws, DpResult& res) {
+  const Params k(st);
+  int8_t *const u = ar.u, *const y = ar.y, *const y2 = ar.y2, *const s = ar.s;
+  // Anti-diagonal r writes buffer r & 1 and reads the other.
+  int8_t *x_in = ar.x[1], *v_in = ar.v[1], *x2_in = ar.x2[1];
+  int8_t *x_out = ar.x[0], *v_out = ar.v[0], *x2_out = ar.x2[0];
+  const int8_t neg_qe = static_cast<int8_t>(-st.qe), neg_qe2 = static_cast<int8_t>(-st.qe2);
+  const int n_diag = st.qlen + st.tlen - 1;
+  size_t dir_used = 0;
+  int32_t h0 = 0, last_h0_t = 0;
+  int last_st = -1, last_en = -1;
+  for (int r = 0; r < n_diag; ++r) {
+    AntiDiagonal d;
+    if (!anti_diagonal(st, r, d)) {
+      res.zdropped = true;
+      break;
+    }
+    res.cells += static_cast<uint64_t>(d.en0 - d.st0 + 1);
+    const int cend = d.st0 + (d.en0 - d.st0) / kBlock * kBlock + kBlock - 1;
+    const Row w{x_in, v_in, x2_in, x_out, v_out, x2_out, u, y, y2, s, sf, qr + (st.qlen - 1 - r), d.st0, cend};
+    // The r-1 values at st-1 (see dp_scalar.cpp): already in the read buffer when st-1
+    // was computed on r-1, the initial constants if not, the border at t = 0. Bytes
+    // that already hold the value are not rewritten (usually the case, as the buffer was
+    // patched two anti-diagonals ago), sparing the first loads a store-forwarding stall.
+    if (d.st == 0 || d.st - 1 < last_st || d.st - 1 > last_en) {
+      auto patch = [](int8_t& p, int8_t val) {
+        if (p != val) p = val;
+      };
+      patch(x_in[d.st - 1], neg_qe);
+      patch(x2_in[d.st - 1], neg_qe2);
+      patch(v_in[d.st - 1], d.st == 0 ? boundary_diff(st, r) : neg_qe);
+    }
+    if (d.en >= r) y[r] = neg_qe, y2[r] = neg_qe2, u[r] = boundary_diff(st, r);
+    uint8_t* dir = M == Mode::kScoreOnly ? nullptr : traceback_row(ws, r, d, dir_used);
+    core_loop<M>(k, w, d, dir);
+    if constexpr (kApprox) {
+      if (close_approx(task, st, d, r, u, v_out, h0, last_h0_t, res)) break;
+    } else {
+      int32_t max_h;
+      int max_t;
+      simd_row_max(d, r, u, v_out, st.qe_row0, H, max_h, max_t);
+      if (close_exact(task, st, d, r, H, max_h, max_t, res)) break;
+    }
+    last_st = d.st, last_en = d.en;
+    std::swap(x_in, x_out), std::swap(v_in, v_out), std::swap(x2_in, x2_out);
+  }
+}
+
+template <Mode M>
+void run_mode(const DpTask& task, const Setup& st, const Arrays& ar, const uint8_t* sf, const uint8_t* qr, int32_t* H,
+              Workspace& ws, DpResult& res) {
+  if (st.approx_max)
+    run_diagonals<M, true>(task, st, ar, sf, qr, H, ws, res);
+  else
+    run_diagonals<M, false>(task, st, ar, sf, qr, H, ws, res);
 }
 
 }  // namespace
@@ -226,7 +291,6 @@ void extd2_sse41(const DpTask& task, DpResult& res, Workspace& ws)
   if (!prepare(task, st)) return;
   const Mode mode = !st.with_cigar ? Mode::kScoreOnly : (task.flag & dp_flag::kRight) ? Mode::kRight : Mode::kLeft;
   const Arrays ar = init_arrays(st, ws);
-  const Params k(st);
   uint8_t* sf = layout_sequences(task, st, ws);
   for (int i = 0; i < st.tlen; ++i)
     if (sf[i] == 4) sf[i] = kTargetN;
@@ -237,61 +301,10 @@ void extd2_sse41(const DpTask& task, DpResult& res, Workspace& ws)
     std::fill(H, H + st.tlen16, kDpNegInf);
   }
   if (st.with_cigar) prepare_traceback(st, ws);
-  const int n_diag = st.qlen + st.tlen - 1;
-  size_t dir_used = 0;
-  int32_t h0 = 0;
-  int32_t last_h0_t = 0;
-  int last_st = -1, last_en = -1;
-
-  for (int r = 0; r < n_diag; ++r) {
-    AntiDiagonal d;
-    if (!anti_diagonal(st, r, d)) {
-      res.zdropped = true;
-      break;
-    }
-    res.cells += static_cast<uint64_t>(d.en0 - d.st0 + 1);
-    const int cur = r & 1;
-    const int cend = d.st0 + (d.en0 - d.st0) / kBlock * kBlock + kBlock - 1;
-    const Row w{ar.x[cur ^ 1], ar.v[cur ^ 1], ar.x2[cur ^ 1], ar.x[cur], ar.v[cur], ar.x2[cur],
-                ar.u,          ar.y,          ar.y2,          ar.s,      sf,        qr + (st.qlen - 1 - r),
-                d.st0,         cend};
-    // The r-1 values at st-1 (see dp_scalar.cpp): already in the read buffer when st-1
-    // was computed on r-1, the initial constants if not, the border at t = 0. Bytes
-    // that already hold the value are not rewritten (usually the case, as the buffer was
-    // patched two anti-diagonals ago), sparing the first loads a store-forwarding stall.
-    if (d.st == 0 || d.st - 1 < last_st || d.st - 1 > last_en) {
-      auto patch = [](int8_t& p, int8_t val) {
-        if (p != val) p = val;
-      };
-      patch(ar.x[cur ^ 1][d.st - 1], static_cast<int8_t>(-st.qe));
-      patch(ar.x2[cur ^ 1][d.st - 1], static_cast<int8_t>(-st.qe2));
-      patch(ar.v[cur ^ 1][d.st - 1], d.st == 0 ? boundary_diff(st, r) : static_cast<int8_t>(-st.qe));
-    }
-    if (d.en >= r) {
-      ar.y[r] = static_cast<int8_t>(-st.qe), ar.y2[r] = static_cast<int8_t>(-st.qe2);
-      ar.u[r] = boundary_diff(st, r);
-    }
-
-    uint8_t* dir = nullptr;
-    if (st.with_cigar) {
-      dir = traceback_row(ws, r, d, dir_used);
-    }
-    switch (mode) {
-      case Mode::kScoreOnly: core_loop<Mode::kScoreOnly>(k, w, d, dir); break;
-      case Mode::kLeft: core_loop<Mode::kLeft>(k, w, d, dir); break;
-      case Mode::kRight: core_loop<Mode::kRight>(k, w, d, dir); break;
-    }
-    const int8_t* v = ar.v[cur];
-
-    if (!st.approx_max) {
-      int32_t max_h;
-      int max_t;
-      simd_row_max(d, r, ar.u, v, st.qe_row0, H, max_h, max_t);
-      if (close_exact(task, st, d, r, H, max_h, max_t, res)) break;
-    } else if (close_approx(task, st, d, r, ar.u, v, h0, last_h0_t, res)) {
-      break;
-    }
-    last_st = d.st, last_en = d.en;
+  switch (mode) {
+    case Mode::kScoreOnly: run_mode<Mode::kScoreOnly>(task, st, ar, sf, qr, H, ws, res); break;
+    case Mode::kLeft: run_mode<Mode::kLeft>(task, st, ar, sf, qr, H, ws, res); break;
+    case Mode::kRight: run_mode<Mode::kRight>(task, st, ar, sf, qr, H, ws, res); break;
   }
   finish_cigar(task, st, ws, res);
 }
