@@ -320,6 +320,8 @@ Chains chain_rmq(const std::vector<Anchor>& a, int max_dist, int max_dist_inner,
   const uint64_t max_inner_x = static_cast<uint64_t>(static_cast<int64_t>(max_dist_inner));
   DpArrays dp(a.size());
   RmqTree tree, inner;
+  tree.reserve(a.size());
+  if (max_dist_inner > 0) inner.reserve(a.size());
   int64_t st = 0, st_inner = 0, i0 = 0;
   auto key_of = [&](int64_t j) { return RmqTree::Key{static_cast<int32_t>(a[j].y), j}; };
   auto evict = [&](RmqTree& t, int64_t& front, uint64_t dist, int64_t i) {

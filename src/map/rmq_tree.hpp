@@ -11,7 +11,9 @@
 //
 // Keys are (y, i) — query position, then anchor index; the priority is a double and
 // smaller is better. Nodes live in a per-tree pool addressed by 32-bit indices; index 0
-// is the scratch "fake root" that deletion uses. Not thread-safe; one tree per call.
+// is the scratch "fake root" that deletion uses. An erased node's slot is reused by the
+// next insertion (as krmq's users free nodes to a pool), so the pool stays as large as
+// the tree, not as the number of insertions. Not thread-safe; one tree per call.
 #pragma once
 
 #include <cstddef>
@@ -24,6 +26,7 @@ class RmqTree {
  public:
   using NodeId = int32_t;
   static constexpr NodeId kNull = -1;
+  static constexpr int kMaxDepth = 64;  // an AVL tree of n nodes is < 1.45 log2(n + 2) deep
 
   struct Key {
     int32_t y = 0;
@@ -32,6 +35,8 @@ class RmqTree {
 
   RmqTree() { nodes_.emplace_back(); }  // slot 0: the fake root of erase()
 
+  // Room for n nodes without reallocation.
+  void reserve(size_t n) { nodes_.reserve(n + 1); }
   size_t size() const { return root_ == kNull ? 0 : nodes_[root_].size; }
   const Key& key(NodeId n) const { return nodes_[n].key; }
   double priority(NodeId n) const { return nodes_[n].pri; }
@@ -50,14 +55,15 @@ class RmqTree {
   // In-order cursor that walks toward smaller keys (krmq_itr_find + krmq_itr_prev).
   class Cursor {
    public:
-    NodeId at() const { return stack_.empty() ? kNull : stack_.back(); }
+    NodeId at() const { return depth_ == 0 ? kNull : stack_[depth_ - 1]; }
     // Moves to the previous key in order; false (and at() == kNull) past the first.
     bool prev();
 
    private:
     friend class RmqTree;
     const RmqTree* tree_ = nullptr;
-    std::vector<NodeId> stack_;
+    int depth_ = 0;
+    NodeId stack_[kMaxDepth];  // the path from the root; an AVL tree is < 64 deep
   };
   // A cursor on the node with key k (the path toward where k would be if absent).
   Cursor seek(const Key& k) const;
@@ -72,7 +78,6 @@ class RmqTree {
     uint32_t size = 0;   // nodes in this subtree
   };
   static constexpr NodeId kFake = 0;
-  static constexpr int kMaxDepth = 64;
 
   static int compare(const Key& a, const Key& b) {
     if (a.y != b.y) return a.y < b.y ? -1 : 1;
@@ -89,6 +94,7 @@ class RmqTree {
 
   std::vector<Node> nodes_;
   NodeId root_ = kNull;
+  NodeId free_ = kNull;  // erased slots, linked through child[0]
 };
 
 // ---- implementation -------------------------------------------------------------------
@@ -159,10 +165,17 @@ inline RmqTree::NodeId RmqTree::insert(const Key& key, double pri) {
     dirs[n_dirs++] = static_cast<uint8_t>(which = cmp > 0);
     path[path_len++] = p;
   }
-  const NodeId x = static_cast<NodeId>(nodes_.size());
   Node node;
-  node.key = key, node.pri = pri, node.size = 1, node.min = x;
-  nodes_.push_back(node);
+  node.key = key, node.pri = pri, node.size = 1;
+  NodeId x = free_;
+  if (x != kNull) {
+    free_ = nodes_[x].child[0];
+    nodes_[x] = node;
+  } else {
+    x = static_cast<NodeId>(nodes_.size());
+    nodes_.push_back(node);
+  }
+  nodes_[x].min = x;
   if (parent == kNull)
     root_ = x;
   else
@@ -275,6 +288,7 @@ inline void RmqTree::erase(NodeId target) {
     }
   }
   root_ = nodes_[kFake].child[0];
+  nodes_[p].child[0] = free_, free_ = p;  // p is the erased node: its slot is free
 }
 
 inline RmqTree::NodeId RmqTree::range_min(const Key& lo, const Key& hi) const {
@@ -329,7 +343,7 @@ inline RmqTree::Cursor RmqTree::seek(const Key& k) const {
   Cursor c;
   c.tree_ = this;
   for (NodeId p = root_; p != kNull;) {
-    c.stack_.push_back(p);
+    c.stack_[c.depth_++] = p;
     const int cmp = compare(k, nodes_[p].key);
     if (cmp == 0) break;
     p = nodes_[p].child[cmp > 0];
@@ -338,17 +352,16 @@ inline RmqTree::Cursor RmqTree::seek(const Key& k) const {
 }
 
 inline bool RmqTree::Cursor::prev() {
-  if (stack_.empty()) return false;
-  NodeId p = tree_->nodes_[stack_.back()].child[0];
+  if (depth_ == 0) return false;
+  NodeId p = tree_->nodes_[stack_[depth_ - 1]].child[0];
   if (p != kNull) {  // down: the rightmost node of the left subtree
-    for (; p != kNull; p = tree_->nodes_[p].child[1]) stack_.push_back(p);
+    for (; p != kNull; p = tree_->nodes_[p].child[1]) stack_[depth_++] = p;
     return true;
   }
   do {  // up: until we arrive from a right child
-    p = stack_.back();
-    stack_.pop_back();
-  } while (!stack_.empty() && p == tree_->nodes_[stack_.back()].child[0]);
-  return !stack_.empty();
+    p = stack_[--depth_];
+  } while (depth_ > 0 && p == tree_->nodes_[stack_[depth_ - 1]].child[0]);
+  return depth_ > 0;
 }
 
 }  // namespace agatha::map
