@@ -87,7 +87,7 @@ struct Row {
 
 // Cells [t, t+W): stores u, v, x, y, x2 and returns the direction bytes.
 template <Mode M>
-inline V splice_cells(const Params& k, const Row& w, int t) {
+__attribute__((always_inline)) inline V splice_cells(const Params& k, const Row& w, int t) {
   // Phase 1: the r-1 values at t-1 (x, v, x2) and at t (u, y).
   const V vt1 = Vec::load(w.v_in + t - 1), ut = Vec::load(w.u + t);
   V a = Vec::add(Vec::load(w.x_in + t - 1), vt1);    // E(t,j) - H(t-1,j-1)
@@ -137,19 +137,61 @@ inline V splice_cells(const Params& k, const Row& w, int t) {
   return d;
 }
 
-// The cells [st0, en0] of one anti-diagonal; dir receives one byte per cell (and up to
-// W - 1 past them, overwritten by the next row or in the row buffer's padding).
-// The constants and pointers are copied into locals: the vector stores may alias any
-// memory, so members read through a reference would be reloaded after every store.
-template <Mode M>
-__attribute__((noinline)) void splice_loop(const Params& params, const Row& row, const AntiDiagonal& d, uint8_t* dir) {
-  const Params k = params;
-  const Row w = row;
-  const int st0 = d.st0, en0 = d.en0;
-  for (int t = st0; t <= en0; t += Vec::W) {
-    const V dv = splice_cells<M>(k, w, t);
-    if constexpr (M != Mode::kScoreOnly) Vec::store(dir + (t - st0), dv);
+// Every anti-diagonal of a task, for one mode and one maximum rule. The broadcast
+// constants and the array pointers are locals of this function, which nothing outside
+// it can reach: the compiler keeps them in registers across the vector stores instead of
+// reloading them after each one (a store through int8_t* may alias any object whose
+// address is known elsewhere). dir rows receive one byte per cell of [st0, en0] (and up
+// to W - 1 past them, overwritten by the next row or in the row buffer's padding).
+template <Mode M, bool kApprox>
+__attribute__((noinline)) void run_diagonals(const DpTask& task, const SpliceSetup& s, const Arrays& ar, int32_t* H,
+                                             Workspace& ws, DpResult& res) {
+  const Params k(s);
+  int8_t *const u = ar.u, *const y = ar.y;
+  // Anti-diagonal r writes buffer r & 1 and reads the other.
+  int8_t *x_in = ar.x[1], *v_in = ar.v[1], *x2_in = ar.x2[1];
+  int8_t *x_out = ar.x[0], *v_out = ar.v[0], *x2_out = ar.x2[0];
+  const int n_diag = s.qlen + s.tlen - 1;
+  size_t dir_used = 0;
+  int32_t h0 = 0, last_h0_t = 0;
+  for (int r = 0; r < n_diag; ++r) {
+    const AntiDiagonal d = splice_anti_diagonal(s, r);
+    res.cells += static_cast<uint64_t>(d.en0 - d.st0 + 1);
+    const Row w{x_in, v_in, x2_in, x_out, v_out, x2_out, u, y, ar.donor, ar.acceptor, ar.sf, ar.qr + (s.qlen - 1 - r)};
+    if (d.st0 == 0) {  // the top border H(-1, r), read by the cell (0, r)
+      x_in[-1] = static_cast<int8_t>(-s.qe);
+      x2_in[-1] = static_cast<int8_t>(-s.q2);
+      v_in[-1] = splice_border_diff(s, r);
+    }
+    if (d.en0 == r) y[r] = static_cast<int8_t>(-s.qe), u[r] = splice_border_diff(s, r);  // (r, -1)
+    uint8_t* dir = nullptr;
+    if constexpr (M != Mode::kScoreOnly) {
+      AntiDiagonal exact = d;
+      exact.st = d.st0, exact.en = d.en0;  // the walk never leaves the matrix
+      dir = traceback_row(ws, r, exact, dir_used);
+    }
+    for (int t = d.st0; t <= d.en0; t += Vec::W) {
+      const V dv = splice_cells<M>(k, w, t);
+      if constexpr (M != Mode::kScoreOnly) Vec::store(dir + (t - d.st0), dv);
+    }
+    if constexpr (kApprox) {
+      if (close_splice_approx(task, s, d, r, u, v_out, h0, last_h0_t, res)) break;
+    } else {
+      int32_t max_h;
+      int max_t;
+      simd_row_max(d, r, u, v_out, s.qe_row0, H, max_h, max_t);
+      if (close_splice_exact(task, s, d, r, H, max_h, max_t, res)) break;
+    }
+    std::swap(x_in, x_out), std::swap(v_in, v_out), std::swap(x2_in, x2_out);
   }
+}
+
+template <Mode M>
+void run_mode(const DpTask& task, const SpliceSetup& s, const Arrays& ar, int32_t* H, Workspace& ws, DpResult& res) {
+  if (s.approx_max)
+    run_diagonals<M, true>(task, s, ar, H, ws, res);
+  else
+    run_diagonals<M, false>(task, s, ar, H, ws, res);
 }
 
 }  // namespace
@@ -165,47 +207,16 @@ void exts2_sse41(const DpTask& task, DpResult& res, Workspace& ws)
   if (!prepare_splice(task, s)) return;
   const Mode mode = !s.with_cigar ? Mode::kScoreOnly : s.right ? Mode::kRight : Mode::kLeft;
   const Arrays ar = init_arrays(task, s, ws);
-  const Params k(s);
   int32_t* H = nullptr;
   if (!s.approx_max) {
     H = ws.H.reserve(static_cast<size_t>(s.tlen) + kPad);
     std::fill(H, H + s.tlen, kDpNegInf);
   }
-  const int n_diag = s.qlen + s.tlen - 1;
-  if (s.with_cigar) prepare_splice_traceback(n_diag, ws);
-  size_t dir_used = 0;
-  int32_t h0 = 0, last_h0_t = 0;
-  for (int r = 0; r < n_diag; ++r) {
-    const AntiDiagonal d = splice_anti_diagonal(s, r);
-    res.cells += static_cast<uint64_t>(d.en0 - d.st0 + 1);
-    const int cur = r & 1;
-    const Row w{ar.x[cur ^ 1], ar.v[cur ^ 1], ar.x2[cur ^ 1], ar.x[cur],   ar.v[cur], ar.x2[cur],
-                ar.u,          ar.y,          ar.donor,       ar.acceptor, ar.sf,     ar.qr + (s.qlen - 1 - r)};
-    if (d.st0 == 0) {  // the top border H(-1, r), read by the cell (0, r)
-      ar.x[cur ^ 1][-1] = static_cast<int8_t>(-s.qe);
-      ar.x2[cur ^ 1][-1] = static_cast<int8_t>(-s.q2);
-      ar.v[cur ^ 1][-1] = splice_border_diff(s, r);
-    }
-    if (d.en0 == r) ar.y[r] = static_cast<int8_t>(-s.qe), ar.u[r] = splice_border_diff(s, r);  // (r, -1)
-    uint8_t* dir = nullptr;
-    if (s.with_cigar) {
-      AntiDiagonal exact = d;
-      exact.st = d.st0, exact.en = d.en0;  // the walk never leaves the matrix
-      dir = traceback_row(ws, r, exact, dir_used);
-    }
-    switch (mode) {
-      case Mode::kScoreOnly: splice_loop<Mode::kScoreOnly>(k, w, d, dir); break;
-      case Mode::kLeft: splice_loop<Mode::kLeft>(k, w, d, dir); break;
-      case Mode::kRight: splice_loop<Mode::kRight>(k, w, d, dir); break;
-    }
-    if (!s.approx_max) {
-      int32_t max_h;
-      int max_t;
-      simd_row_max(d, r, ar.u, ar.v[cur], s.qe_row0, H, max_h, max_t);
-      if (close_splice_exact(task, s, d, r, H, max_h, max_t, res)) break;
-    } else if (close_splice_approx(task, s, d, r, ar.u, ar.v[cur], h0, last_h0_t, res)) {
-      break;
-    }
+  if (s.with_cigar) prepare_splice_traceback(s.qlen + s.tlen - 1, ws);
+  switch (mode) {
+    case Mode::kScoreOnly: run_mode<Mode::kScoreOnly>(task, s, ar, H, ws, res); break;
+    case Mode::kLeft: run_mode<Mode::kLeft>(task, s, ar, H, ws, res); break;
+    case Mode::kRight: run_mode<Mode::kRight>(task, s, ar, H, ws, res); break;
   }
   if (s.with_cigar) splice_cigar(task, s, ws, res);
 }
