@@ -22,6 +22,7 @@
 #   HIFI_DEPTH=10        pbsim depth of the simulated HiFi reads
 #   HIFI_SEED=11         pbsim --seed (fixed: the reads are the same on every run)
 #   REP_DEPTH=3          pbsim depth of the rep and rephifi reads
+#   SPLICE_READS=10000   simulated reads of the splice set
 #   RESULTS=FILE         also write the table as TSV to FILE
 #   PREPARE_ONLY=1       prepare the data sets in CACHE/mapping and stop (scripts/gpu-check.sh
 #                        prepare carries them to a machine without network access)
@@ -39,6 +40,10 @@
 #         and tandem repeats (bench/make-genome.py --size-mb 12 --contigs 6 --seed 1),
 #         -x map-ont
 #   rephifi  pbsim CCS reads (as hifi, depth REP_DEPTH) from the same genome, -x map-hifi
+#   splice  SPLICE_READS ONT-cDNA-like reads (both orientations, 6-14% errors, poly(A)
+#         tails, 5'-truncated ones) from the transcripts of the synthetic 1 Mb genome with
+#         69 genes on both strands that tests/data/splice/make_splice_data.py writes (the
+#         committed test set's generator, asked for more reads), -x splice
 #
 # For each set both programs build the index from the FASTA and run under
 # /usr/bin/time -v (python's resource module when that is missing). Outputs are
@@ -68,6 +73,7 @@ PB_READS=${PB_READS:-2000}
 HIFI_DEPTH=${HIFI_DEPTH:-10}
 HIFI_SEED=${HIFI_SEED:-11}
 REP_DEPTH=${REP_DEPTH:-3}
+SPLICE_READS=${SPLICE_READS:-10000}
 RESULTS=${RESULTS:-}
 [[ $MODE = sam || $MODE = paf ]] || { echo "mapping.sh: MODE must be sam or paf, not '$MODE'" >&2; exit 1; }
 [[ $AGATHA = /* ]] || AGATHA=$ROOT/$AGATHA
@@ -162,6 +168,14 @@ prepare_rephifi() {
     --length-sd 2000 --length-min 2000 --length-max 20000
 }
 
+prepare_splice() {
+  local dir=$DATA/splice
+  [[ -s $dir/ont.fq.gz && $(cat "$dir/reads" 2>/dev/null) = "$SPLICE_READS" ]] && return
+  log "splice: simulating $SPLICE_READS reads (tests/data/splice/make_splice_data.py)"
+  python3 "$ROOT/tests/data/splice/make_splice_data.py" "$dir" "$SPLICE_READS" 2>/dev/null
+  echo "$SPLICE_READS" > "$dir/reads"
+}
+
 # measure OUT STATS CMD...: bench/measure.sh
 source "$ROOT/bench/measure.sh"
 
@@ -221,6 +235,7 @@ for set in $SETS; do
     hifi) prepare_hifi; ref=$DATA/dh10b.fa reads=$DATA/hifi.reads.fq preset=map-hifi ;;
     rep) prepare_rep; ref=$DATA/rep.fa reads=$DATA/rep.reads.fq preset=map-ont ;;
     rephifi) prepare_rephifi; ref=$DATA/rep.fa reads=$DATA/rephifi.reads.fq preset=map-hifi ;;
+    splice) prepare_splice; ref=$DATA/splice/genome.fa.gz reads=$DATA/splice/ont.fq.gz preset=splice ;;
     *) log "unknown set '$set'"; exit 1 ;;
   esac
   if [[ -n ${PREPARE_ONLY:-} ]]; then

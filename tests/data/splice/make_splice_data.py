@@ -522,7 +522,11 @@ def write_transcripts(path, genomes, genes):
 
 
 def main():
+    # make_splice_data.py [OUTDIR [ONT_READS]]: a larger ONT_READS (bench/mapping.sh's
+    # splice set) changes only the reads drawn after it, never the committed files' bytes
+    # at the default of 360.
     outdir = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
+    n_ont = int(sys.argv[2]) if len(sys.argv) > 2 else 360
     os.makedirs(outdir, exist_ok=True)
     contigs, genomes, genes, extras = make_genome()
     # junction BEDs: BED12 of the annotated transcripts of about half the annotated
@@ -544,7 +548,7 @@ def main():
     write_bed12(os.path.join(outdir, "annot.bed12"), genes)
     write_intron_bed(os.path.join(outdir, "introns.bed"), genes, intron_genes)
     write_transcripts(os.path.join(outdir, "transcripts.tsv"), genomes, genes)
-    write_fastq(os.path.join(outdir, "ont.fq.gz"), simulate(genomes, genes, "ont", 360, "ont"))
+    write_fastq(os.path.join(outdir, "ont.fq.gz"), simulate(genomes, genes, "ont", n_ont, "ont"))
     write_fastq(os.path.join(outdir, "hifi.fq.gz"), simulate(genomes, genes, "hifi", 160, "hifi"))
     write_fastq(os.path.join(outdir, "drna.fq.gz"), simulate(genomes, genes, "drna", 160, "drna"))
     with open(os.path.join(outdir, "features.tsv"), "w") as f:
