@@ -58,7 +58,7 @@ constexpr uint8_t kTargetN = 8;
 // Broadcast constants of a task, built once.
 struct Params {
   V zero, q, q2, qe, qe2, mch, mis, amb, one, two, three, four;
-  V score_table;  // by target ^ query: match, mismatch x3, ambiguous x12
+  V score_table;                       // by target ^ query: match, mismatch x3, ambiguous x12
   V cont_e, cont_f, cont_e2, cont_f2;  // the continuation bits of dir_bit
   explicit Params(const Setup& st)
       : zero(Vec::zero()),

@@ -38,12 +38,6 @@ bool prepare_splice(const DpTask& task, SpliceSetup& s) {
   return true;
 }
 
-int8_t splice_border_diff(const SpliceSetup& s, int r) {
-  if (r == 0) return wrap(-s.qe);
-  if (r < s.long_thres) return wrap(-s.e);
-  return r == s.long_thres ? s.long_diff : int8_t{0};
-}
-
 void splice_site_rows(const DpTask& task, int8_t* donor, int8_t* acceptor, int n) {
   SpliceSiteInput in;
   in.target = task.target.data(), in.tlen = static_cast<int>(task.target.size()), in.flag = task.flag;
@@ -55,34 +49,6 @@ void splice_site_rows(const DpTask& task, int8_t* donor, int8_t* acceptor, int n
 void prepare_splice_traceback(int n_diag, Workspace& ws) {
   const auto n = static_cast<size_t>(n_diag);
   if (ws.row.size() < n) ws.row.resize(n), ws.off.resize(n), ws.off_end.resize(n);
-}
-
-AntiDiagonal splice_anti_diagonal(const SpliceSetup& s, int r) {
-  AntiDiagonal d;
-  d.st0 = std::max(0, r - s.qlen + 1), d.en0 = std::min(s.tlen - 1, r);
-  d.st = d.st0 / kBlock * kBlock, d.en = (d.en0 + kBlock) / kBlock * kBlock - 1;
-  return d;
-}
-
-bool close_splice_exact(const DpTask& task, const SpliceSetup& s, const AntiDiagonal& d, int r, const int32_t* H,
-                        int32_t max_h, int max_t, DpResult& res) {
-  if (d.en0 == s.tlen - 1 && H[d.en0] > res.mte) res.mte = H[d.en0], res.mte_q = r - d.en;
-  if (r - d.st0 == s.qlen - 1 && H[d.st0] > res.mqe) res.mqe = H[d.st0], res.mqe_t = d.st0;
-  if (zdrop_rule(res, max_h, r, max_t, task.zdrop, 0)) return res.zdropped = true;
-  if (r == s.qlen + s.tlen - 2 && d.en0 == s.tlen - 1) res.score = H[s.tlen - 1];
-  return false;
-}
-
-bool close_splice_approx(const DpTask& task, const SpliceSetup& s, const AntiDiagonal& d, int r, const int8_t* u,
-                         const int8_t* v, int32_t& h0, int32_t& last_t, DpResult& res) {
-  if (r > 0)
-    approx_rule(
-        d.st0, d.en0, [u](int32_t t) { return int32_t{u[t]}; }, [v](int32_t t) { return int32_t{v[t]}; }, h0, last_t);
-  else
-    h0 = v[0] - s.qe_row0, last_t = 0;
-  if ((task.flag & dp_flag::kApproxDrop) && zdrop_rule(res, h0, r, last_t, task.zdrop, 0)) return res.zdropped = true;
-  if (r == s.qlen + s.tlen - 2 && d.en0 == s.tlen - 1) res.score = h0;
-  return false;
 }
 
 void splice_cigar(const DpTask& task, const SpliceSetup& s, const Workspace& ws, DpResult& res) {
