@@ -71,16 +71,23 @@ AGATHA_HD void splice_site_scores(const SpliceSiteInput& in, int8_t* donor, int8
   // preceded by a consensus base.
   const uint8_t d2 = reversed ? kA : kT;
   const uint8_t a1 = reversed ? kT : kA;
-  for (int t = 0; t < in.tlen - 4; ++t) {
-    int c = motif_class(fwd, T[t + 1], T[t + 2], kG, d2) | motif_class(rev, T[t + 1], T[t + 2], kC, d2);
-    if (c && (reversed ? (T[t + 3] == kC || T[t + 3] == kT) : (T[t + 3] == kA || T[t + 3] == kG))) c = 2;
-    if (c) donor[t] = c == 2 ? int8_t{0} : flank;
+  // A site's score depends on three bases only (donor[t]: T[t+1..t+3]; acceptor[t]:
+  // T[t-2..t]), so both come from 125-entry tables indexed by those bases (a code above
+  // 4 matches no motif base, like N, and is read as 4).
+  int8_t donor_of[125], acceptor_of[125];
+  for (int i = 0; i < 125; ++i) {
+    const auto b0 = static_cast<uint8_t>(i / 25), b1 = static_cast<uint8_t>(i / 5 % 5),
+               b2 = static_cast<uint8_t>(i % 5);
+    int c = motif_class(fwd, b0, b1, kG, d2) | motif_class(rev, b0, b1, kC, d2);
+    if (c && (reversed ? (b2 == kC || b2 == kT) : (b2 == kA || b2 == kG))) c = 2;
+    donor_of[i] = c == 0 ? fill : c == 2 ? int8_t{0} : flank;
+    c = motif_class(fwd, b1, b2, a1, kG) | motif_class(rev, b1, b2, a1, kC);
+    if (c && (reversed ? (b0 == kA || b0 == kG) : (b0 == kC || b0 == kT))) c = 2;
+    acceptor_of[i] = c == 0 ? fill : c == 2 ? int8_t{0} : flank;
   }
-  for (int t = 2; t < in.tlen; ++t) {
-    int c = motif_class(fwd, T[t - 1], T[t], a1, kG) | motif_class(rev, T[t - 1], T[t], a1, kC);
-    if (c && (reversed ? (T[t - 2] == kA || T[t - 2] == kG) : (T[t - 2] == kC || T[t - 2] == kT))) c = 2;
-    if (c) acceptor[t] = c == 2 ? int8_t{0} : flank;
-  }
+  const auto code = [T](int t) { return T[t] < 4 ? int{T[t]} : 4; };
+  for (int t = 0; t < in.tlen - 4; ++t) donor[t] = donor_of[code(t + 1) * 25 + code(t + 2) * 5 + code(t + 3)];
+  for (int t = 2; t < in.tlen; ++t) acceptor[t] = acceptor_of[code(t - 2) * 25 + code(t - 1) * 5 + code(t)];
   if (!in.junc) return;
   // Which junction bits mark the intron end each array scores, per strand.
   const uint8_t donor_bits =
