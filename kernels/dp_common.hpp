@@ -121,6 +121,7 @@ class AlignedArray {
  public:
   T* data() { return ptr_.get(); }
   const T* data() const { return ptr_.get(); }
+  size_t capacity() const { return cap_; }
   T& operator[](size_t i) { return ptr_.get()[i]; }
   const T& operator[](size_t i) const { return ptr_.get()[i]; }
   // Ensures room for n elements, keeping the first `keep` (at least doubling the
@@ -180,10 +181,41 @@ inline void prepare_traceback(const Setup& s, Workspace& ws) {
 inline uint8_t* traceback_row(Workspace& ws, int r, const AntiDiagonal& d, size_t& used) {
   const auto len = static_cast<size_t>(d.en - d.st + 1);
   uint8_t* row = ws.dir.grow(used + len + kPad, used) + used;
-  ws.row[static_cast<size_t>(r)] = used, ws.off[static_cast<size_t>(r)] = d.st, ws.off_end[static_cast<size_t>(r)] = d.en;
+  ws.row[static_cast<size_t>(r)] = used, ws.off[static_cast<size_t>(r)] = d.st,
+  ws.off_end[static_cast<size_t>(r)] = d.en;
   used += len;
   return row;
 }
+
+// traceback_row for a kernel's anti-diagonal loop: the same rows, with the buffer and
+// index pointers held by a local object, which the loop's byte stores cannot alias, so
+// they stay in registers instead of being reloaded from the workspace for every row.
+class RowWriter {
+ public:
+  explicit RowWriter(Workspace& ws)
+      : ws_(ws),
+        base_(ws.dir.data()),
+        cap_(ws.dir.capacity()),
+        row_(ws.row.data()),
+        off_(ws.off.data()),
+        end_(ws.off_end.data()) {}
+  uint8_t* next(int r, const AntiDiagonal& d) {
+    const auto len = static_cast<size_t>(d.en - d.st + 1);
+    if (used_ + len + kPad > cap_) base_ = ws_.dir.grow(used_ + len + kPad, used_), cap_ = ws_.dir.capacity();
+    const auto i = static_cast<size_t>(r);
+    row_[i] = used_, off_[i] = d.st, end_[i] = d.en;
+    uint8_t* row = base_ + used_;
+    used_ += len;
+    return row;
+  }
+
+ private:
+  Workspace& ws_;
+  uint8_t* base_;
+  size_t cap_, used_ = 0;
+  size_t* row_;
+  int *off_, *end_;
+};
 
 // Lays out the score input the way the reference reads it: the target, zeros up to
 // tlen16, then the reversed query and zeros. Reads past the target (t >= tlen) and

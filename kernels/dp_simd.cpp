@@ -229,7 +229,7 @@ __attribute__((noinline)) void run_diagonals(const DpTask& task, const Setup& st
   int8_t *x_out = ar.x[0], *v_out = ar.v[0], *x2_out = ar.x2[0];
   const int8_t neg_qe = static_cast<int8_t>(-st.qe), neg_qe2 = static_cast<int8_t>(-st.qe2);
   const int n_diag = st.qlen + st.tlen - 1;
-  size_t dir_used = 0;
+  RowWriter rows(ws);
   int32_t h0 = 0, last_h0_t = 0;
   int last_st = -1, last_en = -1;
   for (int r = 0; r < n_diag; ++r) {
@@ -254,7 +254,7 @@ __attribute__((noinline)) void run_diagonals(const DpTask& task, const Setup& st
       patch(v_in[d.st - 1], d.st == 0 ? boundary_diff(st, r) : neg_qe);
     }
     if (d.en >= r) y[r] = neg_qe, y2[r] = neg_qe2, u[r] = boundary_diff(st, r);
-    uint8_t* dir = M == Mode::kScoreOnly ? nullptr : traceback_row(ws, r, d, dir_used);
+    uint8_t* dir = M == Mode::kScoreOnly ? nullptr : rows.next(r, d);
     core_loop<M>(k, w, d, dir);
     if constexpr (kApprox) {
       if (close_approx(task, st, d, r, u, v_out, h0, last_h0_t, res)) break;

@@ -152,7 +152,7 @@ __attribute__((noinline)) void run_diagonals(const DpTask& task, const SpliceSet
   int8_t *x_in = ar.x[1], *v_in = ar.v[1], *x2_in = ar.x2[1];
   int8_t *x_out = ar.x[0], *v_out = ar.v[0], *x2_out = ar.x2[0];
   const int n_diag = s.qlen + s.tlen - 1;
-  size_t dir_used = 0;
+  RowWriter rows(ws);
   int32_t h0 = 0, last_h0_t = 0;
   for (int r = 0; r < n_diag; ++r) {
     const AntiDiagonal d = splice_anti_diagonal(s, r);
@@ -168,7 +168,7 @@ __attribute__((noinline)) void run_diagonals(const DpTask& task, const SpliceSet
     if constexpr (M != Mode::kScoreOnly) {
       AntiDiagonal exact = d;
       exact.st = d.st0, exact.en = d.en0;  // the walk never leaves the matrix
-      dir = traceback_row(ws, r, exact, dir_used);
+      dir = rows.next(r, exact);
     }
     for (int t = d.st0; t <= d.en0; t += Vec::W) {
       const V dv = splice_cells<M>(k, w, t);
