@@ -191,12 +191,12 @@ void add_map_options(CLI::App& sub, AlignOptions& opt) {
   sub.add_flag("--rev-only", opt.rev_only, "Only map to the reverse complement strand of the reference sequences");
   // ---- splicing ----
   add_minimap2_option(
-      sub, "-G", "NUM", "200k",
+      sub, "-G", "NUM", "",
       [&opt](const std::string& text) {  // mm_mapopt_max_intron_len: only under a splice preset
         const int n = static_cast<int>(parse_num(text, "-G"));
         if (opt.splice && n > 0) opt.max_gap_ref = opt.bw = opt.bw_long = n;
       },
-      "Max intron length, with a splice preset: also the chaining bandwidth (K/M/G suffixes)");
+      "Max intron length, with a splice preset (200k there): also the chaining bandwidth (K/M/G suffixes)");
   sub.add_option_function<std::string>(
          "-u",
          [&opt](const std::string& v) {
@@ -224,10 +224,12 @@ void add_map_options(CLI::App& sub, AlignOptions& opt) {
          "Whether to assume the next base to a GT donor site is A/G, and the base before an AG acceptor C/T: yes "
          "or no")
       ->check(one_of({"yes", "y", "no", "n"}, "--splice-flank only takes 'yes' or 'no'"));
-  sub.add_option("-C", opt.noncan, "Cost of a non-canonical splice site")->capture_default_str();
+  sub.add_option("-C", opt.noncan, "Cost of a non-canonical splice site (the splice presets: 9)")
+      ->capture_default_str();
   sub.add_option("--junc-bed", opt.junc_bed, "Annotated introns: BED12 (the gaps between blocks) or BED6 lines")
       ->type_name("FILE");
-  sub.add_option("--junc-bonus", opt.junc_bonus, "Score bonus of a splice site in the --junc-bed annotation")
+  sub.add_option("--junc-bonus", opt.junc_bonus,
+                 "Score bonus of a splice site in the --junc-bed annotation (splice: 9; splice:hq: 5)")
       ->capture_default_str();
   sub.add_option("--end-seed-pen", opt.anchor_ext_shift,
                  "Drop a terminal anchor of a spliced chain if s<log(g)+INT, s its local alignment score and g "
