@@ -21,6 +21,21 @@ void set_asm(AlignOptions& o) {
   o.zdrop = o.zdrop_inv = 200;
 }
 
+// splice and splice:hq: spliced alignment of transcripts; no DP cell cap; a band and
+// reference gap as wide as the longest intron.
+void set_splice(AlignOptions& o, bool hq) {
+  o.hpc = false, o.k = 15, o.w = 5;
+  o.splice = o.splice_for = o.splice_rev = o.splice_flank = true;
+  o.max_sw_mat = 0;
+  o.max_gap = 2000;
+  o.max_gap_ref = o.bw = o.bw_long = 200000;
+  set_scoring(o, 1, 2, 2, 32, 1, 0);
+  o.noncan = 9;
+  o.junc_bonus = 9;
+  o.zdrop = 200, o.zdrop_inv = 100;                       // halved with the match score
+  if (hq) o.junc_bonus = 5, o.b = 4, o.q = 6, o.q2 = 24;  // 2.24 sets the junction bonus, not -C, to 5
+}
+
 // Shared by ava-ont/ava-pb: all-vs-all overlaps.
 void set_ava(AlignOptions& o) {
   o.all_chains = o.no_diag = o.no_dual = o.no_long_join = true;
@@ -31,8 +46,9 @@ void set_ava(AlignOptions& o) {
 }  // namespace
 
 const std::vector<std::string>& preset_names() {
-  static const std::vector<std::string> names = {"map-ont", "lr",    "map-pb", "map10k",  "map-hifi", "map-ccs",
-                                                 "asm5",    "asm10", "asm20",  "ava-ont", "ava-pb"};
+  static const std::vector<std::string> names = {"map-ont", "lr",     "map-pb",    "map10k", "map-hifi",
+                                                 "map-ccs", "asm5",   "asm10",     "asm20",  "ava-ont",
+                                                 "ava-pb",  "splice", "splice:hq", "cdna"};
   return names;
 }
 
@@ -66,6 +82,8 @@ void AlignOptions::apply_preset(std::string_view name) {
     hpc = true, k = 19, w = 5;
     set_ava(*this);
     bw_long = bw;
+  } else if (name.starts_with("splice") || name == "cdna") {
+    set_splice(*this, name == "splice:hq");
   } else {
     throw OptionError("unknown preset '" + std::string(name) + "'");
   }

@@ -73,6 +73,53 @@ TEST(Options, Presets) {
   }
 }
 
+TEST(Options, SplicePresets) {
+  AlignOptions sp;
+  sp.apply_preset("splice");
+  EXPECT_TRUE(sp.splice && sp.splice_for && sp.splice_rev && sp.splice_flank);
+  EXPECT_TRUE(sp.splicing());
+  EXPECT_EQ(sp.k, 15);
+  EXPECT_EQ(sp.w, 5);
+  EXPECT_FALSE(sp.hpc);
+  EXPECT_EQ(sp.max_sw_mat, 0);
+  EXPECT_EQ(sp.max_gap, 2000);
+  EXPECT_EQ(sp.max_gap_ref, 200000);
+  EXPECT_EQ(sp.bw, 200000);
+  EXPECT_EQ(sp.bw_long, 200000);
+  EXPECT_EQ(sp.a, 1);
+  EXPECT_EQ(sp.b, 2);
+  EXPECT_EQ(sp.q, 2);
+  EXPECT_EQ(sp.q2, 32);
+  EXPECT_EQ(sp.e, 1);
+  EXPECT_EQ(sp.e2, 0);
+  EXPECT_EQ(sp.noncan, 9);
+  EXPECT_EQ(sp.junc_bonus, 9);
+  EXPECT_EQ(sp.zdrop, 200);
+  EXPECT_EQ(sp.zdrop_inv, 100);
+  EXPECT_EQ(sp.min_dp_max, 80);  // not rescaled with a
+  AlignOptions hq;
+  hq.apply_preset("splice:hq");
+  EXPECT_EQ(hq.junc_bonus, 5);  // 2.24: the junction bonus, not -C, becomes 5
+  EXPECT_EQ(hq.noncan, 9);
+  EXPECT_EQ(hq.b, 4);
+  EXPECT_EQ(hq.q, 6);
+  EXPECT_EQ(hq.q2, 24);
+  EXPECT_EQ(hq.e, 1);
+  // mm_set_opt compares the first six letters: any "splice..." is the splice preset.
+  AlignOptions other;
+  other.apply_preset("splicefoo");
+  EXPECT_EQ(other.junc_bonus, 9);
+  EXPECT_TRUE(other.splice);
+  AlignOptions cdna;
+  cdna.apply_preset("cdna");
+  EXPECT_TRUE(cdna.splice);
+  // -u f without a splice preset turns splicing on (mm_mapopt_update), with DNA scoring.
+  AlignOptions uf;
+  uf.splice_for = true;
+  EXPECT_TRUE(uf.splicing());
+  EXPECT_FALSE(AlignOptions().splicing());
+}
+
 TEST(Options, ChecksInMinimap2Order) {
   AlignOptions o;
   o.k = 0, o.best_n = -1;

@@ -62,6 +62,22 @@ struct AlignOptions {
   bool for_only = false;          // --for-only
   bool rev_only = false;          // --rev-only
 
+  // ---- splicing (minimap2's MM_F_SPLICE* flags; the splice presets, -u, -G) ----
+  // splice: spliced alignment (cDNA chaining, ksw_exts2 DP, the ts:A tag); set by the
+  // splice presets only. splice_for / splice_rev: which transcript strands the DP tries
+  // (-u f|r|b|n); either one also turns splicing on (mm_mapopt_update), see splicing().
+  bool splice = false;
+  bool splice_for = false, splice_rev = false;
+  bool splice_flank = false;  // --splice-flank: score the bases beside a splice site
+  int noncan = 0;             // -C: penalty of a non-canonical splice site
+  int junc_bonus = 0;         // --junc-bonus: bonus at an annotated intron end (--junc-bed)
+  std::string junc_bed;       // --junc-bed: BED12 or 6-column BED of annotated introns
+  // mm_fix_bad_ends_splice: a terminal anchor is dropped when the local alignment score
+  // of its k-mer and anchor_ext_len bases on each side, in matches, is below
+  // ln(gap to the next anchor) + anchor_ext_shift (--end-seed-pen).
+  int anchor_ext_len = 20, anchor_ext_shift = 6;
+  bool no_end_flt = false;  // --no-end-flt: no trimming of a region's end anchors
+
   // ---- regions and MAPQ (hit.c: mm_set_parent, mm_select_sub, mm_set_mapq) ----
   float mask_level = 0.5f;  // --mask-level (minimap2's -M)
   int mask_len = INT_MAX;   // --mask-len
@@ -74,7 +90,7 @@ struct AlignOptions {
 
   // ---- base-level alignment (align.c: mm_align_skeleton, mm_align1) ----
   // Scoring, Z-drop and -s are set by the presets only (minimap2's -A -B -O -E -z -s are
-  // not options of agatha).
+  // not options of agatha). With splicing, q2 is the intron open cost and e2 unused.
   int a = 2, b = 4;                   // minimap2's -A, -B
   int q = 4, e = 2, q2 = 24, e2 = 1;  // minimap2's -O q,q2  -E e,e2
   int sc_ambi = 1;                    // --score-N
@@ -97,12 +113,16 @@ struct AlignOptions {
   // minimap2: mm_align_skeleton leaves mm_update_dp_max to the merge.
   std::string split_prefix;
 
+  // Whether reads are aligned spliced (mm_mapopt_update adds MM_F_SPLICE to -u f|r|b).
+  [[nodiscard]] bool splicing() const { return splice || splice_for || splice_rev; }
+
   // The scoring of the guided DP and of every score computed from an alignment.
   [[nodiscard]] DpScoring dp_scoring() const { return DpScoring{a, b, sc_ambi, q, e, q2, e2}; }
 
   // Layers a preset on top of the current values (as mm_set_opt does; call it before
   // any individual option). Known: map-ont (= defaults, alias lr), map-pb (map10k),
-  // map-hifi (map-ccs), asm5, asm10, asm20, ava-ont, ava-pb.
+  // map-hifi (map-ccs), asm5, asm10, asm20, ava-ont, ava-pb, splice (cdna, and any
+  // other name starting with "splice", as mm_set_opt compares a prefix), splice:hq.
   // Throws OptionError("unknown preset 'NAME'").
   void apply_preset(std::string_view name);
 

@@ -50,6 +50,10 @@ DpMemo::Key DpMemo::key_of(const DpTask& t) {
   f.add(static_cast<uint64_t>(static_cast<uint32_t>(s.e2)) << 32 | t.flag);
   f.add(static_cast<uint64_t>(static_cast<uint32_t>(t.w)) << 32 | static_cast<uint32_t>(t.zdrop));
   f.add(static_cast<uint32_t>(t.end_bonus));
+  if (t.flag & dp_flag::kSplice) {
+    f.add(static_cast<uint64_t>(static_cast<uint32_t>(t.noncan)) << 32 | static_cast<uint32_t>(t.junc_bonus));
+    f.add_bytes(t.junc);
+  }
   return {f.h0, f.h1};
 }
 
@@ -82,6 +86,8 @@ void DpMemo::compute(const DpTask& task, DpResult& result) {
     e.task = task;
     e.task.query = e.query;
     e.task.target = e.target;
+    e.junc.assign(task.junc.begin(), task.junc.end());
+    e.task.junc = e.junc;
     index_.emplace(key, entries_.size() - 1);
     pending_.push_back(entries_.size() - 1);
   }
@@ -105,6 +111,7 @@ void DpMemo::answer(std::vector<DpResult>&& results) {
     e.task = DpTask();
     std::vector<uint8_t>().swap(e.query);
     std::vector<uint8_t>().swap(e.target);
+    std::vector<uint8_t>().swap(e.junc);
   }
   pending_.clear();
 }

@@ -66,8 +66,8 @@ class DpMemo final : public DpSource {
     size_t operator()(const Key& k) const { return static_cast<size_t>(k.h0 ^ (k.h1 >> 1)); }
   };
   struct Entry {
-    std::vector<uint8_t> query, target;  // while pending
-    DpTask task;                         // spans into query/target while pending
+    std::vector<uint8_t> query, target, junc;  // while pending
+    DpTask task;                               // spans into query/target while pending
     DpResult result;
     bool answered = false;
   };

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cmath>
 #include <cstdlib>
 
 #include <agatha/cigar.hpp>
@@ -67,6 +68,23 @@ int ll_i16(const uint8_t* qs, int ql, const uint8_t* ts, int tl, const AlignOpti
   return r.score;
 }
 
+// mm_seed_ext_score: the local alignment score (ksw_ll_i16) of an anchor's k-mer with
+// anchor_ext_len bases more on each side, on both sequences.
+int seed_ext_score(const AlignOptions& opt, const index::MinimizerIndex& idx, const ReadCodes& read, const Anchor& a) {
+  const uint32_t rid = static_cast<uint32_t>(map::anchor_rid(a));
+  const int32_t rlen = static_cast<int32_t>(idx.reference().seq(rid).len);
+  const int32_t qlen = static_cast<int32_t>(read.fwd.size());
+  const int32_t span = aspan(a), ext = opt.anchor_ext_len;
+  int32_t re = static_cast<int32_t>(static_cast<uint32_t>(a.x) + 1), rs = re - span;
+  int32_t qe = static_cast<int32_t>(static_cast<uint32_t>(a.y) + 1), qs = qe - span;
+  rs = std::max(rs - ext, 0), qs = std::max(qs - ext, 0);
+  re = std::min(re + ext, rlen), qe = std::min(qe + ext, qlen);
+  std::vector<uint8_t> tseq(static_cast<size_t>(re - rs));
+  idx.reference().fetch(rid, static_cast<uint32_t>(rs), static_cast<uint32_t>(re), tseq.data());
+  int q_end = -1, t_end = -1;
+  return ll_i16(read.strand(map::anchor_reverse(a)).data() + qs, qe - qs, tseq.data(), re - rs, opt, q_end, t_end);
+}
+
 DpResult reset_result() {
   DpResult r;
   r.zdropped = true;
@@ -120,6 +138,22 @@ void fix_bad_ends(const Region& r, const Anchor* a, int bw, int min_match, int32
     m += std::min(mn, q_span);
     if (l >= bw << 1 || (m >= min_match && m >= bw) || m >= r.mlen >> 1) break;
   }
+}
+
+void fix_bad_ends_splice(const AlignOptions& opt, const index::MinimizerIndex& idx, const ReadCodes& read,
+                         const Region& r, const Anchor* a, int32_t& as, int32_t& cnt) {
+  as = r.as, cnt = r.cnt;
+  if (r.cnt < 3) return;
+  // A terminal anchor is weak evidence of a terminal exon when its k-mer, extended on both
+  // sides, scores (in matches) below ln(the reference gap to its neighbour) + the penalty.
+  auto weak = [&](const Anchor& end, const Anchor& next) {
+    const double log_gap = std::log(static_cast<double>(std::abs(ax(next) - ax(end))));
+    if (aspan(end) >= log_gap + opt.anchor_ext_shift) return false;
+    const int score = seed_ext_score(opt, idx, read, end);
+    return static_cast<double>(score) / opt.a < log_gap + opt.anchor_ext_shift;
+  };
+  if (weak(a[r.as], a[r.as + 1])) ++as, --cnt;
+  if (weak(a[r.as + r.cnt - 1], a[r.as + r.cnt - 2])) --cnt;
 }
 
 void filter_bad_seeds(int as1, int cnt1, Anchor* a, int min_gap, int diff_thres, int max_ext_len, int max_ext_cnt) {
@@ -224,7 +258,8 @@ int test_zdrop(const AlignOptions& opt, const uint8_t* qseq, const uint8_t* tseq
     }
   }
   const int q_len = pos[1][1] - pos[1][0], t_len = pos[0][1] - pos[0][0];
-  if (!opt.for_only && !opt.rev_only && max_zdrop > opt.zdrop_inv && q_len < opt.max_gap && t_len < opt.max_gap) {
+  if (!opt.splicing() && !opt.for_only && !opt.rev_only && max_zdrop > opt.zdrop_inv && q_len < opt.max_gap &&
+      t_len < opt.max_gap) {
     std::vector<uint8_t> qseq2(static_cast<size_t>(q_len));
     reverse_complement(std::span<const uint8_t>(qseq + pos[1][0], static_cast<size_t>(q_len)), qseq2.data());
     int qe = -1, te = -1;
@@ -322,11 +357,15 @@ ExtensionBounds extension_bounds(const AlignOptions& opt, const Anchor* a, int32
   return b;
 }
 
-// mm_align_pair: records the call and runs it (unless it exceeds max_sw_mat).
+// mm_align_pair: records the call and runs it (unless it exceeds max_sw_mat). With
+// splicing the call is ksw_exts2's (no band, no end bonus): `junc` holds the annotated
+// intron ends of the target (empty without --junc-bed).
 const DpResult& align_pair(const AlignOptions& opt, DpSource& dp, RegionAlignment& out, const uint8_t* q, int32_t ql,
-                           const uint8_t* t, int32_t tl, int32_t w, int32_t end_bonus, int32_t zdrop, uint32_t flag) {
+                           const uint8_t* t, int32_t tl, int32_t w, int32_t end_bonus, int32_t zdrop, uint32_t flag,
+                           std::span<const uint8_t> junc = {}) {
   RegionDpCall c;
   if (dp.record_sequences()) c.query.assign(q, q + ql), c.target.assign(t, t + tl);
+  if (opt.splicing()) flag |= dp_flag::kSplice;
   c.flag = flag, c.w = w, c.zdrop = zdrop, c.end_bonus = end_bonus;
   if (opt.max_sw_mat > 0 && static_cast<int64_t>(tl) * ql > opt.max_sw_mat) {
     c.result = reset_result();
@@ -336,6 +375,10 @@ const DpResult& align_pair(const AlignOptions& opt, DpSource& dp, RegionAlignmen
     task.target = std::span<const uint8_t>(t, static_cast<size_t>(tl));
     task.scoring = opt.dp_scoring();
     task.flag = flag, task.w = w, task.zdrop = zdrop, task.end_bonus = end_bonus;
+    if (flag & dp_flag::kSplice) {
+      task.noncan = opt.noncan, task.junc_bonus = opt.junc_bonus;
+      task.junc = junc.subspan(0, std::min(junc.size(), static_cast<size_t>(tl)));
+    }
     dp.compute(task, c.result);
   }
   out.calls.push_back(std::move(c));
@@ -350,13 +393,25 @@ void append_cigar(std::vector<uint32_t>& dst, const std::vector<uint32_t>& src) 
   dst.insert(dst.end(), src.begin() + static_cast<std::ptrdiff_t>(k), src.end());
 }
 
-}  // namespace
+// The second part of a region split by a Z-drop (mm_split_reg), and its split bits.
+struct SplitOff {
+  bool made = false;
+  Region r2;
+  uint8_t flags = 0;
+};
 
-RegionAlignment align_region(const AlignOptions& opt, const index::MinimizerIndex& idx, const ReadCodes& read,
-                             std::vector<Region>& regs, std::vector<uint8_t>& split_inv, size_t ri,
-                             std::vector<Anchor>& av, DpSource& dp) {
+// Which transcript strands a round of spliced alignment scores (mm_align1's splice_flag).
+struct SpliceRound {
+  bool for_strand = false, rev_strand = false;
+};
+
+// mm_align1 on r. inv_zdrop: r is the second part of a split at a possible inversion
+// (its left extension takes zdrop_inv). A Z-drop that splits r leaves the new part in
+// `split`.
+RegionAlignment align_one(const AlignOptions& opt, const index::MinimizerIndex& idx, const ReadCodes& read, Region& r,
+                          bool inv_zdrop, std::vector<Anchor>& av, DpSource& dp, const index::Junctions* junctions,
+                          SpliceRound round, SplitOff& split) {
   RegionAlignment out;
-  Region& r = regs[ri];
   if (r.cnt == 0) return out;
   Anchor* a = av.data();
   const int32_t n_a = static_cast<int32_t>(av.size());
@@ -369,12 +424,26 @@ RegionAlignment align_region(const AlignOptions& opt, const index::MinimizerInde
   int bw_long = static_cast<int>(std::max(opt.bw_long, opt.bw) * kDpBandScale + 1.);
   if (bw_long < bw) bw_long = bw;
 
-  int32_t as1, cnt1, rs, qs, re, qe;
-  fix_bad_ends(r, a, opt.bw, opt.min_chain_score * 2, as1, cnt1);
+  int32_t as1 = r.as, cnt1 = r.cnt, rs, qs, re, qe;
+  if (!opt.no_end_flt) {  // trim weak anchors at the ends
+    if (opt.splicing())
+      fix_bad_ends_splice(opt, idx, read, r, a, as1, cnt1);
+    else
+      fix_bad_ends(r, a, opt.bw, opt.min_chain_score * 2, as1, cnt1);
+  }
   filter_bad_seeds(as1, cnt1, a, kBadSeedMinGap, kBadSeedDiffThres, opt.max_gap >> 1, kBadSeedMaxExtCnt);
   filter_bad_seeds_alt(as1, cnt1, a, kBadSeedAltMinGap, opt.max_gap >> 1);
   adjust_minier(idx, read, a[as1], rs, qs);
   adjust_minier(idx, read, a[as1 + cnt1 - 1], re, qe);
+
+  // Splice motifs scored by the DP: the round's transcript strand, as seen on the
+  // reference (the other way round for a read on the reverse strand).
+  uint32_t extra = 0;
+  if (opt.splicing()) {
+    if (round.for_strand) extra |= rev ? dp_flag::kSpliceRev : dp_flag::kSpliceFor;
+    if (round.rev_strand) extra |= rev ? dp_flag::kSpliceFor : dp_flag::kSpliceRev;
+    if (opt.splice_flank) extra |= dp_flag::kSpliceFlank;
+  }
 
   const ExtensionBounds ext = extension_bounds(opt, a, n_a, r, qlen, rlen, rs, qs, re, qe);
   int32_t rs0 = ext.rs0, qs0 = ext.qs0, re0 = ext.re0, qe0 = ext.qe0;
@@ -385,6 +454,16 @@ RegionAlignment align_region(const AlignOptions& opt, const index::MinimizerInde
   auto fetch = [&](int32_t st, int32_t en) {
     if (en > st) idx.reference().fetch(rid, static_cast<uint32_t>(st), static_cast<uint32_t>(en), tseq.data());
   };
+  // The annotated intron ends of [st, en) (mm_idx_bed_junc), reversed for the left
+  // extension; empty without annotation.
+  std::vector<uint8_t> jbuf;
+  auto junc = [&](int32_t st, int32_t en, bool reverse) -> std::span<const uint8_t> {
+    if (!junctions || junctions->empty() || en <= st) return {};
+    jbuf.assign(static_cast<size_t>(en - st), 0);
+    junctions->mark(rid, st, en, jbuf);
+    if (reverse) std::reverse(jbuf.begin(), jbuf.end());
+    return jbuf;
+  };
   using namespace dp_flag;
   if (qs > 0 && rs > 0) {  // left extension
     qrev.assign(qseq0.begin() + qs0, qseq0.begin() + qs);
@@ -393,7 +472,7 @@ RegionAlignment align_region(const AlignOptions& opt, const index::MinimizerInde
     std::reverse(tseq.begin(), tseq.begin() + (rs - rs0));
     const DpResult& ez =
         align_pair(opt, dp, out, qrev.data(), qs - qs0, tseq.data(), rs - rs0, bw, opt.end_bonus,
-                   (split_inv[ri] & kSplitInv) ? opt.zdrop_inv : opt.zdrop, kExtzOnly | kRight | kRevCigar);
+                   inv_zdrop ? opt.zdrop_inv : opt.zdrop, extra | kExtzOnly | kRight | kRevCigar, junc(rs0, rs, true));
     if (!ez.cigar.empty()) append_cigar(out.cigar, ez.cigar), out.dp_score += ez.max;
     rs1 = rs - (ez.reach_end ? ez.mqe_t + 1 : ez.max_t + 1);
     qs1 = qs - (ez.reach_end ? qs - qs0 : ez.max_q + 1);
@@ -413,11 +492,13 @@ RegionAlignment align_region(const AlignOptions& opt, const index::MinimizerInde
       const uint8_t* qp = qseq0.data() + qs;
       fetch(rs, re);
       const size_t provisional = dp.provisional_count();
-      const DpResult* ez = &align_pair(opt, dp, out, qp, qe - qs, tseq.data(), re - rs, bw1, -1, opt.zdrop, kApproxMax);
+      const std::span<const uint8_t> jn = junc(rs, re, false);
+      const DpResult* ez =
+          &align_pair(opt, dp, out, qp, qe - qs, tseq.data(), re - rs, bw1, -1, opt.zdrop, extra | kApproxMax, jn);
       const int zdrop_code = dp.provisional_count() != provisional ? 0 : test_zdrop(opt, qp, tseq.data(), ez->cigar);
       if (zdrop_code != 0)
         ez = &align_pair(opt, dp, out, qp, qe - qs, tseq.data(), re - rs, bw1, -1,
-                         zdrop_code == 2 ? opt.zdrop_inv : opt.zdrop, 0);
+                         zdrop_code == 2 ? opt.zdrop_inv : opt.zdrop, extra, jn);
       if (!ez->cigar.empty()) append_cigar(out.cigar, ez->cigar);
       if (ez->zdropped) {
         int32_t j;
@@ -432,11 +513,9 @@ RegionAlignment align_region(const AlignOptions& opt, const index::MinimizerInde
         if (cnt1 - (j + 1) >= opt.min_cnt) {  // split the region after anchor j
           const int32_t n = as1 + j + 1 - r.as;
           if (n > 0 && n < r.cnt) {
-            Region r2 = map::split_region(r, n, qlen, a);
-            regs.insert(regs.begin() + static_cast<std::ptrdiff_t>(ri) + 1, std::move(r2));
-            split_inv[ri] |= kSplitFirst;
-            split_inv.insert(split_inv.begin() + static_cast<std::ptrdiff_t>(ri) + 1,
-                             static_cast<uint8_t>(kSplitSecond | (zdrop_code == 2 ? kSplitInv : 0)));
+            split.made = true;
+            split.r2 = map::split_region(r, n, qlen, a);
+            split.flags = static_cast<uint8_t>(kSplitSecond | (zdrop_code == 2 ? kSplitInv : 0));
           }
         }
         break;
@@ -449,7 +528,7 @@ RegionAlignment align_region(const AlignOptions& opt, const index::MinimizerInde
   if (!dropped && qe < qe0 && re < re0) {  // right extension
     fetch(re, re0);
     const DpResult& ez = align_pair(opt, dp, out, qseq0.data() + qe, qe0 - qe, tseq.data(), re0 - re, bw, opt.end_bonus,
-                                    opt.zdrop, kExtzOnly);
+                                    opt.zdrop, extra | kExtzOnly, junc(re, re0, false));
     if (!ez.cigar.empty()) append_cigar(out.cigar, ez.cigar), out.dp_score += ez.max;
     re1 = re + (ez.reach_end ? ez.mqe_t + 1 : ez.max_t + 1);
     qe1 = qe + (ez.reach_end ? qe0 - qe : ez.max_q + 1);
@@ -468,6 +547,50 @@ RegionAlignment align_region(const AlignOptions& opt, const index::MinimizerInde
         std::span<const uint8_t>(tseq.data(), static_cast<size_t>(re1 - rs1)), StatsScoring{opt.dp_scoring()});
   }
   out.qs = span.qs, out.qe = span.qe, out.rs = span.rs, out.re = span.re;
+  return out;
+}
+
+}  // namespace
+
+RegionAlignment align_region(const AlignOptions& opt, const index::MinimizerIndex& idx, const ReadCodes& read,
+                             std::vector<Region>& regs, std::vector<uint8_t>& split_inv, size_t ri,
+                             std::vector<Anchor>& av, DpSource& dp, const index::Junctions* junctions) {
+  const bool inv_zdrop = (split_inv[ri] & kSplitInv) != 0;
+  RegionAlignment out;
+  SplitOff part;
+  if (opt.splicing() && opt.splice_for && opt.splice_rev) {
+    // mm_align_skeleton: both transcript strands, each from the unaligned region; the
+    // higher DP score wins, a tie is broken by the parity of qlen + score.
+    Region s[2] = {regs[ri], regs[ri]};
+    SplitOff p[2];
+    RegionAlignment al[2];
+    al[0] = align_one(opt, idx, read, s[0], inv_zdrop, av, dp, junctions, {true, false}, p[0]);
+    al[1] = align_one(opt, idx, read, s[1], inv_zdrop, av, dp, junctions, {false, true}, p[1]);
+    const int32_t qlen = static_cast<int32_t>(read.fwd.size());
+    int which;
+    uint8_t ts;
+    if (al[0].dp_score > al[1].dp_score)
+      which = 0, ts = 1;
+    else if (al[0].dp_score < al[1].dp_score)
+      which = 1, ts = 2;
+    else
+      ts = 3, which = (qlen + al[0].dp_score) & 1;
+    regs[ri] = std::move(s[which]);
+    part = std::move(p[which]);
+    out = std::move(al[which]);
+    out.trans_strand = ts;
+    std::vector<RegionDpCall>& other = al[1 - which].calls;  // every call made, in order
+    out.calls.insert(which == 0 ? out.calls.end() : out.calls.begin(), std::make_move_iterator(other.begin()),
+                     std::make_move_iterator(other.end()));
+  } else {
+    out = align_one(opt, idx, read, regs[ri], inv_zdrop, av, dp, junctions, {opt.splice_for, opt.splice_rev}, part);
+    if (opt.splicing() && regs[ri].cnt > 0) out.trans_strand = opt.splice_for ? 1 : 2;
+  }
+  if (part.made) {
+    split_inv[ri] |= kSplitFirst;
+    regs.insert(regs.begin() + static_cast<std::ptrdiff_t>(ri) + 1, std::move(part.r2));
+    split_inv.insert(split_inv.begin() + static_cast<std::ptrdiff_t>(ri) + 1, part.flags);
+  }
   return out;
 }
 
@@ -547,18 +670,20 @@ void attach_alignment(Region& r, const RegionAlignment& al) {
   r.n_gap = al.stats.n_gap, r.n_gapo = al.stats.n_gapo;
   r.dp_max = al.stats.dp_max;
   r.dp_score = al.dp_score;
+  r.trans_strand = al.trans_strand;
 }
 
 }  // namespace
 
 std::vector<RegionAlignment> align_regions(const AlignOptions& opt, const index::MinimizerIndex& idx,
                                            const ReadCodes& read, std::vector<Region>& regs,
-                                           const std::vector<Anchor>& chained, DpSource& dp) {
+                                           const std::vector<Anchor>& chained, DpSource& dp,
+                                           const index::Junctions* junctions) {
   std::vector<Anchor> a = squeeze_anchors(regs, chained);
   std::vector<uint8_t> split(regs.size(), 0);
   std::vector<RegionAlignment> out;
   for (size_t i = 0; i < regs.size(); ++i) {
-    out.push_back(align_region(opt, idx, read, regs, split, i, a, dp));
+    out.push_back(align_region(opt, idx, read, regs, split, i, a, dp, junctions));
     if (regs[i].cnt > 0) attach_alignment(regs[i], out.back());
     if (i > 0 && (split[i] & kSplitInv)) {
       Region r_inv;
@@ -580,14 +705,16 @@ std::vector<RegionAlignment> align_regions(const AlignOptions& opt, const index:
 
 std::vector<RegionAlignment> align_regions(const AlignOptions& opt, const index::MinimizerIndex& idx,
                                            const ReadCodes& read, std::vector<Region>& regs,
-                                           const std::vector<Anchor>& chained, DpBackend& dp) {
+                                           const std::vector<Anchor>& chained, DpBackend& dp,
+                                           const index::Junctions* junctions) {
   BackendDpSource source(dp);
-  return align_regions(opt, idx, read, regs, chained, source);
+  return align_regions(opt, idx, read, regs, chained, source, junctions);
 }
 
 void align_skeleton(const AlignOptions& opt, const index::MinimizerIndex& idx, const ReadCodes& read,
-                    std::vector<Region>& regs, const std::vector<Anchor>& chained, DpSource& dp) {
-  (void)align_regions(opt, idx, read, regs, chained, dp);
+                    std::vector<Region>& regs, const std::vector<Anchor>& chained, DpSource& dp,
+                    const index::Junctions* junctions) {
+  (void)align_regions(opt, idx, read, regs, chained, dp, junctions);
   const int qlen = static_cast<int>(read.fwd.size());
   map::filter_regions(opt, qlen, regs);
   if (opt.split_prefix.empty() && qlen >= opt.rank_min_len) {  // with --split-prefix: at the merge

@@ -7,7 +7,12 @@
 // as soon as the previous result is known. A Z-drop in a gap fill splits the region
 // (mm_split_reg); the new part is inserted after it and aligned next, as align_regs does.
 //
-// Not done here (yet): splice and sr modes, -D self-mapping diagonal caps, and 2.24's
+// With splicing (AlignOptions::splicing), as mm_align1 runs then: mm_fix_bad_ends_splice
+// instead of mm_fix_bad_ends, every DP call a ksw_exts2 task with the round's splice
+// motif flags and the annotated introns of its target (--junc-bed), no inversion test;
+// with -ub both transcript strands are aligned and the better kept (mm_align_skeleton).
+//
+// Not done here (yet): sr mode, -D self-mapping diagonal caps, and 2.24's
 // out-of-buffer read when ksw_ll_i16 reports an end in the query padding
 // (mm_align1_inv; see align_inversion in region_align.cpp).
 //
@@ -23,6 +28,7 @@
 #include <vector>
 
 #include "../index/index.hpp"
+#include "../index/junctions.hpp"
 #include "../map/anchor.hpp"
 #include "../map/hit.hpp"
 #include "cigar_fix.hpp"
@@ -71,7 +77,16 @@ struct RegionAlignment {
   int32_t dp_score = 0;                    // minimap2's p->dp_score
   bool dropped = false;                    // a gap fill was Z-dropped
   int zdrop_code = 0;                      // mm_test_zdrop code of the dropped gap fill
+  uint8_t trans_strand = 0;                // spliced: map::Region::trans_strand
   AlignmentStats stats;                    // of the fixed CIGAR (mm_update_extra)
+};
+
+// The read's codes on both strands (qseq0[0] forward, qseq0[1] reverse complement),
+// made once per read.
+struct ReadCodes {
+  std::vector<uint8_t> fwd, rev;
+  explicit ReadCodes(std::string_view seq);
+  const std::vector<uint8_t>& strand(bool r) const { return r ? rev : fwd; }
 };
 
 // mm_squeeze_a: keeps only the anchors the regions refer to, in array order, and
@@ -81,6 +96,10 @@ struct RegionAlignment {
 
 // mm_fix_bad_ends: the trimmed anchor range [as, as + cnt) of r.
 void fix_bad_ends(const map::Region& r, const map::Anchor* a, int bw, int min_match, int32_t& as, int32_t& cnt);
+// mm_fix_bad_ends_splice: the anchor range of r without a terminal anchor whose local
+// alignment (mm_seed_ext_score) is too weak for the gap to its neighbour.
+void fix_bad_ends_splice(const AlignOptions& opt, const index::MinimizerIndex& idx, const ReadCodes& read,
+                         const map::Region& r, const map::Anchor* a, int32_t& as, int32_t& cnt);
 // mm_filter_bad_seeds / mm_filter_bad_seeds_alt: flag anchors IGNORE / LONG_JOIN.
 void filter_bad_seeds(int as1, int cnt1, map::Anchor* a, int min_gap, int diff_thres, int max_ext_len, int max_ext_cnt);
 void filter_bad_seeds_alt(int as1, int cnt1, map::Anchor* a, int min_gap, int max_ext);
@@ -89,14 +108,6 @@ void filter_bad_seeds_alt(int as1, int cnt1, map::Anchor* a, int min_gap, int ma
 // local alignment to the reverse complement, ksw_ll_i16, well enough to be a region).
 [[nodiscard]] int test_zdrop(const AlignOptions& opt, const uint8_t* qseq, const uint8_t* tseq,
                              const std::vector<uint32_t>& cigar);
-
-// The read's codes on both strands (qseq0[0] forward, qseq0[1] reverse complement),
-// made once per read.
-struct ReadCodes {
-  std::vector<uint8_t> fwd, rev;
-  explicit ReadCodes(std::string_view seq);
-  const std::vector<uint8_t>& strand(bool r) const { return r ? rev : fwd; }
-};
 
 // Bits of the per-region split state (minimap2's split / split_inv).
 inline constexpr uint8_t kSplitFirst = 1, kSplitSecond = 2, kSplitInv = 4;
@@ -107,7 +118,7 @@ inline constexpr uint8_t kSplitFirst = 1, kSplitSecond = 2, kSplitInv = 4;
 [[nodiscard]] RegionAlignment align_region(const AlignOptions& opt, const index::MinimizerIndex& idx,
                                            const ReadCodes& read, std::vector<map::Region>& regs,
                                            std::vector<uint8_t>& split, size_t i, std::vector<map::Anchor>& a,
-                                           DpSource& dp);
+                                           DpSource& dp, const index::Junctions* junctions = nullptr);
 
 // align_regs' loop without the clean-up after it: squeezes the anchors and aligns every
 // region in order (split parts included), then the inversion between split parts
@@ -115,16 +126,19 @@ inline constexpr uint8_t kSplitFirst = 1, kSplitSecond = 2, kSplitInv = 4;
 // the aligned ones and inversion regions are inserted as minimap2 does.
 [[nodiscard]] std::vector<RegionAlignment> align_regions(const AlignOptions& opt, const index::MinimizerIndex& idx,
                                                          const ReadCodes& read, std::vector<map::Region>& regs,
-                                                         const std::vector<map::Anchor>& chained, DpSource& dp);
+                                                         const std::vector<map::Anchor>& chained, DpSource& dp,
+                                                         const index::Junctions* junctions = nullptr);
 [[nodiscard]] std::vector<RegionAlignment> align_regions(const AlignOptions& opt, const index::MinimizerIndex& idx,
                                                          const ReadCodes& read, std::vector<map::Region>& regs,
-                                                         const std::vector<map::Anchor>& chained, DpBackend& dp);
+                                                         const std::vector<map::Anchor>& chained, DpBackend& dp,
+                                                         const index::Junctions* junctions = nullptr);
 
 // mm_align_skeleton: align_regions, then its clean-up of the aligned regions:
 // mm_filter_regs, for reads of at least rank_min_len bases mm_update_dp_max and
 // mm_filter_regs again (not with --split-prefix, whose merge updates dp_max over all
 // parts), and mm_hit_sort (all in map/hit.hpp).
 void align_skeleton(const AlignOptions& opt, const index::MinimizerIndex& idx, const ReadCodes& read,
-                    std::vector<map::Region>& regs, const std::vector<map::Anchor>& chained, DpSource& dp);
+                    std::vector<map::Region>& regs, const std::vector<map::Anchor>& chained, DpSource& dp,
+                    const index::Junctions* junctions = nullptr);
 
 }  // namespace agatha::align

@@ -6,8 +6,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <functional>
 #include <string>
@@ -189,6 +189,53 @@ void add_map_options(CLI::App& sub, AlignOptions& opt) {
                "Disable the long gap patching heuristic (the long join of chains, -r's second value)");
   sub.add_flag("--for-only", opt.for_only, "Only map to the forward strand of the reference sequences");
   sub.add_flag("--rev-only", opt.rev_only, "Only map to the reverse complement strand of the reference sequences");
+  // ---- splicing ----
+  add_minimap2_option(
+      sub, "-G", "NUM", "",
+      [&opt](const std::string& text) {  // mm_mapopt_max_intron_len: only under a splice preset
+        const int n = static_cast<int>(parse_num(text, "-G"));
+        if (opt.splice && n > 0) opt.max_gap_ref = opt.bw = opt.bw_long = n;
+      },
+      "Max intron length, with a splice preset (200k there): also the chaining bandwidth (K/M/G suffixes)");
+  sub.add_option_function<std::string>(
+         "-u",
+         [&opt](const std::string& v) {
+           if (v[0] == 'b')
+             opt.splice_for = opt.splice_rev = true;
+           else if (v[0] == 'f')
+             opt.splice_for = true, opt.splice_rev = false;
+           else if (v[0] == 'r')
+             opt.splice_rev = true, opt.splice_for = false;
+           else
+             opt.splice_for = opt.splice_rev = false;
+         },
+         "How to find splice sites: f transcript strand, b both strands, n no attempt; -u f|r|b also turns "
+         "splicing on")
+      ->type_name("CHAR")
+      ->check(CLI::Validator(
+          [](const std::string& v) -> std::string {
+            if (v.empty() || (v[0] != 'b' && v[0] != 'f' && v[0] != 'r' && v[0] != 'n'))
+              throw OptionError("unrecognized cDNA direction");
+            return {};
+          },
+          "b|f|r|n"));
+  sub.add_option_function<std::string>(
+         "--splice-flank", [&opt](const std::string& v) { opt.splice_flank = v == "yes" || v == "y"; },
+         "Whether to assume the next base to a GT donor site is A/G, and the base before an AG acceptor C/T: yes "
+         "or no")
+      ->check(one_of({"yes", "y", "no", "n"}, "--splice-flank only takes 'yes' or 'no'"));
+  sub.add_option("-C", opt.noncan, "Cost of a non-canonical splice site (the splice presets: 9)")
+      ->capture_default_str();
+  sub.add_option("--junc-bed", opt.junc_bed, "Annotated introns: BED12 (the gaps between blocks) or BED6 lines")
+      ->type_name("FILE");
+  sub.add_option("--junc-bonus", opt.junc_bonus,
+                 "Score bonus of a splice site in the --junc-bed annotation (splice: 9; splice:hq: 5)")
+      ->capture_default_str();
+  sub.add_option("--end-seed-pen", opt.anchor_ext_shift,
+                 "Drop a terminal anchor of a spliced chain if s<log(g)+INT, s its local alignment score and g "
+                 "the gap to the next anchor")
+      ->capture_default_str();
+  sub.add_flag("--no-end-flt", opt.no_end_flt, "Do not trim seeds at the ends of chains");
   // ---- selection and MAPQ ----
   sub.add_option("-p", opt.pri_ratio, "Min secondary-to-primary score ratio")->capture_default_str();
   sub.add_option("--mask-level", opt.mask_level, "Threshold on query overlap for secondaries")->capture_default_str();

@@ -180,6 +180,7 @@ ChainParams chain_params(const AlignOptions& opt) {
   p.rmq_rescue_ratio = opt.rmq_rescue_ratio;
   p.rmq = opt.rmq;
   p.long_join = !opt.no_long_join;
+  p.splice = opt.splicing();
   p.scan = kernels::chain_scan_for();
   return p;
 }

@@ -51,7 +51,10 @@ struct Region {
   int32_t dp_score = 0;           // AS:i
   int32_t n_ambi = 0;             // nn:i
   int32_t n_gap = 0, n_gapo = 0;  // indel bases and indel operations of the CIGAR
-  std::vector<uint32_t> cigar;    // BAM encoding, on the alignment strand, no clips
+  // Spliced alignment: the transcript strand relative to the read (ts:A) — 1 '+', 2 '-',
+  // 3 both strands scored the same (no tag), 0 not spliced.
+  uint8_t trans_strand = 0;
+  std::vector<uint32_t> cigar;  // BAM encoding, on the alignment strand, no clips
 };
 
 // Regions from chains (mm_gen_regs): ordered by score, then by hash, both descending.

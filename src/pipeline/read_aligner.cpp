@@ -29,7 +29,7 @@ bool ReadAligner::pass(AlignJob& job) const {
   std::vector<Region> regs = job.mapping.regions;
   job.memo.begin_pass();
   try {
-    align::align_skeleton(opt_, idx_, *job.codes, regs, job.mapping.chains.anchors, job.memo);
+    align::align_skeleton(opt_, idx_, *job.codes, regs, job.mapping.chains.anchors, job.memo, &mapper_.junctions());
   } catch (const Error&) {
     // A pass that went on from provisional answers may reach states the sequential
     // order never does (a CIGAR that does not span its sequences); only a pass on real

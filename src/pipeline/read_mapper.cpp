@@ -61,6 +61,7 @@ format::RegionTags region_tags(const map::Region& r) {
     t.nm = align::edit_distance(s), t.ms = r.dp_max, t.as = r.dp_score, t.nn = r.n_ambi;
     t.de = align::divergence(s);
   }
+  if (r.aligned && (r.trans_strand == 1 || r.trans_strand == 2)) t.ts = r.trans_strand == 1 ? '+' : '-';
   t.tp = r.id == r.parent ? (r.inv ? 'I' : 'P') : (r.inv ? 'i' : 'S');
   t.cm = r.cnt, t.s1 = r.score;
   if (r.id == r.parent) t.s2 = r.subsc;
@@ -91,6 +92,8 @@ ReadMapper::ReadMapper(const index::MinimizerIndex& idx, const AlignOptions& opt
   const index::Reference& ref = idx.reference();
   ref_lens_.reserve(ref.size());
   for (uint32_t i = 0; i < ref.size(); ++i) ref_lens_.push_back(static_cast<int32_t>(ref.seq(i).len));
+  // minimap2 reads the annotation for each index part (mm_idx_bed_read).
+  if (!opt.junc_bed.empty()) junctions_ = index::Junctions::read(opt.junc_bed, ref);
 }
 
 ReadMapping ReadMapper::map(std::string_view name, std::string_view seq) const {

@@ -17,6 +17,7 @@
 
 #include "../format/tags.hpp"
 #include "../index/index.hpp"
+#include "../index/junctions.hpp"
 #include "../map/chain.hpp"
 #include "../map/hit.hpp"
 
@@ -42,6 +43,8 @@ class ReadMapper {
   int32_t mid_occ() const { return mid_occ_; }
   const index::MinimizerIndex& index() const { return idx_; }
   const map::RegionParams& region_params() const { return region_; }
+  // The --junc-bed introns of this index part (empty without the option).
+  const index::Junctions& junctions() const { return junctions_; }
 
  private:
   const index::MinimizerIndex& idx_;
@@ -50,6 +53,7 @@ class ReadMapper {
   map::ChainParams chain_;
   map::RegionParams region_;
   std::vector<int32_t> ref_lens_;
+  index::Junctions junctions_;
 };
 
 // The hash that breaks ties between a read's equal-score chains (mm_map_frag): X31 of the

@@ -33,8 +33,8 @@ struct PackedRegion {
   uint32_t hash;
   float div;
   uint32_t n_cigar;
-  uint8_t flags, split;
-  uint8_t pad[2];
+  uint8_t flags, split, trans_strand;
+  uint8_t pad;
 };
 static_assert(std::is_trivially_copyable_v<PackedRegion> && std::is_trivially_copyable_v<ResultHeader>);
 static_assert(sizeof(PackedRegion) == 104 && sizeof(ResultHeader) == 12, "the sizes split_merge.hpp states");
@@ -53,7 +53,7 @@ PackedRegion pack(const Region& r) {
   p.n_cigar = static_cast<uint32_t>(r.cigar.size());
   p.flags = static_cast<uint8_t>((r.rev ? kRev : 0) | (r.inv ? kInv : 0) | (r.strand_retained ? kStrandRetained : 0) |
                                  (r.aligned ? kAligned : 0) | (r.sam_pri ? kSamPri : 0));
-  p.split = r.split;
+  p.split = r.split, p.trans_strand = r.trans_strand;
   return p;
 }
 
@@ -66,7 +66,7 @@ Region unpack(const PackedRegion& p) {
   r.n_gap = p.n_gap, r.n_gapo = p.n_gapo, r.hash = p.hash, r.div = p.div;
   r.rev = (p.flags & kRev) != 0, r.inv = (p.flags & kInv) != 0, r.strand_retained = (p.flags & kStrandRetained) != 0;
   r.aligned = (p.flags & kAligned) != 0, r.sam_pri = (p.flags & kSamPri) != 0;
-  r.split = p.split;
+  r.split = p.split, r.trans_strand = p.trans_strand;
   return r;
 }
 

@@ -4,8 +4,10 @@
 // memo's own rules (provisional answers, matching, answering).
 #include "../../src/align/dp_rounds.hpp"
 
-#include <agatha/error.hpp>
 #include <gtest/gtest.h>
+#include <agatha/error.hpp>
+
+#include <algorithm>
 
 #include <string>
 #include <vector>
@@ -50,7 +52,8 @@ void check_reads(const std::string& reads_path, const std::string& preset, const
     if (m.regions.empty()) continue;
     ++tally.reads;
     std::vector<map::Region> seq_regs = m.regions;
-    const std::vector<RegionAlignment> want = align_regions(opt, idx, ReadCodes(rec.seq), seq_regs, m.chains.anchors, *dp);
+    const std::vector<RegionAlignment> want =
+        align_regions(opt, idx, ReadCodes(rec.seq), seq_regs, m.chains.anchors, *dp);
 
     DpMemo memo;
     std::vector<map::Region> regs;
@@ -116,7 +119,8 @@ TEST(DpRounds, SyntheticSplitsAndInversionsEqualTheSequentialOrder) {
 }
 
 TEST(DpRounds, InversionTestSetEqualsTheSequentialOrder) {
-  const std::string qq = test::source_path("tests/data/e2e/q-inv.fa.gz"), rr = test::source_path("tests/data/e2e/t-inv.fa.gz");
+  const std::string qq = test::source_path("tests/data/e2e/q-inv.fa.gz"),
+                    rr = test::source_path("tests/data/e2e/t-inv.fa.gz");
   for (const char* preset : {"map-ont", "asm20"}) {
     RoundsTally t;
     check_reads(qq, preset, rr, t);
@@ -155,7 +159,7 @@ TEST(DpMemo, AnswersOnlyTheSameTask) {
   DpResult r;
   memo.begin_pass();
   memo.compute(make_task(q, t, 0), r);
-  memo.compute(make_task(q, t, 0), r);  // asked twice, pending once
+  memo.compute(make_task(q, t, 0), r);      // asked twice, pending once
   memo.compute(make_task(q, t, 0, 50), r);  // another band: another task
   EXPECT_EQ(memo.missed(), 3u);
   std::vector<DpTask> tasks = memo.pending_tasks();
@@ -177,6 +181,36 @@ TEST(DpMemo, AnswersOnlyTheSameTask) {
   memo.compute(make_task(q2, t, 0), got);
   EXPECT_EQ(memo.missed(), 1u);
   EXPECT_THROW(memo.answer({}), Error);  // one pending task, no answer
+}
+
+// Splice tasks differ by their non-canonical penalty, junction bonus and junction bits
+// too; the junction array a pending task refers to is the memo's own copy.
+TEST(DpMemo, SpliceTasksDifferByJunctions) {
+  const std::vector<uint8_t> q = test::encode("ACGTACGTACGGTTTTACGA"),
+                             t = test::encode("ACGTACGTACGTAAGGTCCCCTTAGGTTTTACGA");
+  std::vector<uint8_t> junc(t.size(), 0);
+  auto splice = [&](int noncan, int bonus, bool with_junc) {
+    DpTask task = make_task(q, t, dp_flag::kSplice | dp_flag::kSpliceFor | dp_flag::kApproxMax, -1);
+    task.scoring = DpScoring{1, 2, 1, 2, 1, 32, 0};
+    task.noncan = noncan, task.junc_bonus = bonus;
+    if (with_junc) task.junc = junc;
+    return task;
+  };
+  DpMemo memo;
+  DpResult r;
+  memo.begin_pass();
+  memo.compute(splice(9, 9, false), r);
+  memo.compute(splice(9, 9, false), r);
+  memo.compute(splice(5, 9, false), r);
+  memo.compute(splice(9, 5, false), r);
+  junc[12] = dp_junc::kJuncForStart, junc[21] = dp_junc::kJuncForEnd;
+  memo.compute(splice(9, 9, true), r);
+  std::fill(junc.begin(), junc.end(), uint8_t{0});  // the memo keeps its own copy
+  std::vector<DpTask> tasks = memo.pending_tasks();
+  ASSERT_EQ(tasks.size(), 4u);
+  ASSERT_EQ(tasks[3].junc.size(), t.size());
+  EXPECT_EQ(tasks[3].junc[12], dp_junc::kJuncForStart);
+  EXPECT_EQ(tasks[3].junc[21], dp_junc::kJuncForEnd);
 }
 
 }  // namespace

@@ -140,6 +140,20 @@ std::vector<Case> load_cases(const std::string& output = "") {
   return cases;
 }
 
+// The options with each word that names a file of the repository (tests/...: the
+// annotation of --junc-bed) made a path into the source tree; the tests run elsewhere.
+std::string with_source_paths(const std::string& options) {
+  std::string out;
+  for (size_t pos = 0; pos <= options.size();) {
+    size_t end = options.find(' ', pos);
+    if (end == std::string::npos) end = options.size();
+    const std::string word = options.substr(pos, end - pos);
+    out += (out.empty() ? "" : " ") + (word.starts_with("tests/") ? src(word) : word);
+    pos = end + 1;
+  }
+  return out;
+}
+
 std::string case_name(const ::testing::TestParamInfo<Case>& info) { return info.param.name; }
 
 // How gtest shows a case (instead of its bytes).
@@ -184,7 +198,7 @@ class E2e : public ::testing::Test {
   Outcome align(const std::string& options, const std::string& ref, const std::string& reads,
                 const std::string& file = "out") const {
     const fs::path path = dir_ / file;
-    Outcome r = run("align " + options + " " + ref + " " + reads + " -o " + shell_quote(path));
+    Outcome r = run("align " + with_source_paths(options) + " " + ref + " " + reads + " -o " + shell_quote(path));
     r.out = read_file(path);
     return r;
   }

@@ -1,7 +1,7 @@
 // tests/e2e/split_e2e_test.cpp — split indexes end to end against minimap2 2.24: `-I`
 // below the reference's size, with and without --split-prefix, SAM, PAF with base
-// alignment (-c) and mapping-only PAF, on map-ont, map-pb and map-hifi; a multi-part
-// .mmi written by `minimap2 -I -d`; and the bad input of these options.
+// alignment (-c) and mapping-only PAF, on map-ont, map-pb, map-hifi and splice; a
+// multi-part .mmi written by `minimap2 -I -d`; and the bad input of these options.
 //
 // minimap2 runs at test time on inputs the test makes (the tests that compare skip,
 // visibly, without it); agatha must write minimap2's lines exactly, @PG lines aside.
@@ -205,6 +205,18 @@ TEST_F(SplitE2e, InversionsAcrossParts) {
     expect_minimap2(std::string(out) + " -x map-ont -I 5k " + prefix("split"),
                     std::string(out) + " -x map-ont -I 5k " + prefix("split"), shell_quote(ref), reads, 10);
   }
+}
+
+// Spliced alignment (tests/data/splice) against three parts of one contig each: the
+// merge keeps each region's transcript strand (ts:A), and --junc-bed is read for every
+// part, its introns found by name.
+TEST_F(SplitE2e, SplicedAcrossParts) {
+  SKIP_WITHOUT_MINIMAP2();
+  const std::string ref = shell_quote(test::source_path("tests/data/splice/genome.fa.gz"));
+  const std::string reads = shell_quote(test::source_path("tests/data/splice/ont.fq.gz"));
+  const std::string bed = shell_quote(test::source_path("tests/data/splice/annot.bed12"));
+  expect_minimap2("-a -x splice -I 400k " + prefix("split"), "-x splice -I 400k " + prefix("split"), ref, reads);
+  expect_minimap2("-c -x splice -I 400k --junc-bed " + bed, "-c -x splice -I 400k --junc-bed " + bed, ref, reads);
 }
 
 // ---- a multi-part .mmi ----
