@@ -122,6 +122,8 @@ class AlignedArray {
   T* data() { return ptr_.get(); }
   const T* data() const { return ptr_.get(); }
   size_t capacity() const { return cap_; }
+  // Frees the array (capacity 0).
+  void release() { ptr_.reset(), cap_ = 0; }
   T& operator[](size_t i) { return ptr_.get()[i]; }
   const T& operator[](size_t i) const { return ptr_.get()[i]; }
   // Ensures room for n elements, keeping the first `keep` (at least doubling the
@@ -168,11 +170,29 @@ struct Workspace {
 // Padding after every array: vector loads of up to 32 bytes past `en` stay inside.
 inline constexpr int kPad = 64;
 
+// Makes room for `bytes` of direction rows before a task's DP, so that its rows never
+// grow mid-task: a growing buffer copies the rows written so far and briefly holds both
+// copies, which for the largest tasks (a spliced gap fill across a long intron writes
+// qlen x tlen bytes) would set the peak memory of a whole run. The old buffer is freed
+// before the new one is allocated; pages of it the task never reaches stay unmapped.
+inline void reserve_rows(Workspace& ws, size_t bytes) {
+  if (bytes + kPad > ws.dir.capacity()) ws.dir.release(), ws.dir.reserve(bytes + kPad);
+}
+
 // Sizes the per-anti-diagonal row index of the traceback (rows are written for every
-// anti-diagonal computed, and the walk reads only those).
+// anti-diagonal computed, and the walk reads only those) and, when the widest possible
+// rows might not fit in the row buffer, reserves exactly what the rows of every
+// anti-diagonal take (a task that stops early uses less).
 inline void prepare_traceback(const Setup& s, Workspace& ws) {
   const auto n_diag = static_cast<size_t>(s.qlen + s.tlen - 1);
   if (ws.row.size() < n_diag) ws.row.resize(n_diag), ws.off.resize(n_diag), ws.off_end.resize(n_diag);
+  const auto widest = static_cast<size_t>(std::min(s.tlen16, std::min({s.tlen, s.qlen, s.w + 1}) + 2 * kBlock));
+  if (n_diag * widest + kPad <= ws.dir.capacity()) return;
+  size_t bytes = 0;
+  AntiDiagonal d;
+  for (int r = 0; r < static_cast<int>(n_diag) && anti_diagonal(s, r, d); ++r)
+    bytes += static_cast<size_t>(d.en - d.st + 1);
+  reserve_rows(ws, bytes);
 }
 
 // Records anti-diagonal r's row: one direction byte per cell of its rounded range,

@@ -46,9 +46,10 @@ void splice_site_rows(const DpTask& task, int8_t* donor, int8_t* acceptor, int n
   splice_site_scores(in, donor, acceptor, n);
 }
 
-void prepare_splice_traceback(int n_diag, Workspace& ws) {
-  const auto n = static_cast<size_t>(n_diag);
+void prepare_splice_traceback(const SpliceSetup& s, Workspace& ws) {
+  const auto n = static_cast<size_t>(s.qlen + s.tlen - 1);
   if (ws.row.size() < n) ws.row.resize(n), ws.off.resize(n), ws.off_end.resize(n);
+  reserve_rows(ws, static_cast<size_t>(s.qlen) * static_cast<size_t>(s.tlen));  // [st0, en0] of every anti-diagonal
 }
 
 void splice_cigar(const DpTask& task, const SpliceSetup& s, const Workspace& ws, DpResult& res) {

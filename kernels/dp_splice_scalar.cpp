@@ -129,7 +129,7 @@ void exts2_scalar(const DpTask& task, DpResult& res, Workspace& ws) {
     std::fill(H, H + s.tlen, kDpNegInf);
   }
   const int n_diag = s.qlen + s.tlen - 1;
-  if (s.with_cigar) prepare_splice_traceback(n_diag, ws);
+  if (s.with_cigar) prepare_splice_traceback(s, ws);
   size_t dir_used = 0;
   int32_t h0 = 0, last_h0_t = 0;
   for (int r = 0; r < n_diag; ++r) {

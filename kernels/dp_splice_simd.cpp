@@ -212,7 +212,7 @@ void exts2_sse41(const DpTask& task, DpResult& res, Workspace& ws)
     H = ws.H.reserve(static_cast<size_t>(s.tlen) + kPad);
     std::fill(H, H + s.tlen, kDpNegInf);
   }
-  if (s.with_cigar) prepare_splice_traceback(s.qlen + s.tlen - 1, ws);
+  if (s.with_cigar) prepare_splice_traceback(s, ws);
   switch (mode) {
     case Mode::kScoreOnly: run_mode<Mode::kScoreOnly>(task, s, ar, H, ws, res); break;
     case Mode::kLeft: run_mode<Mode::kLeft>(task, s, ar, H, ws, res); break;

@@ -42,8 +42,8 @@ static inline int8_t splice_border_diff(const SpliceSetup& s, int r) {
 // donor[0, n) and acceptor[0, n) of the task's target (splice_sites.hpp), n >= tlen.
 void splice_site_rows(const DpTask& task, int8_t* donor, int8_t* acceptor, int n);
 
-// Sizes the traceback's row index for n_diag anti-diagonals.
-void prepare_splice_traceback(int n_diag, Workspace& ws);
+// Sizes the traceback's row index and reserves the direction rows (qlen x tlen bytes).
+void prepare_splice_traceback(const SpliceSetup& s, Workspace& ws);
 
 // The geometry of anti-diagonal r: the cells inside the matrix, [st0, en0], and the
 // reference's 16-rounded range [st, en] (only mte_q reads it).
