@@ -17,7 +17,7 @@
 #   AGATHA_OPTS=         extra options for agatha only (e.g. "--dp-backend scalar")
 #   MINIMAP2=minimap2    minimap2 2.24 binary
 #   CACHE=bench/.cache   where the packages and the prepared data live (git-ignored)
-#   SETS="pb ont hifi rep rephifi"   data sets to run (see below)
+#   SETS="pb ont hifi rep rephifi splice"   data sets to run (see below)
 #   PB_READS=2000        reads taken from the head of pacbio_filtered.fastq
 #   HIFI_DEPTH=10        pbsim depth of the simulated HiFi reads
 #   HIFI_SEED=11         pbsim --seed (fixed: the reads are the same on every run)
@@ -68,7 +68,7 @@ AGATHA=${AGATHA:-build/agatha}
 read -r -a AGATHA_OPTS <<< "${AGATHA_OPTS:-}"
 MINIMAP2=${MINIMAP2:-minimap2}
 CACHE=${CACHE:-$ROOT/bench/.cache}
-SETS=${SETS:-pb ont hifi rep rephifi}
+SETS=${SETS:-pb ont hifi rep rephifi splice}
 PB_READS=${PB_READS:-2000}
 HIFI_DEPTH=${HIFI_DEPTH:-10}
 HIFI_SEED=${HIFI_SEED:-11}
