@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <limits>
 
 #include "../io/line_reader.hpp"
 
@@ -39,7 +40,9 @@ bool parse_line(const std::string& line, const Reference& ref, std::vector<std::
   const int64_t st = leading_long(line, starts[1]);
   if (st < 0) return false;
   const int64_t en = leading_long(line, starts[2]);
-  if (en < 0 || st >= en) return false;
+  // Positions past 2^31 - 1 exist on no reference sequence: such a line is skipped
+  // (minimap2 would wrap them into its int32 fields).
+  if (en < 0 || st >= en || en > std::numeric_limits<int32_t>::max()) return false;
   t.st = static_cast<int32_t>(st), t.en = static_cast<int32_t>(en);
   if (starts.size() > 5) {
     const char c = line[starts[5]];
@@ -52,7 +55,10 @@ bool parse_line(const std::string& line, const Reference& ref, std::vector<std::
     v.push_back(t);
     return true;
   }
-  const int64_t n_blk = leading_long(line, starts[9]);
+  // Past the end of both block lists every block reads as 0,0 and adds no intron (at
+  // most one, from the last real block), so a block count beyond the line's length
+  // changes nothing and is capped there: a huge count must not turn into a long loop.
+  const int64_t n_blk = std::min<int64_t>(leading_long(line, starts[9]), static_cast<int64_t>(line.size()) + 2);
   size_t bl = starts[10], bs = starts[11];
   int64_t off = leading_long(line, bs, &bs);
   int64_t sz = leading_long(line, bl, &bl);
@@ -62,10 +68,13 @@ bool parse_line(const std::string& line, const Reference& ref, std::vector<std::
     off = leading_long(line, std::min(bs, line.size()), &bs);
     sz = leading_long(line, std::min(bl, line.size()), &bl);
     ++bs, ++bl;
-    Junctions::Intron s = t;
-    s.st = static_cast<int32_t>(end), s.en = static_cast<int32_t>(t.st + off);
+    const int64_t ist = end, ien = t.st + off;
     end = t.st + off + sz;
-    if (s.en > s.st) v.push_back(s);
+    if (ien > ist && ist >= 0 && ien <= std::numeric_limits<int32_t>::max()) {
+      Junctions::Intron s = t;
+      s.st = static_cast<int32_t>(ist), s.en = static_cast<int32_t>(ien);
+      v.push_back(s);
+    }
   }
   return true;
 }
@@ -90,8 +99,10 @@ void Junctions::mark(uint32_t rid, int32_t st, int32_t en, std::span<uint8_t> ou
   if (rid >= per_seq_.size()) return;
   const std::vector<Intron>& v = per_seq_[rid];
   auto it = std::lower_bound(v.begin(), v.end(), st, [](const Intron& x, int32_t s) { return x.st < s; });
-  for (; it != v.end(); ++it) {
-    if (it->en > en || it->strand == 0) continue;
+  // Sorted by start, and every intron has st < en: none from the first that starts at
+  // or past the window's end on can fit in it.
+  for (; it != v.end() && it->st < en; ++it) {
+    if (it->en > en || it->en <= it->st || it->strand == 0) continue;
     const size_t first = static_cast<size_t>(it->st - st), last = static_cast<size_t>(it->en - 1 - st);
     if (it->strand > 0)
       out[first] |= dp_junc::kJuncForStart, out[last] |= dp_junc::kJuncForEnd;

@@ -79,6 +79,22 @@ TEST_F(JunctionsTest, OverlappingIntronsShareBases) {
   EXPECT_EQ(marks(j, 0, 0, 40), want);
 }
 
+TEST_F(JunctionsTest, PositionsPast2To31AreSkippedAndBlockCountsCapped) {
+  // A line past 2^31 - 1 (which int32 fields would wrap into an interval ending before
+  // it starts) is skipped; a BED12 line claiming 10^18 blocks gives the introns of the
+  // blocks it lists, and reading it ends at once.
+  const Junctions j = read(
+      "c1\t2147483600\t2147483700\tbig\t0\t+\n"
+      "c1\t60\t70\tok\t0\t+\n"
+      "c2\t10\t40\tx\t0\t-\t10\t40\t0\t999999999999999999\t5,5,\t0,25,\n");
+  std::vector<uint8_t> c1(100, 0);
+  c1[60] = kJuncForStart, c1[69] = kJuncForEnd;
+  EXPECT_EQ(marks(j, 0, 0, 100), c1);
+  std::vector<uint8_t> c2(50, 0);
+  c2[15] = kJuncRevEnd, c2[34] = kJuncRevStart;  // blocks [10,15) [35,40): intron [15,35)
+  EXPECT_EQ(marks(j, 1, 0, 50), c2);
+}
+
 TEST_F(JunctionsTest, MissingFileIsAnInputError) {
   EXPECT_THROW((void)Junctions::read(dir_.file("none.bed"), idx_->reference()), InputError);
 }
