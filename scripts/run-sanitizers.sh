@@ -18,7 +18,7 @@ fi
 ninja -C build-asan agatha tests/test_options tests/test_io tests/test_index tests/test_map tests/test_format \
   tests/test_align tests/test_pipeline tests/test_kernels tests/test_cli tests/test_eval tests/test_e2e \
   tests/fuzz/fuzz_seq_reader tests/fuzz/fuzz_agi tests/fuzz/fuzz_mmi tests/fuzz/fuzz_task_file tests/fuzz/fuzz_eval_alignments \
-  tests/fuzz/fuzz_eval_truth
+  tests/fuzz/fuzz_eval_truth tests/fuzz/fuzz_junc_bed
 export ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:check_initialization_order=1:strict_init_order=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 run() {  # run SUITE... with GTEST_FILTER=$filter
@@ -26,7 +26,7 @@ run() {  # run SUITE... with GTEST_FILTER=$filter
 }
 status=0
 filter='*' run options io index map format align pipeline cli eval fuzz-seq_reader fuzz-agi fuzz-mmi fuzz-task_file \
-  fuzz-eval_alignments fuzz-eval_truth || status=1
+  fuzz-eval_alignments fuzz-eval_truth fuzz-junc_bed || status=1
 filter='-*/DpDifferential.*:DpLongTask.*:*/Golden.SharedGoldenFiles/*' run kernels || status=1
 filter='-*E2eGpuEmu*' run e2e || status=1
 python3 scripts/test-summary.py build-asan || status=1
