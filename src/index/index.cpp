@@ -39,12 +39,12 @@
 #endif
 
 #include <algorithm>
-#include <cassert>
 #include <bit>
+#include <cassert>
 #include <cstdio>
 #include <cstring>
-#include <limits>
 #include <future>
+#include <limits>
 #include <memory>
 
 #include "../util/parallel_for.hpp"
@@ -259,8 +259,8 @@ void MinimizerIndex::Builder::add(const std::string& name, std::string_view base
   if (idx_.ref_.find(name) >= 0)
     throw InputError(source_ + " record " + std::to_string(record_no) + ": duplicate sequence name '" + name + "'");
   if (idx_.ref_.size() >= kMaxSequences)
-    throw InputError(source_ + " record " + std::to_string(record_no) + ": more than " +
-                     std::to_string(kMaxSequences) + " sequences");
+    throw InputError(source_ + " record " + std::to_string(record_no) + ": more than " + std::to_string(kMaxSequences) +
+                     " sequences");
   const uint32_t rid = idx_.ref_.add(name, bases);
   pending_.push_back({rid, std::string(bases)});
   pending_bases_ += bases.size();
@@ -273,9 +273,8 @@ void MinimizerIndex::Builder::add(const std::string& name, std::string_view base
 void MinimizerIndex::Builder::sketch_pending() {
   wait_for_sketching();
   if (pending_.empty()) return;
-  sketching_ = std::async(std::launch::async, [this, batch = std::move(pending_)]() mutable {
-    sketch_batch(std::move(batch));
-  });
+  sketching_ =
+      std::async(std::launch::async, [this, batch = std::move(pending_)]() mutable { sketch_batch(std::move(batch)); });
   pending_.clear();
   pending_bases_ = 0;
 }
@@ -315,22 +314,33 @@ void MinimizerIndex::Builder::sketch_batch(std::vector<Pending> batch) {
     const Pending& sq = batch[pc.seq];
     bool done = false;
     for (const int back : {kWarmupBases, 16 * kWarmupBases})
-      if (!done && pc.from > back) done = sketch_piece(sq.bases, w_, k_, sq.rid, hpc_, pc.from - back, pc.from, pc.to, f);
+      if (!done && pc.from > back)
+        done = sketch_piece(sq.bases, w_, k_, sq.rid, hpc_, pc.from - back, pc.from, pc.to, f);
     if (!done) done = sketch_piece(sq.bases, w_, k_, sq.rid, hpc_, 0, pc.from, pc.to, f);
     assert(done);
     for (size_t j = start; j < f.size(); ++j) f[j].x >>= 8;  // hash << 8 | span -> hash
   });
   for (Pending& sq : batch) std::string().swap(sq.bases);
-  // Each part grows by exactly what this batch adds to it, so the parts hold no unused
-  // capacity; the buffers they leave behind are handed back to the system.
-  std::vector<size_t> add(parts_.size(), 0);
-  for (const auto& f : found)
-    for (const Minimizer& m : f) ++add[part_of(m.x)];
-  for (size_t p = 0; p < parts_.size(); ++p) parts_[p].reserve(parts_[p].size() + add[p]);
-  for (auto& f : found) {
-    for (const Minimizer& m : f) parts_[part_of(m.x)].emplace_back(m.x, m.y);
-    std::vector<Minimizer>().swap(f);
-  }
+  // Each part gets a chunk of exactly what this batch adds to it: no part is regrown
+  // (which copied every earlier batch's minimizers again, on the sketching thread alone,
+  // while the next batch waited), and no chunk holds unused capacity. The parts are
+  // split into one range per worker; each worker scans every list for its range's
+  // minimizers.
+  const size_t n_parts = parts_.size(), groups = static_cast<size_t>(threads_);
+  util::parallel_for(groups, threads_, [&](size_t g, int) {
+    const size_t lo = n_parts * g / groups, hi = n_parts * (g + 1) / groups;
+    std::vector<size_t> add(hi - lo, 0);
+    for (const auto& f : found)
+      for (const Minimizer& m : f)
+        if (const size_t p = part_of(m.x); p >= lo && p < hi) ++add[p - lo];
+    std::vector<std::vector<Hit>*> chunk(hi - lo, nullptr);
+    for (size_t p = lo; p < hi; ++p)
+      if (add[p - lo] > 0) chunk[p - lo] = &parts_[p].emplace_back(), chunk[p - lo]->reserve(add[p - lo]);
+    for (const auto& f : found)
+      for (const Minimizer& m : f)
+        if (const size_t p = part_of(m.x); p >= lo && p < hi) chunk[p - lo]->emplace_back(m.x, m.y);
+  });
+  for (auto& f : found) std::vector<Minimizer>().swap(f);
   release_free_memory();
 }
 
@@ -338,7 +348,22 @@ MinimizerIndex MinimizerIndex::Builder::finish() {
   sketch_pending();
   wait_for_sketching();
   if (idx_.ref_.size() == 0) throw InputError(source_ + ": no sequences");
-  return assemble(k_, w_, hpc_, bucket_bits_, std::move(idx_.ref_), parts_, threads_);
+  // Each part's chunks joined into one list (on the workers; the order within a part
+  // does not matter, assemble() sorts it).
+  std::vector<std::vector<Hit>> parts(parts_.size());
+  util::parallel_for(parts_.size(), threads_, [&](size_t p, int) {
+    std::vector<std::vector<Hit>>& chunks = parts_[p];
+    if (chunks.size() == 1) {
+      parts[p].swap(chunks[0]);
+    } else {
+      size_t n = 0;
+      for (const auto& c : chunks) n += c.size();
+      parts[p].reserve(n);
+      for (auto& c : chunks) parts[p].insert(parts[p].end(), c.begin(), c.end()), std::vector<Hit>().swap(c);
+    }
+    std::vector<std::vector<Hit>>().swap(chunks);
+  });
+  return assemble(k_, w_, hpc_, bucket_bits_, std::move(idx_.ref_), parts, threads_);
 }
 
 MinimizerIndex MinimizerIndex::from_occurrences(int k, int w, bool hpc, int bucket_bits, Reference ref,
@@ -629,8 +654,9 @@ MinimizerIndex MinimizerIndex::load(const std::string& path) {
     const uint64_t rid = y >> 32;
     const uint32_t pos = static_cast<uint32_t>(y) >> 1;
     if (rid < lengths.size() && pos < lengths[rid] && pos + 1 >= k) return;
-    const std::string which = list_at < 0 ? "the occurrence of hash " + std::to_string(hash_i)
-                                          : "occurrence " + std::to_string(list_at) + " of hash " + std::to_string(hash_i);
+    const std::string which = list_at < 0
+                                  ? "the occurrence of hash " + std::to_string(hash_i)
+                                  : "occurrence " + std::to_string(list_at) + " of hash " + std::to_string(hash_i);
     if (rid >= lengths.size())
       in.fail(which + " names sequence " + std::to_string(rid) + " of " + std::to_string(lengths.size()));
     if (pos >= lengths[rid] || pos + 1 < k) {

@@ -170,8 +170,10 @@ class MinimizerIndex::Builder {
   MinimizerIndex idx_;
   std::vector<Pending> pending_;
   uint64_t pending_bases_ = 0;
-  std::vector<std::vector<Hit>> parts_;  // written by the sketching thread only
-  std::future<void> sketching_;           // the batch being sketched, if any
+  // Per part, one chunk per sketched batch (joined in finish()); written by the
+  // sketching thread and its workers only.
+  std::vector<std::vector<std::vector<Hit>>> parts_;
+  std::future<void> sketching_;  // the batch being sketched, if any
 };
 
 // The occurrence threshold mid_occ (options.c mm_mapopt_update, index.c
