@@ -9,8 +9,8 @@
 // hashed together (four at a time with AVX2 where the CPU has it); then the steps are fed
 // to the window in order. Hashing apart from the scan takes its long dependency chain
 // out of the loop that carries the rolling k-mers.
-#include <immintrin.h>
 #include "sketch.hpp"
+#include <immintrin.h>
 
 #include <algorithm>
 #include <array>
@@ -37,6 +37,10 @@ class Window {
     uint64_t min_x = min_x_, min_y = min_y_;
     int pos = pos_, min_pos = min_pos_;
     for (int j = 0; j < n; ++j) {
+      // Both halves of the minimum in general registers: left to itself, GCC keeps the
+      // pair in one vector register, and the compare every step then waits on moves
+      // between the register files (and a round trip through the stack).
+      asm("" : "+r"(min_x), "+r"(min_y));
       const uint64_t ix = x[j], iy = y[j];
       const int l = len[j];
       xs_[pos] = ix, ys_[pos] = iy;
@@ -100,20 +104,19 @@ struct Steps {
   std::array<uint64_t, kBlockSteps> low;  // pos << 1 | strand, or kNoKmer
   std::array<uint16_t, kBlockSteps> span;
   std::array<int32_t, kBlockSteps> len;
-  int n = 0;
 };
 
 // key[j] = hash64(key[j], mask) << 8 | span[j] for the steps [0, n) (also for those
 // without a k-mer: their key is ignored).
-void hash_steps_scalar(Steps& s, uint64_t mask) {
-  for (int j = 0; j < s.n; ++j) s.key[j] = hash64(s.key[j], mask) << 8 | s.span[j];
+void hash_steps_scalar(Steps& s, int n, uint64_t mask) {
+  for (int j = 0; j < n; ++j) s.key[j] = hash64(s.key[j], mask) << 8 | s.span[j];
 }
 
-__attribute__((target("avx2"))) void hash_steps_avx2(Steps& s, uint64_t mask) {
+__attribute__((target("avx2"))) void hash_steps_avx2(Steps& s, int n, uint64_t mask) {
   const __m256i m = _mm256_set1_epi64x(static_cast<long long>(mask));
   const __m256i ones = _mm256_set1_epi64x(-1);
   int j = 0;
-  for (; j + 4 <= s.n; j += 4) {
+  for (; j + 4 <= n; j += 4) {
     __m256i key = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(&s.key[j]));
     key = _mm256_and_si256(_mm256_add_epi64(_mm256_xor_si256(key, ones), _mm256_slli_epi64(key, 21)), m);
     key = _mm256_xor_si256(key, _mm256_srli_epi64(key, 24));
@@ -128,7 +131,7 @@ __attribute__((target("avx2"))) void hash_steps_avx2(Steps& s, uint64_t mask) {
     key = _mm256_or_si256(_mm256_slli_epi64(key, 8), span);
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(&s.key[j]), key);
   }
-  for (; j < s.n; ++j) s.key[j] = hash64(s.key[j], mask) << 8 | s.span[j];
+  for (; j < n; ++j) s.key[j] = hash64(s.key[j], mask) << 8 | s.span[j];
 }
 
 bool has_avx2() {
@@ -161,19 +164,22 @@ bool sketch_piece(std::string_view seq, int w, int k, uint32_t rid, bool hpc, in
   const size_t out_before = out.size();
   bool started = warm == 0 && from == 0, stopped = false, saw_n = false, ok = true;
 
+  // The steps of the current block (a local, not a member of steps: the int32 stores
+  // to steps.len could alias it, and it would be reloaded every step).
+  int n_steps = 0;
   const auto flush = [&] {
     if (avx2) {
-      hash_steps_avx2(steps, mask);
+      hash_steps_avx2(steps, n_steps, mask);
     } else {
-      hash_steps_scalar(steps, mask);
+      hash_steps_scalar(steps, n_steps, mask);
     }
-    for (int j = 0; j < steps.n; ++j) {
+    for (int j = 0; j < n_steps; ++j) {
       const bool none = steps.low[j] == kNoKmer;
       steps.key[j] = none ? kEmpty : steps.key[j];
       steps.low[j] = none ? kEmpty : rid_high | steps.low[j];
     }
-    window.run(steps.key.data(), steps.low.data(), steps.len.data(), steps.n);
-    steps.n = 0;
+    window.run(steps.key.data(), steps.low.data(), steps.len.data(), n_steps);
+    n_steps = 0;
   };
 
   // One step: the base (code c) at position i ends a k-mer (or, with c = 4, resets it);
@@ -195,9 +201,8 @@ bool sketch_piece(std::string_view seq, int w, int k, uint32_t rid, bool hpc, in
       }
     }
     saw_n |= c >= 4;
-    const int j = steps.n;
-    steps.low[j] = kNoKmer;
-    steps.key[j] = 0, steps.span[j] = 0;
+    uint64_t key = 0, low = kNoKmer;
+    uint16_t key_span = 0;
     if (c < 4) {
       fwd = (fwd << 2 | c) & mask;
       rev = (rev >> 2) | (uint64_t{3} ^ c) << rc_shift;
@@ -205,16 +210,17 @@ bool sketch_piece(std::string_view seq, int w, int k, uint32_t rid, bool hpc, in
       const uint64_t z = fwd < rev ? 0 : 1;
       ++l;
       if (l >= k && span < 256) {
-        steps.key[j] = z ? rev : fwd;
-        steps.span[j] = static_cast<uint16_t>(span);
+        key = z ? rev : fwd;
+        key_span = static_cast<uint16_t>(span);
         // pos << 1 is computed in 32 bits, as minimap2 does.
-        steps.low[j] = static_cast<uint32_t>(static_cast<uint32_t>(i) << 1) | z;
+        low = static_cast<uint32_t>(static_cast<uint32_t>(i) << 1) | z;
       }
     } else {
       l = 0;
     }
-    steps.len[j] = l;
-    if (++steps.n == kBlockSteps) flush();
+    const int j = n_steps;
+    steps.key[j] = key, steps.low[j] = low, steps.span[j] = key_span, steps.len[j] = l;
+    if (++n_steps == kBlockSteps) flush();
   };
 
   if (!hpc) {
