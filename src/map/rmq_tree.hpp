@@ -1,6 +1,9 @@
 // src/map/rmq_tree.hpp — the balanced search tree with range-minimum queries that
 // minimap2 2.24's RMQ chaining (lchain.c: mg_lchain_rmq) runs on: an AVL tree (krmq.h)
-// whose nodes also carry the subtree size and a pointer to the subtree's minimum.
+// whose nodes also carry a pointer to the subtree's minimum. krmq's nodes carry their
+// subtree's size too; chaining only ever reads the whole tree's, which is kept as a
+// count here, and no balancing decision reads a size. Without it, and with the anchor
+// index held in 32 bits, a node is 32 bytes: two to a cache line on the descent.
 //
 // Why a literal port of krmq's algorithms rather than any correct RMQ structure: when
 // two candidates have equal priority, the one returned depends on the tree's shape and
@@ -16,6 +19,7 @@
 // the tree, not as the number of insertions. Not thread-safe; one tree per call.
 #pragma once
 
+#include <cassert>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -37,11 +41,12 @@ class RmqTree {
 
   // Room for n nodes without reallocation.
   void reserve(size_t n) { nodes_.reserve(n + 1); }
-  size_t size() const { return root_ == kNull ? 0 : nodes_[root_].size; }
-  const Key& key(NodeId n) const { return nodes_[n].key; }
+  size_t size() const { return count_; }
+  Key key(NodeId n) const { return {nodes_[n].y, nodes_[n].i}; }
   double priority(NodeId n) const { return nodes_[n].pri; }
 
-  // Inserts (key, pri); a key already present is left alone and its node returned.
+  // Inserts (key, pri), 0 <= key.i < 2^31; a key already present is left alone and its
+  // node returned.
   NodeId insert(const Key& key, double pri);
   // The node with this key, or kNull.
   NodeId find(const Key& key) const;
@@ -70,24 +75,20 @@ class RmqTree {
 
  private:
   struct Node {
-    Key key;
+    int32_t y = 0, i = 0;  // the key (an anchor index fits 32 bits)
     double pri = 0;
     NodeId child[2] = {kNull, kNull};
     NodeId min = kNull;  // node of minimum priority in this subtree
     int8_t balance = 0;  // height(right) - height(left)
-    uint32_t size = 0;   // nodes in this subtree
   };
   static constexpr NodeId kFake = 0;
+  static_assert(sizeof(Node) == 32);
 
-  static int compare(const Key& a, const Key& b) {
+  static int compare(const Key& a, const Node& b) {
     if (a.y != b.y) return a.y < b.y ? -1 : 1;
     return (a.i > b.i) - (a.i < b.i);
   }
   bool less_pri(NodeId a, NodeId b) const { return nodes_[a].pri < nodes_[b].pri; }
-  uint32_t child_size(NodeId n, int dir) const {
-    const NodeId c = nodes_[n].child[dir];
-    return c == kNull ? 0 : nodes_[c].size;
-  }
   void refresh_min(NodeId p, NodeId first, NodeId second);
   NodeId rotate1(NodeId p, int dir);
   NodeId rotate2(NodeId p, int dir);
@@ -95,6 +96,7 @@ class RmqTree {
   std::vector<Node> nodes_;
   NodeId root_ = kNull;
   NodeId free_ = kNull;  // erased slots, linked through child[0]
+  size_t count_ = 0;     // nodes in the tree
 };
 
 // ---- implementation -------------------------------------------------------------------
@@ -112,9 +114,6 @@ inline RmqTree::NodeId RmqTree::rotate1(NodeId p, int dir) {
   const int opp = 1 - dir;
   const NodeId q = nodes_[p].child[opp];
   const NodeId old_min = nodes_[p].min;
-  const uint32_t size_p = nodes_[p].size;
-  nodes_[p].size -= nodes_[q].size - child_size(q, dir);
-  nodes_[q].size = size_p;
   refresh_min(p, nodes_[p].child[dir], nodes_[q].child[dir]);
   nodes_[q].min = old_min;
   nodes_[p].child[opp] = nodes_[q].child[dir];
@@ -128,10 +127,6 @@ inline RmqTree::NodeId RmqTree::rotate2(NodeId p, int dir) {
   const NodeId q = nodes_[p].child[opp];
   const NodeId r = nodes_[q].child[dir];
   const NodeId old_min = nodes_[p].min;
-  const uint32_t size_r_dir = child_size(r, dir);
-  nodes_[r].size = nodes_[p].size;
-  nodes_[p].size -= nodes_[q].size - size_r_dir;
-  nodes_[q].size -= size_r_dir + 1;
   refresh_min(p, nodes_[p].child[dir], nodes_[r].child[dir]);
   refresh_min(q, nodes_[q].child[opp], nodes_[r].child[opp]);
   nodes_[r].min = old_min;
@@ -159,14 +154,15 @@ inline RmqTree::NodeId RmqTree::insert(const Key& key, double pri) {
   int path_len = 0, n_dirs = 0, which = 0;
   NodeId top = root_, top_parent = kNull, parent = kNull;
   for (NodeId p = root_; p != kNull; parent = p, p = nodes_[p].child[which]) {
-    const int cmp = compare(key, nodes_[p].key);
+    const int cmp = compare(key, nodes_[p]);
     if (cmp == 0) return p;
     if (nodes_[p].balance != 0) top_parent = parent, top = p, n_dirs = 0;
     dirs[n_dirs++] = static_cast<uint8_t>(which = cmp > 0);
     path[path_len++] = p;
   }
   Node node;
-  node.key = key, node.pri = pri, node.size = 1;
+  assert(key.i >= 0 && key.i <= INT32_MAX);
+  node.y = key.y, node.i = static_cast<int32_t>(key.i), node.pri = pri;
   NodeId x = free_;
   if (x != kNull) {
     free_ = nodes_[x].child[0];
@@ -180,9 +176,9 @@ inline RmqTree::NodeId RmqTree::insert(const Key& key, double pri) {
     root_ = x;
   else
     nodes_[parent].child[which] = x;
+  ++count_;
   if (top == kNull) return x;
 
-  for (int i = 0; i < path_len; ++i) ++nodes_[path[i]].size;
   for (int i = path_len - 1; i >= 0; --i) {  // stops once x is no longer a subtree minimum
     refresh_min(path[i], nodes_[path[i]].child[0], nodes_[path[i]].child[1]);
     if (nodes_[path[i]].min != x) break;
@@ -211,7 +207,7 @@ inline RmqTree::NodeId RmqTree::insert(const Key& key, double pri) {
 inline RmqTree::NodeId RmqTree::find(const Key& key) const {
   NodeId p = root_;
   while (p != kNull) {
-    const int cmp = compare(key, nodes_[p].key);
+    const int cmp = compare(key, nodes_[p]);
     if (cmp == 0) break;
     p = nodes_[p].child[cmp > 0];
   }
@@ -226,15 +222,15 @@ inline void RmqTree::erase(NodeId target) {
   int d = 0;
   nodes_[kFake] = nodes_[root_];
   nodes_[kFake].child[0] = root_, nodes_[kFake].child[1] = kNull;
-  const Key& key = nodes_[target].key;
+  const Key key = this->key(target);
   NodeId p = kFake;
-  for (int cmp = -1; cmp != 0; cmp = compare(key, nodes_[p].key)) {
+  for (int cmp = -1; cmp != 0; cmp = compare(key, nodes_[p])) {
     const int which = cmp > 0;
     dir[d] = static_cast<uint8_t>(which), path[d++] = p;
     p = nodes_[p].child[which];
     if (p == kNull) return;
   }
-  for (int i = 1; i < d; ++i) --nodes_[path[i]].size;
+  --count_;
 
   if (nodes_[p].child[1] == kNull) {  // ((1,.)2,3)4 => (1,3)4; p=2
     nodes_[path[d - 1]].child[dir[d - 1]] = nodes_[p].child[0];
@@ -245,7 +241,6 @@ inline void RmqTree::erase(NodeId target) {
       nodes_[q].balance = nodes_[p].balance;
       nodes_[path[d - 1]].child[dir[d - 1]] = q;
       path[d] = q, dir[d++] = 1;
-      nodes_[q].size = nodes_[p].size - 1;
     } else {  // p's successor r (leftmost of the right subtree) takes p's place
       NodeId r;
       const int e = d++;
@@ -261,8 +256,6 @@ inline void RmqTree::erase(NodeId target) {
       nodes_[r].balance = nodes_[p].balance;
       nodes_[path[e - 1]].child[dir[e - 1]] = r;
       path[e] = r, dir[e] = 1;
-      for (int i = e + 1; i < d; ++i) --nodes_[path[i]].size;
-      nodes_[r].size = nodes_[p].size - 1;
     }
   }
   for (int i = d - 1; i >= 0; --i) refresh_min(path[i], nodes_[path[i]].child[0], nodes_[path[i]].child[1]);
@@ -299,7 +292,7 @@ inline RmqTree::NodeId RmqTree::range_min(const Key& lo, const Key& hi) const {
   const Key* bound[2] = {&lo, &hi};
   for (int s = 0; s < 2; ++s) {
     for (NodeId p = root_; p != kNull;) {
-      const int cmp = compare(*bound[s], nodes_[p].key);
+      const int cmp = compare(*bound[s], nodes_[p]);
       path[s][plen[s]] = p, pcmp[s][plen[s]++] = cmp;
       if (cmp == 0) break;
       p = nodes_[p].child[cmp > 0];
@@ -331,7 +324,7 @@ inline RmqTree::NodeId RmqTree::range_min(const Key& lo, const Key& hi) const {
 inline RmqTree::NodeId RmqTree::floor(const Key& k) const {
   NodeId lower = kNull;
   for (NodeId p = root_; p != kNull;) {
-    const int cmp = compare(k, nodes_[p].key);
+    const int cmp = compare(k, nodes_[p]);
     if (cmp == 0) return p;
     if (cmp > 0) lower = p;
     p = nodes_[p].child[cmp > 0];
@@ -344,7 +337,7 @@ inline RmqTree::Cursor RmqTree::seek(const Key& k) const {
   c.tree_ = this;
   for (NodeId p = root_; p != kNull;) {
     c.stack_[c.depth_++] = p;
-    const int cmp = compare(k, nodes_[p].key);
+    const int cmp = compare(k, nodes_[p]);
     if (cmp == 0) break;
     p = nodes_[p].child[cmp > 0];
   }
