@@ -125,6 +125,13 @@ class DpBackend {
   // its threads seed, chain and replay another group. The pipeline asks between runs,
   // never while one is in flight.
   virtual bool runs_on_device() const { return false; }
+  // A host backend may also compute one task at a time on its caller's thread: up to
+  // inline_workers() threads at once, each calling with its own worker number in
+  // [0, inline_workers()) (each number has its workspace). The read pipeline then aligns
+  // every read in one pass, computing each DP where minimap2 computes it, instead of in
+  // rounds. 0 (the default): run() only.
+  virtual int inline_workers() const { return 0; }
+  virtual void compute_inline(int worker, const DpTask& task, DpResult& result);
 };
 
 struct DpBackendOptions {

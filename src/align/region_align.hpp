@@ -61,6 +61,24 @@ class BackendDpSource final : public DpSource {
   DpBackend& dp_;
 };
 
+// Computes every call at once on the calling thread, through a backend's
+// compute_inline as worker `worker` (see DpBackend::inline_workers).
+class InlineDpSource final : public DpSource {
+ public:
+  InlineDpSource(DpBackend& dp, int worker) : dp_(dp), worker_(worker) {}
+  void compute(const DpTask& task, DpResult& result) override {
+    dp_.compute_inline(worker_, task, result);
+    ++calls_;
+  }
+  bool record_sequences() const override { return false; }
+  uint64_t calls() const { return calls_; }
+
+ private:
+  DpBackend& dp_;
+  int worker_;
+  uint64_t calls_ = 0;
+};
+
 // One ksw_extd2 call, as mm_align_pair makes it, and what it returned. A call over more
 // than max_sw_mat cells is recorded but not run (result: reset and Z-dropped).
 struct RegionDpCall {

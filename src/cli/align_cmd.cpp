@@ -164,11 +164,15 @@ void map_part(PassSetup& p, const index::MinimizerIndex& idx, io::SeqReader& rea
     const bool gpu_backend = p.dp->name().starts_with("gpu");
     const pipeline::AlignStats st = pipeline::align_reads(aligner, *p.dp, reads, write, opt.threads, opt.read_batch,
                                                           dp_batch_for(opt, gpu_backend));
-    std::fprintf(stderr,
-                 "[M::align] %llu DP tasks in %llu round(s), %llu of them overlapped with another group's seeding and "
-                 "chaining\n",
-                 static_cast<unsigned long long>(st.dp_tasks), static_cast<unsigned long long>(st.rounds),
-                 static_cast<unsigned long long>(st.overlapped_rounds));
+    if (st.rounds > 0 || st.inline_dp_tasks == 0)
+      std::fprintf(stderr,
+                   "[M::align] %llu DP tasks in %llu round(s), %llu of them overlapped with another group's seeding "
+                   "and chaining\n",
+                   static_cast<unsigned long long>(st.dp_tasks), static_cast<unsigned long long>(st.rounds),
+                   static_cast<unsigned long long>(st.overlapped_rounds));
+    if (st.inline_dp_tasks > 0)
+      std::fprintf(stderr, "[M::align] %llu DP tasks, each computed when its read asked for it\n",
+                   static_cast<unsigned long long>(st.inline_dp_tasks));
     print_done(p.t0, st, "aligned");
   }
   p.opt.mid_occ = mapper.mid_occ();

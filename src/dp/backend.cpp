@@ -30,9 +30,14 @@ std::vector<std::string> supported_isas() {
   return out;
 }
 
+void DpBackend::compute_inline(int /*worker*/, const DpTask& /*task*/, DpResult& /*result*/) {
+  throw Error("internal: DP backend " + name() + " computes no single tasks");
+}
+
 namespace {
 
-// fn computes ksw_extd2 tasks, splice_fn the splice (ksw_exts2) tasks.
+// fn computes ksw_extd2 tasks, splice_fn the splice (ksw_exts2) tasks. One workspace
+// per thread: run() uses them on threads of its own, compute_inline on its callers'.
 class CpuBackend final : public DpBackend {
  public:
   CpuBackend(std::string name, kernels::KernelFn fn, kernels::KernelFn splice_fn, int threads)
@@ -79,6 +84,12 @@ class CpuBackend final : public DpBackend {
     worker(0);
     pool.clear();
     if (failure) std::rethrow_exception(failure);
+  }
+
+  int inline_workers() const override { return threads_; }
+  void compute_inline(int worker, const DpTask& task, DpResult& result) override {
+    if (worker < 0 || worker >= threads_) throw Error("internal: DP worker number out of range");
+    run_one(task, result, ws_[static_cast<size_t>(worker)]);
   }
 
  private:

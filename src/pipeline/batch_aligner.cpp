@@ -48,15 +48,29 @@ class GroupRun {
   // pass over the reads not yet final and gathers the tasks they now wait for. When
   // none waits, the records go to lines[first_line() ..] and the group is done.
   // Returns the tasks of the next round (0 when done).
-  size_t host_step(const ReadAligner& aligner, int threads, std::span<std::string> lines) {
+  //
+  // With `inline_dp` (a host backend that computes single tasks on the calling threads),
+  // the first step aligns every read in one pass, each DP computed as it is asked for,
+  // and the group is done after it: there are no rounds.
+  size_t host_step(const ReadAligner& aligner, int threads, std::span<std::string> lines,
+                   DpBackend* inline_dp = nullptr) {
     if (next_ != Next::kHost) throw Error("GroupRun: host step out of turn");
-    if (jobs_.empty() && !reads_.empty()) {
+    if (jobs_.empty() && !reads_.empty() && inline_dp) {
       jobs_.resize(reads_.size());
-      // Threads take reads longest first, so that a long read is not the last one started.
-      by_length_.resize(reads_.size());
-      for (size_t i = 0; i < reads_.size(); ++i) by_length_[i] = i;
-      std::stable_sort(by_length_.begin(), by_length_.end(),
-                       [&](size_t a, size_t b) { return reads_[a].seq.size() > reads_[b].seq.size(); });
+      by_length_ = longest_first();
+      std::atomic<uint64_t> tasks{0};
+      util::parallel_for(jobs_.size(), threads, [&](size_t k, int worker) {
+        const size_t i = by_length_[k];
+        jobs_[i].read = &reads_[i];
+        aligner.start(jobs_[i]);
+        align::InlineDpSource source(*inline_dp, worker);
+        aligner.align(jobs_[i], source);
+        tasks.fetch_add(source.calls(), std::memory_order_relaxed);
+      });
+      inline_tasks_ = tasks.load();
+    } else if (jobs_.empty() && !reads_.empty()) {
+      jobs_.resize(reads_.size());
+      by_length_ = longest_first();
       util::parallel_for(jobs_.size(), threads, [&](size_t k, int) {
         const size_t i = by_length_[k];
         jobs_[i].read = &reads_[i];
@@ -97,6 +111,9 @@ class GroupRun {
     return 0;
   }
 
+  // DP tasks computed inline by the first host step.
+  uint64_t inline_tasks() const { return inline_tasks_; }
+
   // One DP round: every task the group's reads wait for, in one call.
   void dp_step(DpBackend& dp) {
     if (next_ != Next::kDp) throw Error("GroupRun: DP round out of turn");
@@ -105,6 +122,16 @@ class GroupRun {
   }
 
  private:
+  // The reads' indices, longest first: threads take reads in this order, so that a long
+  // read is not the last one started.
+  std::vector<size_t> longest_first() const {
+    std::vector<size_t> order(reads_.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return reads_[a].seq.size() > reads_[b].seq.size(); });
+    return order;
+  }
+
   std::span<const io::SeqRecord> reads_;
   size_t first_line_;
   uint64_t id_;
@@ -115,6 +142,7 @@ class GroupRun {
   std::vector<DpTask> tasks_;
   std::vector<DpResult> results_;
   std::vector<size_t> first_;  // per waiting job: its first task in the round
+  uint64_t inline_tasks_ = 0;
 };
 
 // The groups of one batch: [cuts[k], cuts[k+1]) of at most round_bases bases (a read
@@ -136,9 +164,13 @@ void align_batch(const ReadAligner& aligner, DpBackend& dp, const std::vector<io
   };
   auto host = [&](GroupRun& g) {
     note(PipelineStep::kHostBegin, g.id());
-    const size_t n = g.host_step(aligner, threads, lines);
+    // A host backend that computes single tasks on these threads: no rounds at all (asked
+    // for each group, as a backend may stop running on its device between rounds).
+    DpBackend* inline_dp = !dp.runs_on_device() && dp.inline_workers() >= threads ? &dp : nullptr;
+    const size_t n = g.host_step(aligner, threads, lines, inline_dp);
     note(PipelineStep::kHostEnd, g.id());
     if (n > 0) ++stats.rounds, stats.dp_tasks += n;
+    stats.inline_dp_tasks += g.inline_tasks();
   };
   // A round's begin is noted by the thread that starts it, before any host work it
   // overlaps; its end by the thread that ran it.

@@ -36,13 +36,20 @@ PipelineStats map_reads(const ReadMapper& mapper, io::SeqReader& reads, const Re
 // align/dp_rounds.hpp). The output depends on none of threads, batch_bases,
 // round_bases or the backend.
 //
+// With a host backend that computes single tasks on the pipeline's threads
+// (DpBackend::inline_workers at least `threads`: `--dp-backend cpu` and `scalar`), there
+// are no rounds: each read is aligned in one pass on one thread, every DP computed when
+// the read asks for it, as minimap2 does. The calls and results are those of the final
+// pass of the rounds, so the records are the same.
+//
 // With a backend that runs on a device (DpBackend::runs_on_device: `--dp-backend gpu`),
 // two groups are in flight: while one group's round runs on the device (called from a
 // thread of its own), the threads seed, chain and replay the other group (minimap2's
 // mm_map_frag and the passes of mm_align_skeleton), so neither the device nor the
 // cores wait for the other. Records are still written in input order.
 struct AlignStats : PipelineStats {
-  uint64_t rounds = 0, dp_tasks = 0;
+  uint64_t rounds = 0, dp_tasks = 0;  // DP rounds and the tasks in them
+  uint64_t inline_dp_tasks = 0;       // DP tasks computed as their reads asked for them
   uint64_t overlapped_rounds = 0;  // DP rounds run while the threads worked on another group
 };
 // What the pipeline is doing, for tests and traces: host work (seeding, chaining, a

@@ -38,6 +38,18 @@ bool ReadAligner::pass(AlignJob& job) const {
     return false;
   }
   if (job.memo.missed() > 0) return false;
+  finish(job, std::move(regs));
+  return true;
+}
+
+void ReadAligner::align(AlignJob& job, align::DpSource& dp) const {
+  if (job.done) return;
+  std::vector<Region> regs = std::move(job.mapping.regions);
+  align::align_skeleton(opt_, idx_, *job.codes, regs, job.mapping.chains.anchors, dp, &mapper_.junctions());
+  finish(job, std::move(regs));
+}
+
+void ReadAligner::finish(AlignJob& job, std::vector<Region>&& regs) const {
   // align_regs: primaries and secondaries again, now with the alignments' dp_max; then
   // mm_map_frag's MAPQ, and the inversions' from their neighbours.
   const map::RegionParams& p = mapper_.region_params();
@@ -54,7 +66,6 @@ bool ReadAligner::pass(AlignJob& job) const {
   job.memo = align::DpMemo();
   job.mapping.chains = map::Chains();
   std::vector<Region>().swap(job.mapping.regions);
-  return true;
 }
 
 void ReadAligner::format(const AlignJob& job, std::string& out) const {

@@ -45,6 +45,9 @@ class ReadAligner {
   // only: the alignment is final and the regions are finished. Otherwise the memo has
   // pending tasks to answer before the next pass.
   bool pass(AlignJob& job) const;
+  // The whole alignment in one pass, each DP computed by `dp` when it is asked for (a
+  // backend's compute_inline): the calls and results of the final pass of the rounds.
+  void align(AlignJob& job, align::DpSource& dp) const;
   // The output records of a finished job; with OutputKind::kRegions its regions (with
   // --eqx, their =/X CIGARs) as append_part_result writes them.
   void format(const AlignJob& job, std::string& out) const;
@@ -52,6 +55,8 @@ class ReadAligner {
   const ReadMapper& mapper() const { return mapper_; }
 
  private:
+  // align_regs' selection and the MAPQs on the aligned regions; the job is done.
+  void finish(AlignJob& job, std::vector<map::Region>&& regs) const;
   // The CIGAR to print (=/X with --eqx; empty without) and the MD/cs tag of an aligned
   // region.
   [[nodiscard]] PrintedRegion printed(const AlignJob& job, const map::Region& r) const;

@@ -132,7 +132,10 @@ void expect_well_formed(const std::vector<std::pair<PipelineStep, uint64_t>>& st
 }
 
 TEST(DeviceOverlap, AGroupsRoundRunsBesideTheNextGroupsHostWorkWithTheSameRecords) {
+  // One workspace for two pipeline threads: the scalar backend runs in rounds, one group
+  // at a time (with two it would align each read in one pass, tests/pipeline/inline_dp_test.cpp).
   const std::unique_ptr<DpBackend> scalar = test::try_backend("scalar");
+  ASSERT_LT(scalar->inline_workers(), 2);
   ASSERT_TRUE(scalar);
   ASSERT_FALSE(scalar->runs_on_device());
   StepLog seq_log;
