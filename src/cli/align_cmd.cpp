@@ -381,7 +381,8 @@ void add_align_command(CLI::App& app) {
            if (n < 1) throw OptionError("--dp-batch must be positive");
            opt.dp_batch = static_cast<uint64_t>(n);
          },
-         "Bases of reads aligned together, their DP tasks sent to the backend in rounds (K/M/G)")
+         "Bases of reads aligned together, their DP tasks sent to a GPU backend in rounds (K/M/G); a CPU "
+         "backend computes each task when its read asks for it")
       ->type_name("NUM")
       ->default_str(std::to_string(kDpBatchCpu) + " on the CPU, " + std::to_string(kDpBatchGpu) + " on the GPU");
   sub->add_flag("-Y", args->out.sam.soft_clip, "Soft clipping for supplementary alignments");

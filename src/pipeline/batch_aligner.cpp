@@ -66,8 +66,14 @@ class GroupRun {
         align::InlineDpSource source(*inline_dp, worker);
         aligner.align(jobs_[i], source);
         tasks.fetch_add(source.calls(), std::memory_order_relaxed);
+        // The records now: a read holds its codes and regions only while a thread works on it.
+        aligner.format(jobs_[i], lines[first_line_ + i]);
+        jobs_[i] = AlignJob();
       });
       inline_tasks_ = tasks.load();
+      std::vector<AlignJob>().swap(jobs_);
+      next_ = Next::kDone;
+      return 0;
     } else if (jobs_.empty() && !reads_.empty()) {
       jobs_.resize(reads_.size());
       by_length_ = longest_first();
@@ -152,6 +158,10 @@ class GroupRun {
 void align_batch(const ReadAligner& aligner, DpBackend& dp, const std::vector<io::SeqRecord>& batch,
                  std::vector<std::string>& lines, const RecordWriter& write, int threads, uint64_t round_bases,
                  AlignStats& stats, const StepObserver& observe, uint64_t& next_id) {
+  // A host backend that computes single tasks on these threads: no rounds, and the batch
+  // is one group (a read's state lives only while a thread aligns it).
+  DpBackend* const inline_dp = !dp.runs_on_device() && dp.inline_workers() >= threads ? &dp : nullptr;
+  if (inline_dp) round_bases = UINT64_MAX;
   std::vector<size_t> cuts{0};
   while (cuts.back() < batch.size()) {
     size_t end = cuts.back();
@@ -164,9 +174,6 @@ void align_batch(const ReadAligner& aligner, DpBackend& dp, const std::vector<io
   };
   auto host = [&](GroupRun& g) {
     note(PipelineStep::kHostBegin, g.id());
-    // A host backend that computes single tasks on these threads: no rounds at all (asked
-    // for each group, as a backend may stop running on its device between rounds).
-    DpBackend* inline_dp = !dp.runs_on_device() && dp.inline_workers() >= threads ? &dp : nullptr;
     const size_t n = g.host_step(aligner, threads, lines, inline_dp);
     note(PipelineStep::kHostEnd, g.id());
     if (n > 0) ++stats.rounds, stats.dp_tasks += n;
