@@ -381,8 +381,8 @@ void add_align_command(CLI::App& app) {
            if (n < 1) throw OptionError("--dp-batch must be positive");
            opt.dp_batch = static_cast<uint64_t>(n);
          },
-         "Bases of reads aligned together, their DP tasks sent to a GPU backend in rounds (K/M/G); a CPU "
-         "backend computes each task when its read asks for it")
+         "Bases of reads aligned together (K/M/G), their records written when all are done; with a GPU backend "
+         "their DP tasks go to the device in rounds")
       ->type_name("NUM")
       ->default_str(std::to_string(kDpBatchCpu) + " on the CPU, " + std::to_string(kDpBatchGpu) + " on the GPU");
   sub->add_flag("-Y", args->out.sam.soft_clip, "Soft clipping for supplementary alignments");

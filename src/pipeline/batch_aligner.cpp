@@ -158,10 +158,9 @@ class GroupRun {
 void align_batch(const ReadAligner& aligner, DpBackend& dp, const std::vector<io::SeqRecord>& batch,
                  std::vector<std::string>& lines, const RecordWriter& write, int threads, uint64_t round_bases,
                  AlignStats& stats, const StepObserver& observe, uint64_t& next_id) {
-  // A host backend that computes single tasks on these threads: no rounds, and the batch
-  // is one group (a read's state lives only while a thread aligns it).
+  // A host backend that computes single tasks on these threads: no rounds. The groups
+  // stay, as they bound the records held before they are written.
   DpBackend* const inline_dp = !dp.runs_on_device() && dp.inline_workers() >= threads ? &dp : nullptr;
-  if (inline_dp) round_bases = UINT64_MAX;
   std::vector<size_t> cuts{0};
   while (cuts.back() < batch.size()) {
     size_t end = cuts.back();

@@ -39,8 +39,8 @@ PipelineStats map_reads(const ReadMapper& mapper, io::SeqReader& reads, const Re
 // With a host backend that computes single tasks on the pipeline's threads
 // (DpBackend::inline_workers at least `threads`: `--dp-backend cpu` and `scalar`), there
 // are no rounds: each read is aligned in one pass on one thread, every DP computed when
-// the read asks for it, as minimap2 does, and its records made at once; the batch is
-// one group. The calls and results are those of the final pass of the rounds, so the
+// the read asks for it, as minimap2 does, and its records made at once (the groups
+// remain: they bound the records held before they are written). The calls and results are those of the final pass of the rounds, so the
 // records are the same.
 //
 // With a backend that runs on a device (DpBackend::runs_on_device: `--dp-backend gpu`),
