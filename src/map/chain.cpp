@@ -328,8 +328,7 @@ Chains chain_rmq(const std::vector<Anchor>& a, int max_dist, int max_dist_inner,
   auto evict = [&](RmqTree& t, int64_t& front, uint64_t dist, int64_t i) {
     while (front < i && (a[i].x >> 32 != a[front].x >> 32 || a[i].x > a[front].x + dist ||
                          t.size() > static_cast<size_t>(cap_size))) {
-      const RmqTree::NodeId q = t.find(key_of(front));
-      if (q != RmqTree::kNull) t.erase(q);
+      t.erase(key_of(front));
       ++front;
     }
   };

@@ -51,7 +51,9 @@ class RmqTree {
   // The node with this key, or kNull.
   NodeId find(const Key& key) const;
   // Removes a node of this tree.
-  void erase(NodeId node);
+  void erase(NodeId node) { erase(key(node)); }
+  // Removes the node with this key, if any (one descent, as krmq_erase); true if it was there.
+  bool erase(const Key& key);
   // The node of minimum priority among keys in the closed range [lo, hi], or kNull.
   NodeId range_min(const Key& lo, const Key& hi) const;
   // The largest node with key <= k, or kNull (krmq_interval's lower bound).
@@ -214,7 +216,8 @@ inline RmqTree::NodeId RmqTree::find(const Key& key) const {
   return p;
 }
 
-inline void RmqTree::erase(NodeId target) {
+inline bool RmqTree::erase(const Key& key) {
+  if (root_ == kNull) return false;
   // The fake root is a copy of the root whose left child is the root, so that the root
   // has a parent like every other node (krmq_erase).
   NodeId path[kMaxDepth];
@@ -222,13 +225,12 @@ inline void RmqTree::erase(NodeId target) {
   int d = 0;
   nodes_[kFake] = nodes_[root_];
   nodes_[kFake].child[0] = root_, nodes_[kFake].child[1] = kNull;
-  const Key key = this->key(target);
   NodeId p = kFake;
   for (int cmp = -1; cmp != 0; cmp = compare(key, nodes_[p])) {
     const int which = cmp > 0;
     dir[d] = static_cast<uint8_t>(which), path[d++] = p;
     p = nodes_[p].child[which];
-    if (p == kNull) return;
+    if (p == kNull) return false;
   }
   --count_;
 
@@ -282,6 +284,7 @@ inline void RmqTree::erase(NodeId target) {
   }
   root_ = nodes_[kFake].child[0];
   nodes_[p].child[0] = free_, free_ = p;  // p is the erased node: its slot is free
+  return true;
 }
 
 inline RmqTree::NodeId RmqTree::range_min(const Key& lo, const Key& hi) const {

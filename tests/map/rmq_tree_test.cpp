@@ -20,12 +20,14 @@ TEST(RmqTree, RandomOperationsAgreeWithBruteForce) {
   RmqTree tree;
   std::map<std::pair<int32_t, int64_t>, double> oracle;
   for (int step = 0; step < 20000; ++step) {
-    const int op = static_cast<int>(rng() % 3);
+    const int op = static_cast<int>(rng() % 4);
     const Key k{static_cast<int32_t>(rng() % 500), static_cast<int64_t>(rng() % 50)};
     if (op < 2) {
       const double pri = static_cast<double>(rng() % 1000000) + step * 1e-7;
       tree.insert(k, pri);
       oracle.emplace(std::make_pair(k.y, k.i), pri);
+    } else if (op == 2) {  // by key, in one descent: false (and nothing changes) when absent
+      ASSERT_EQ(tree.erase(k), oracle.erase({k.y, k.i}) == 1);
     } else {
       const RmqTree::NodeId n = tree.find(k);
       ASSERT_EQ(n != RmqTree::kNull, oracle.count({k.y, k.i}) == 1);
