@@ -357,16 +357,13 @@ Chains chain_rmq(const std::vector<Anchor>& a, int max_dist, int max_dist_inner,
       if (width <= bw && sc > max_f) max_f = sc, max_j = j;
       // Near predecessors: walk the inner tree down from y_i - 1, as the DP pass would.
       if (!exact && inner.size() > 0 && yi > 0) {
-        const RmqTree::NodeId lo = inner.floor({yi - 1, n});
-        if (lo != RmqTree::kNull) {
-          RmqTree::Cursor c = inner.seek(inner.key(lo));
-          for (RmqTree::NodeId r; (r = c.at()) != RmqTree::kNull;) {
-            if (inner.key(r).y < yi - max_dist_inner) break;
-            j = inner.key(r).i;
-            sc = dp.f[j] + pair_score_simple(a[i], a[j], pen, nullptr, &width);
-            if (width <= bw && dp.take(i, j, sc, max_f, max_j, n_skip, max_skip)) break;
-            if (!c.prev()) break;
-          }
+        RmqTree::Cursor c = inner.seek_floor({yi - 1, n});
+        for (RmqTree::NodeId r; (r = c.at()) != RmqTree::kNull;) {
+          if (inner.key(r).y < yi - max_dist_inner) break;
+          j = inner.key(r).i;
+          sc = dp.f[j] + pair_score_simple(a[i], a[j], pen, nullptr, &width);
+          if (width <= bw && dp.take(i, j, sc, max_f, max_j, n_skip, max_skip)) break;
+          if (!c.prev()) break;
         }
       }
     }

@@ -74,6 +74,9 @@ class RmqTree {
   };
   // A cursor on the node with key k (the path toward where k would be if absent).
   Cursor seek(const Key& k) const;
+  // A cursor on floor(k), found in the same descent (at() == kNull when there is none):
+  // seek(key(floor(k))) without descending twice.
+  Cursor seek_floor(const Key& k) const;
 
  private:
   struct Node {
@@ -344,6 +347,21 @@ inline RmqTree::Cursor RmqTree::seek(const Key& k) const {
     if (cmp == 0) break;
     p = nodes_[p].child[cmp > 0];
   }
+  return c;
+}
+
+inline RmqTree::Cursor RmqTree::seek_floor(const Key& k) const {
+  Cursor c;
+  c.tree_ = this;
+  int floor_depth = 0;  // the path up to the last node with a smaller key
+  for (NodeId p = root_; p != kNull;) {
+    c.stack_[c.depth_++] = p;
+    const int cmp = compare(k, nodes_[p]);
+    if (cmp == 0) return c;
+    if (cmp > 0) floor_depth = c.depth_;
+    p = nodes_[p].child[cmp > 0];
+  }
+  c.depth_ = floor_depth;
   return c;
 }
 

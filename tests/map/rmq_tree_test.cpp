@@ -57,6 +57,21 @@ TEST(RmqTree, RandomOperationsAgreeWithBruteForce) {
     const Key probe{static_cast<int32_t>(rng() % 500), 1000};
     const RmqTree::NodeId f = tree.floor(probe);
     auto it = oracle.upper_bound({probe.y, probe.i});
+    // seek_floor in one descent: the same node, and the same walk as seek(key(floor)).
+    // Probes on a present key (i < 50) and between keys (i = 1000) both occur.
+    const Key probe2{probe.y, static_cast<int64_t>(rng() % 2 ? rng() % 50 : 1000)};
+    const RmqTree::NodeId f2 = tree.floor(probe2);
+    RmqTree::Cursor c2 = tree.seek_floor(probe2);
+    ASSERT_EQ(c2.at(), f2);
+    if (f2 != RmqTree::kNull) {
+      RmqTree::Cursor c1 = tree.seek(tree.key(f2));
+      for (;;) {
+        ASSERT_EQ(c2.at(), c1.at());
+        const bool more = c1.prev();
+        ASSERT_EQ(c2.prev(), more);
+        if (!more) break;
+      }
+    }
     if (it == oracle.begin()) {
       EXPECT_EQ(f, RmqTree::kNull);
       continue;
