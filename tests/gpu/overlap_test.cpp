@@ -4,14 +4,9 @@
 // at a time.
 
 #include <agatha/dp.hpp>
-#include <agatha/options.hpp>
 
 #include "../../kernels/gpu/cuda_backend.hpp"
-#include "../../src/io/index_file.hpp"
-#include "../../src/io/seq_reader.hpp"
 #include "../../src/pipeline/batch_aligner.hpp"
-#include "../../src/pipeline/read_aligner.hpp"
-#include "../../src/pipeline/read_mapper.hpp"
 
 #include <gtest/gtest.h>
 
@@ -23,8 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "support/align_run.hpp"
 #include "support/dp.hpp"
-#include "support/paths.hpp"
 
 namespace agatha {
 namespace {
@@ -85,26 +80,10 @@ class WatchedDevice final : public DpBackend {
   bool saw_host_work_ = false;
 };
 
-struct Aligned {
-  std::string records;
-  pipeline::AlignStats stats;
-};
+using Aligned = test::AlignRun;
 
-// mt.sub.fq.gz (12 reads) against data/ref.fa with -x map-pb, every read a group of its
-// own (round_bases 1), on two threads.
-Aligned align(DpBackend& dp, const pipeline::StepObserver& observe = {}) {
-  AlignOptions opt;
-  opt.apply_preset("map-pb");
-  opt.validate();
-  const index::MinimizerIndex idx = io::build_index_from_file(test::source_path("data/ref.fa"), opt);
-  const pipeline::ReadMapper mapper(idx, opt);
-  const pipeline::ReadAligner aligner(mapper, opt, pipeline::OutputOptions{});
-  io::SeqReader reads(test::source_path("tests/data/e2e/mt.sub.fq.gz"));
-  Aligned r;
-  r.stats = pipeline::align_reads(aligner, dp, reads, [&r](std::string_view s) { r.records += s; }, 2, 1 << 20, 1,
-                                  observe);
-  return r;
-}
+// The 12 reads of tests/support/align_run.hpp, every read a group of its own, on two threads.
+Aligned align(DpBackend& dp, const pipeline::StepObserver& observe = {}) { return test::align_mt_sub(dp, 2, observe); }
 
 // Per group, its steps alternate host, DP, host ... and end with host work (the
 // records); at most one DP round is in flight at a time.

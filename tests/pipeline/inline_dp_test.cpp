@@ -5,24 +5,16 @@
 
 #include <agatha/dp.hpp>
 #include <agatha/error.hpp>
-#include <agatha/options.hpp>
 
-#include "../../src/io/index_file.hpp"
-#include "../../src/io/seq_reader.hpp"
-#include "../../src/pipeline/batch_aligner.hpp"
-#include "../../src/pipeline/read_aligner.hpp"
-#include "../../src/pipeline/read_mapper.hpp"
 
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <memory>
-#include <set>
 #include <string>
-#include <thread>
 
+#include "support/align_run.hpp"
 #include "support/dp.hpp"
-#include "support/paths.hpp"
 
 namespace agatha {
 namespace {
@@ -60,26 +52,11 @@ class Counting final : public DpBackend {
   DpBackend& inner_;
 };
 
-struct Aligned {
-  std::string records;
-  pipeline::AlignStats stats;
-};
+using Aligned = test::AlignRun;
 
-// mt.sub.fq.gz (12 reads) against data/ref.fa with -x map-pb; round_bases 1: every read
-// a group of its own when the DP runs in rounds.
-Aligned align(DpBackend& dp, int threads, const std::string& preset = "map-pb") {
-  AlignOptions opt;
-  opt.apply_preset(preset);
-  opt.validate();
-  const index::MinimizerIndex idx = io::build_index_from_file(test::source_path("data/ref.fa"), opt);
-  const pipeline::ReadMapper mapper(idx, opt);
-  const pipeline::ReadAligner aligner(mapper, opt, pipeline::OutputOptions{});
-  io::SeqReader reads(test::source_path("tests/data/e2e/mt.sub.fq.gz"));
-  Aligned r;
-  r.stats = pipeline::align_reads(aligner, dp, reads, [&r](std::string_view s) { r.records += s; }, threads, 1 << 20,
-                                  1);
-  return r;
-}
+// The pipeline on the 12 reads of tests/support/align_run.hpp (every read a group of its
+// own when the DP runs in rounds).
+Aligned align(DpBackend& dp, int threads) { return test::align_mt_sub(dp, threads); }
 
 TEST(InlineDp, OnePassPerReadGivesTheRecordsOfTheRounds) {
   for (const std::string name : {"scalar", "cpu-sse41", "cpu-avx2"}) {
