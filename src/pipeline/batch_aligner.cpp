@@ -56,22 +56,20 @@ class GroupRun {
                    DpBackend* inline_dp = nullptr) {
     if (next_ != Next::kHost) throw Error("GroupRun: host step out of turn");
     if (jobs_.empty() && !reads_.empty() && inline_dp) {
-      jobs_.resize(reads_.size());
       by_length_ = longest_first();
       std::atomic<uint64_t> tasks{0};
-      util::parallel_for(jobs_.size(), threads, [&](size_t k, int worker) {
+      util::parallel_for(reads_.size(), threads, [&](size_t k, int worker) {
+        // The read's state lives only while this thread aligns it; its records are made at once.
         const size_t i = by_length_[k];
-        jobs_[i].read = &reads_[i];
-        aligner.start(jobs_[i]);
+        AlignJob job;
+        job.read = &reads_[i];
+        aligner.start(job);
         align::InlineDpSource source(*inline_dp, worker);
-        aligner.align(jobs_[i], source);
+        aligner.align(job, source);
         tasks.fetch_add(source.calls(), std::memory_order_relaxed);
-        // The records now: a read holds its codes and regions only while a thread works on it.
-        aligner.format(jobs_[i], lines[first_line_ + i]);
-        jobs_[i] = AlignJob();
+        aligner.format(job, lines[first_line_ + i]);
       });
       inline_tasks_ = tasks.load();
-      std::vector<AlignJob>().swap(jobs_);
       next_ = Next::kDone;
       return 0;
     } else if (jobs_.empty() && !reads_.empty()) {
