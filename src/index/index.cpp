@@ -46,9 +46,9 @@
 #include <future>
 #include <limits>
 #include <memory>
+#include <utility>
 
 #include "../util/parallel_for.hpp"
-#include "../util/radix_sort.hpp"
 #include "sketch.hpp"
 
 namespace agatha::index {
@@ -98,36 +98,66 @@ struct FileCloser {
 };
 using File = std::unique_ptr<std::FILE, FileCloser>;
 
-// Hands the image to the sink; sums everything it writes for the trailer.
+// Hands the image to the sink; sums everything it writes for the trailer. The bytes are
+// gathered in a staging buffer; a full buffer is summed and handed to the sink on a
+// thread of its own while the next one fills, so that the checksum and the write of a
+// large index overlap the work of laying it out. What the sink throws is rethrown by
+// the next call.
 class Writer {
  public:
-  explicit Writer(const MinimizerIndex::ByteSink& out) : out_(out) {}
+  explicit Writer(const MinimizerIndex::ByteSink& out) : out_(out) { stage_.reserve(kStageBytes); }
+  Writer(const Writer&) = delete;
+  Writer& operator=(const Writer&) = delete;
+  ~Writer() {
+    if (busy_.valid()) busy_.wait();
+  }
   void bytes(const void* p, size_t n) {
-    raw(p, n);
-    crc_ = crc32_of(crc_, p, n);
+    const auto* b = static_cast<const uint8_t*>(p);
+    while (n > 0) {
+      const size_t c = std::min(n, kStageBytes - stage_.size());
+      stage_.insert(stage_.end(), b, b + c);
+      b += c, n -= c;
+      if (stage_.size() == kStageBytes) hand_off();
+    }
   }
   template <class T>
   void pod(T v) {
     bytes(&v, sizeof v);
   }
-  template <class T>
-  void array(const std::vector<T>& v) {
+  template <class T, class A>
+  void array(const std::vector<T, A>& v) {
     bytes(v.data(), v.size() * sizeof(T));
   }
   // The trailer: the checksum of all bytes so far, the end magic.
   void finish() {
+    hand_off();
+    busy_.get();
     const uint32_t crc = crc_;
     raw(&crc, sizeof crc);
     raw(kEndMagic, sizeof kEndMagic);
   }
 
  private:
+  static constexpr size_t kStageBytes = size_t{4} << 20;
+
+  // Waits for the previous buffer (rethrowing its error), then sends this one.
+  void hand_off() {
+    if (busy_.valid()) busy_.get();
+    std::swap(stage_, sending_);
+    stage_.clear();
+    busy_ = std::async(std::launch::async, [this] {
+      crc_ = crc32_of(crc_, sending_.data(), sending_.size());
+      raw(sending_.data(), sending_.size());
+    });
+  }
   void raw(const void* p, size_t n) {
     if (n) out_(std::span<const uint8_t>(static_cast<const uint8_t*>(p), n));
   }
 
   const MinimizerIndex::ByteSink& out_;
-  uint32_t crc_ = 0;
+  std::vector<uint8_t> stage_, sending_;
+  std::future<void> busy_;  // the buffer being summed and sent
+  uint32_t crc_ = 0;        // of the bytes sent so far (written by the sending thread)
 };
 
 // Checked, checksumming binary reader. Once open_payload has read the trailer, reads are
@@ -181,10 +211,10 @@ class Reader {
     return v;
   }
   // n elements of T, checked against the bytes left before the allocation.
-  template <class T>
-  std::vector<T> array(uint64_t n, const std::string& name) {
+  template <class T, class Vector = std::vector<T>>
+  Vector array(uint64_t n, const std::string& name) {
     if (n > left_ / sizeof(T)) fail(std::to_string(n) + " " + name + " run past the end of the index data");
-    std::vector<T> v(n);
+    Vector v(n);
     bytes(v.data(), n * sizeof(T), name);
     return v;
   }
@@ -306,7 +336,17 @@ void MinimizerIndex::Builder::sketch_batch(std::vector<Pending> batch) {
     for (int p = 0; p < n; ++p)
       pieces.push_back({i, static_cast<int>(int64_t{len} * p / n), static_cast<int>(int64_t{len} * (p + 1) / n)});
   }
-  std::vector<std::vector<Minimizer>> found(static_cast<size_t>(threads_));
+  // Each worker's minimizers go to a list that is kept from batch to batch (cleared, not
+  // freed): after the first batch no list grows, and its pages are not handed back and
+  // faulted in again. The first reservation is the batch's expected share of a worker
+  // (random sequence has about 2 / (w + 1) minimizers a base), with some room.
+  std::vector<std::vector<Minimizer>>& found = found_;
+  if (found.empty()) {
+    found.resize(static_cast<size_t>(threads_));
+    const uint64_t expect = batch_bases_ * 2 / static_cast<uint64_t>(w_ + 1) / static_cast<uint64_t>(threads_);
+    for (auto& f : found) f.reserve(static_cast<size_t>(expect + expect / 4));
+  }
+  for (auto& f : found) f.clear();
   util::parallel_for(pieces.size(), threads_, [&](size_t i, int worker) {
     std::vector<Minimizer>& f = found[static_cast<size_t>(worker)];
     const size_t start = f.size();
@@ -321,67 +361,127 @@ void MinimizerIndex::Builder::sketch_batch(std::vector<Pending> batch) {
     for (size_t j = start; j < f.size(); ++j) f[j].x >>= 8;  // hash << 8 | span -> hash
   });
   for (Pending& sq : batch) std::string().swap(sq.bases);
-  // Each part gets a chunk of exactly what this batch adds to it: no part is regrown
-  // (which copied every earlier batch's minimizers again, on the sketching thread alone,
-  // while the next batch waited), and no chunk holds unused capacity. The parts are
-  // split into one range per worker; each worker scans every list for its range's
-  // minimizers.
-  const size_t n_parts = parts_.size(), groups = static_cast<size_t>(threads_);
-  util::parallel_for(groups, threads_, [&](size_t g, int) {
-    const size_t lo = n_parts * g / groups, hi = n_parts * (g + 1) / groups;
-    std::vector<size_t> add(hi - lo, 0);
-    for (const auto& f : found)
-      for (const Minimizer& m : f)
-        if (const size_t p = part_of(m.x); p >= lo && p < hi) ++add[p - lo];
-    std::vector<std::vector<Hit>*> chunk(hi - lo, nullptr);
-    for (size_t p = lo; p < hi; ++p)
-      if (add[p - lo] > 0) chunk[p - lo] = &parts_[p].emplace_back(), chunk[p - lo]->reserve(add[p - lo]);
-    for (const auto& f : found)
-      for (const Minimizer& m : f)
-        if (const size_t p = part_of(m.x); p >= lo && p < hi) chunk[p - lo]->emplace_back(m.x, m.y);
+  // Each part gets one chunk of exactly what this batch adds to it: no part is regrown,
+  // and no chunk holds unused capacity. Each worker's list is counted by part, which
+  // gives every list its offsets in the chunks; then each list is copied into them. Both
+  // passes go over each list once, on the workers.
+  const size_t n_parts = parts_.size(), n_lists = found.size();
+  std::vector<std::vector<size_t>> at(n_lists, std::vector<size_t>(n_parts, 0));
+  util::parallel_for(n_lists, threads_, [&](size_t l, int) {
+    for (const Minimizer& m : found[l]) ++at[l][part_of(m.x)];
   });
-  for (auto& f : found) std::vector<Minimizer>().swap(f);
-  release_free_memory();
+  std::vector<Hit*> chunk(n_parts, nullptr);
+  for (size_t p = 0; p < n_parts; ++p) {
+    size_t n = 0;
+    for (size_t l = 0; l < n_lists; ++l) n += std::exchange(at[l][p], n);  // counts -> offsets
+    if (n > 0) {
+      util::UninitVector<Hit>& c = parts_[p].emplace_back();
+      c.resize(n);
+      chunk[p] = c.data();
+    }
+  }
+  util::parallel_for(n_lists, threads_, [&](size_t l, int) {
+    std::vector<size_t>& next = at[l];
+    for (const Minimizer& m : found[l]) {
+      const size_t p = part_of(m.x);
+      chunk[p][next[p]++] = {m.x, m.y};
+    }
+  });
 }
 
 MinimizerIndex MinimizerIndex::Builder::finish() {
   sketch_pending();
   wait_for_sketching();
+  std::vector<std::vector<Minimizer>>().swap(found_);
+  release_free_memory();
   if (idx_.ref_.size() == 0) throw InputError(source_ + ": no sequences");
-  // Each part's chunks joined into one list (on the workers; the order within a part
-  // does not matter, assemble() sorts it).
-  std::vector<std::vector<Hit>> parts(parts_.size());
-  util::parallel_for(parts_.size(), threads_, [&](size_t p, int) {
-    std::vector<std::vector<Hit>>& chunks = parts_[p];
-    if (chunks.size() == 1) {
-      parts[p].swap(chunks[0]);
-    } else {
-      size_t n = 0;
-      for (const auto& c : chunks) n += c.size();
-      parts[p].reserve(n);
-      for (auto& c : chunks) parts[p].insert(parts[p].end(), c.begin(), c.end()), std::vector<Hit>().swap(c);
-    }
-    std::vector<std::vector<Hit>>().swap(chunks);
-  });
-  return assemble(k_, w_, hpc_, bucket_bits_, std::move(idx_.ref_), parts, threads_);
+  return assemble(k_, w_, hpc_, bucket_bits_, std::move(idx_.ref_), parts_, threads_);
 }
 
 MinimizerIndex MinimizerIndex::from_occurrences(int k, int w, bool hpc, int bucket_bits, Reference ref,
                                                 std::vector<std::pair<uint64_t, uint64_t>> hits) {
   const int shift = std::max(0, 2 * k - kPartBits);
-  std::vector<std::vector<Hit>> parts(size_t{1} << kPartBits);
+  std::vector<Chunks> parts(size_t{1} << kPartBits, Chunks(1));
   std::vector<size_t> size(parts.size(), 0);
   for (const Hit& h : hits) ++size[static_cast<size_t>(h.first >> shift)];
-  for (size_t p = 0; p < parts.size(); ++p) parts[p].reserve(size[p]);
-  for (const Hit& h : hits) parts[static_cast<size_t>(h.first >> shift)].push_back(h);
+  for (size_t p = 0; p < parts.size(); ++p) parts[p][0].reserve(size[p]);
+  for (const Hit& h : hits) parts[static_cast<size_t>(h.first >> shift)][0].push_back(h);
   std::vector<Hit>().swap(hits);
   return assemble(k, w, hpc, bucket_bits, std::move(ref), parts, 1);
 }
 
-// Sorts each part by hash, then y (each list ascending by y), and lays the lists out
-// part after part, freeing each part once it is in the index.
+namespace {
+
+using Hit = std::pair<uint64_t, uint64_t>;
+
+// LSD radix sort of a part's hits by hash, stable, over the low bits in which the
+// hashes of the part differ (the part's top bits are shared), in passes of at most
+// kMaxSortBits; a part is small enough for its hits and the scratch to stay in the L2
+// cache. The first pass moves the hits out of the chunks (which it frees), so the part is
+// gathered and sorted in one go; `spare` is scratch of the calling worker. Then each run
+// of one hash is sorted by y: the order of std::sort on the (hash, y) pairs.
+constexpr int kMaxSortBits = 11;
+
+void sort_part(std::vector<util::UninitVector<Hit>>& chunks, util::UninitVector<Hit>& out, util::UninitVector<Hit>& spare) {
+  size_t n = 0;
+  uint64_t first = 0, differ = 0;
+  for (const auto& c : chunks)
+    for (const Hit& h : c) first = n++ == 0 ? h.first : first, differ |= h.first ^ first;
+  const int bits = static_cast<int>(std::bit_width(differ));
+  const int passes = (bits + kMaxSortBits - 1) / kMaxSortBits;
+  const int width = passes == 0 ? 0 : (bits + passes - 1) / passes;
+  const uint64_t mask = (uint64_t{1} << width) - 1;
+  std::vector<size_t> count(static_cast<size_t>(passes) << width, 0);
+  for (const auto& c : chunks)
+    for (const Hit& h : c)
+      for (int d = 0; d < passes; ++d) ++count[(static_cast<size_t>(d) << width) + (h.first >> (d * width) & mask)];
+  // The first pass (or a plain copy when no bit differs) reads the chunks into `out` or
+  // `spare`, chosen so that the last pass ends in `out`.
+  util::UninitVector<Hit>* dst = passes % 2 == 1 || passes == 0 ? &out : &spare;
+  dst->resize(n);
+  // One stable scatter by digit d of what for_each_range hands over, into dst.
+  auto scatter = [&](int d, auto&& for_each_range, Hit* to) {
+    size_t* at = count.data() + (static_cast<size_t>(d) << width);
+    size_t sum = 0;
+    for (size_t b = 0; b <= mask; ++b) sum += at[b], at[b] = sum - at[b];
+    const int shift = d * width;
+    for_each_range([&](const Hit* b, const Hit* e) {
+      for (const Hit* h = b; h != e; ++h) to[at[h->first >> shift & mask]++] = *h;
+    });
+  };
+  auto from_chunks = [&](auto&& fn) {
+    for (auto& c : chunks) {
+      fn(c.data(), c.data() + c.size());
+      util::UninitVector<Hit>().swap(c);
+    }
+  };
+  if (passes == 0) {
+    Hit* o = out.data();
+    from_chunks([&](const Hit* b, const Hit* e) { o = std::copy(b, e, o); });
+  } else {
+    scatter(0, from_chunks, dst->data());
+    for (int d = 1; d < passes; ++d) {
+      util::UninitVector<Hit>* src = dst;
+      dst = src == &out ? &spare : &out;
+      dst->resize(n);
+      scatter(d, [&](auto&& fn) { fn(src->data(), src->data() + n); }, dst->data());
+    }
+  }
+  chunks.clear();
+  for (size_t i = 0, j; i < n; i = j) {
+    for (j = i + 1; j < n && out[j].first == out[i].first;) ++j;
+    if (j - i > 1) std::sort(out.begin() + static_cast<ptrdiff_t>(i), out.begin() + static_cast<ptrdiff_t>(j));
+  }
+}
+
+}  // namespace
+
+// Sorts each part by hash, then y (each list ascending by y), then lays the lists out
+// part after part: each part's keys, values and list words go to offsets known from the
+// counts of the parts before it, so the parts are written in parallel, each freed once
+// written.
 MinimizerIndex MinimizerIndex::assemble(int k, int w, bool hpc, int bucket_bits, Reference ref,
-                                        std::vector<std::vector<Hit>>& parts, int threads) {
+                                        std::vector<Chunks>& parts, int threads) {
   MinimizerIndex idx;
   idx.k_ = k, idx.w_ = w, idx.hpc_ = hpc;
   idx.bucket_bits_ = std::clamp(bucket_bits, 0, std::min(2 * k, kMaxBucketBits));
@@ -390,41 +490,51 @@ MinimizerIndex MinimizerIndex::assemble(int k, int w, bool hpc, int bucket_bits,
     size_t keys = 0, list_words = 0;
   };
   std::vector<Count> counts(parts.size());
-  util::parallel_for(parts.size(), threads, [&](size_t p, int) {
-    std::vector<Hit>& part = parts[p];
-    // By hash with the radix sort (the part's shared top bits cost no pass), then each
-    // run of one hash by position: the order of std::sort on the pairs.
-    util::radix_sort(part.data(), part.data() + part.size(), [](const Hit& h) { return h.first; });
+  std::vector<util::UninitVector<Hit>> sorted(parts.size()), spare(static_cast<size_t>(std::max(1, threads)));
+  util::parallel_for(parts.size(), threads, [&](size_t p, int worker) {
+    util::UninitVector<Hit>& part = sorted[p];
+    sort_part(parts[p], part, spare[static_cast<size_t>(worker)]);
     for (size_t i = 0, j; i < part.size(); i = j) {
       for (j = i + 1; j < part.size() && part[j].first == part[i].first;) ++j;
-      if (j - i > 1) std::sort(part.begin() + static_cast<ptrdiff_t>(i), part.begin() + static_cast<ptrdiff_t>(j));
       ++counts[p].keys;
       if (j - i > 1) counts[p].list_words += 1 + (j - i);
     }
+    // The chunks' memory goes back to the system as the sorted parts take their place.
+    if ((p + 1) % (parts.size() / 8 + 1) == 0) release_free_memory();
   });
+  parts.clear();
+  spare.clear();
+  release_free_memory();
+  std::vector<Count> at(sorted.size());
   size_t n_keys = 0, n_words = 0;
-  for (const Count& c : counts) n_keys += c.keys, n_words += c.list_words;
-  idx.keys_.reserve(n_keys);
-  idx.vals_.reserve(n_keys);
-  idx.lists_.reserve(n_words);
-  for (size_t p = 0; p < parts.size(); ++p) {
-    std::vector<Hit>& part = parts[p];
+  for (size_t p = 0; p < sorted.size(); ++p) {
+    at[p] = {n_keys, n_words};
+    n_keys += counts[p].keys, n_words += counts[p].list_words;
+    idx.occurrences_ += sorted[p].size();
+  }
+  idx.keys_.resize(n_keys);
+  idx.vals_.resize(n_keys);
+  idx.lists_.resize(n_words);
+  util::parallel_for(sorted.size(), threads, [&](size_t p, int) {
+    util::UninitVector<Hit>& part = sorted[p];
+    size_t key = at[p].keys, word = at[p].list_words;
     for (size_t i = 0, j; i < part.size(); i = j) {
       for (j = i + 1; j < part.size() && part[j].first == part[i].first;) ++j;
-      idx.keys_.push_back(part[i].first);
+      idx.keys_[key] = part[i].first;
       if (j - i == 1) {
-        idx.vals_.push_back(part[i].second);
+        idx.vals_[key] = part[i].second;
       } else {
-        idx.vals_.push_back(kListFlag | idx.lists_.size());
-        idx.lists_.push_back(j - i);
-        for (size_t t = i; t < j; ++t) idx.lists_.push_back(part[t].second);
+        idx.vals_[key] = kListFlag | word;
+        idx.lists_[word++] = j - i;
+        for (size_t t = i; t < j; ++t) idx.lists_[word++] = part[t].second;
       }
+      ++key;
     }
-    idx.occurrences_ += part.size();
-    std::vector<Hit>().swap(part);
-    if (p == parts.size() / 2) release_free_memory();
-  }
-  parts.clear();
+    util::UninitVector<Hit>().swap(part);
+    // What the written parts held goes back to the system as the index grows.
+    if ((p + 1) % (sorted.size() / 8 + 1) == 0) release_free_memory();
+  });
+  sorted.clear();
   release_free_memory();
   idx.build_buckets();
   return idx;
@@ -620,7 +730,7 @@ MinimizerIndex MinimizerIndex::load(const std::string& path) {
   if (n_keys > in.left() / 12) in.fail(std::to_string(n_keys) + " hashes run past the end of the index data");
   const KeyCoding coding = key_coding(idx.k_);
   if (coding == KeyCoding::kU64) {
-    idx.keys_ = in.array<uint64_t>(n_keys, "hashes");
+    idx.keys_ = in.array<uint64_t, util::UninitVector<uint64_t>>(n_keys, "hashes");
   } else {
     std::vector<uint64_t> group_start;
     if (coding == KeyCoding::kHighGroups) {
@@ -638,7 +748,7 @@ MinimizerIndex MinimizerIndex::load(const std::string& path) {
     for (size_t h = 0; h + 1 < group_start.size(); ++h)
       for (uint64_t i = group_start[h]; i < group_start[h + 1]; ++i) idx.keys_[i] = uint64_t{h} << 32 | low[i];
   }
-  std::vector<uint64_t> vals = in.array<uint64_t>(n_keys, "hash values");
+  util::UninitVector<uint64_t> vals = in.array<uint64_t, util::UninitVector<uint64_t>>(n_keys, "hash values");
   const auto n_listed = in.pod<uint64_t>("the listed occurrence count");
   const std::vector<uint64_t> listed = in.array<uint64_t>(n_listed, "listed occurrences");
   in.close_payload();
@@ -669,7 +779,7 @@ MinimizerIndex MinimizerIndex::load(const std::string& path) {
   // of 2 to 2^32-1 occurrences (occurrence_counts' uint32), ascending by y as lookup
   // promises, the lists together exactly the listed occurrences.
   const uint64_t key_limit = uint64_t{1} << 2 * idx.k_;
-  const std::vector<uint64_t>& keys = idx.keys_;
+  const util::UninitVector<uint64_t>& keys = idx.keys_;
   uint64_t used = 0, n_lists = 0;
   for (uint64_t i = 0; i < n_keys; ++i) {
     if (keys[i] >= key_limit) in.fail("hash " + std::to_string(i) + " has more than 2k bits");

@@ -34,6 +34,7 @@
 #include <utility>
 #include <vector>
 
+#include "../util/uninit_vector.hpp"
 #include "reference.hpp"
 #include "sketch.hpp"
 
@@ -107,13 +108,16 @@ class MinimizerIndex {
   Reference ref_;
   using Hit = std::pair<uint64_t, uint64_t>;  // (hash, y) of a minimizer
   // Minimizers are grouped in parts by the hash's top kPartBits bits, so that the parts
-  // are sorted in parallel and each is freed once indexed.
-  static constexpr int kPartBits = 8;
+  // are sorted in parallel and each is freed once indexed. A part arrives as chunks (one
+  // per sketched batch), which its sort gathers.
+  static constexpr int kPartBits = 12;
+  using Chunks = std::vector<util::UninitVector<Hit>>;
   [[nodiscard]] static MinimizerIndex assemble(int k, int w, bool hpc, int bucket_bits, Reference ref,
-                                               std::vector<std::vector<Hit>>& parts, int threads);
+                                               std::vector<Chunks>& parts, int threads);
   // A value with this bit is a list's offset in lists_; without, the occurrence itself.
   static constexpr uint64_t kListFlag = uint64_t{1} << 63;
-  std::vector<uint64_t> keys_, vals_, lists_;
+  // Filled in parallel (assemble) or by a read (load) right after they are sized.
+  util::UninitVector<uint64_t> keys_, vals_, lists_;
   size_t occurrences_ = 0;
   // First key index per bucket (+1 sentinel). A bucket is a hash's top bits; how many
   // is up to build_buckets.
@@ -170,9 +174,11 @@ class MinimizerIndex::Builder {
   MinimizerIndex idx_;
   std::vector<Pending> pending_;
   uint64_t pending_bases_ = 0;
-  // Per part, one chunk per sketched batch (joined in finish()); written by the
-  // sketching thread and its workers only.
-  std::vector<std::vector<std::vector<Hit>>> parts_;
+  // Per part, one chunk per sketched batch; written by the sketching thread and its
+  // workers only.
+  std::vector<Chunks> parts_;
+  // Each sketching worker's minimizers of the batch (sketch_batch); kept between batches.
+  std::vector<std::vector<Minimizer>> found_;
   std::future<void> sketching_;  // the batch being sketched, if any
 };
 

@@ -224,10 +224,55 @@ bool sketch_piece(std::string_view seq, int w, int k, uint32_t rid, bool hpc, in
   };
 
   if (!hpc) {
-    for (int i = warm; i < len && !stopped; ++i) {
-      const uint8_t c = nt4(seq[i]);
-      step(c, i, c < 4 ? std::min(l + 1, k) : 0);
+    // step() for every base of [i0, i1), with the scan's state in locals: a k-mer's span
+    // is min(l + 1, k) = k whenever it is recorded (l >= k after the increment).
+    const auto scan = [&](int i0, int i1) {
+      uint64_t f = fwd, rv = rev;
+      int ll = l;
+      bool n_seen = saw_n;
+      uint64_t* const key = steps.key.data();
+      uint64_t* const low = steps.low.data();
+      uint16_t* const span = steps.span.data();
+      int32_t* const valid = steps.len.data();
+      for (int i = i0; i < i1;) {
+        // At most one step a base, so the block cannot overflow before `end`.
+        const int end = std::min(i1, i + (kBlockSteps - n_steps));
+        int j = n_steps;
+        for (; i < end; ++i) {
+          const uint8_t c = nt4(seq[i]);
+          uint64_t kmer = 0, at = kNoKmer;
+          uint16_t sp = 0;
+          if (c < 4) {
+            f = (f << 2 | c) & mask;
+            rv = (rv >> 2) | (uint64_t{3} ^ c) << rc_shift;
+            if (f == rv) continue;  // palindrome: no step
+            const uint64_t z = f < rv ? 0 : 1;
+            if (++ll >= k) {
+              kmer = z ? rv : f;
+              sp = static_cast<uint16_t>(k);
+              at = static_cast<uint32_t>(static_cast<uint32_t>(i) << 1) | z;
+            }
+          } else {
+            ll = 0, n_seen = true;
+          }
+          key[j] = kmer, low[j] = at, span[j] = sp, valid[j] = ll;
+          ++j;
+        }
+        n_steps = j;
+        if (n_steps == kBlockSteps) flush();
+      }
+      fwd = f, rev = rv, l = ll, saw_n = n_seen;
+    };
+    if (!started) {
+      scan(warm, std::min(from, to));  // the warm-up
+      if (from < to) {                 // as step() does at the first step at or past from
+        flush();
+        out.resize(out_before);
+        started = true;
+        if (warm > 0 && (saw_n || l < w + 2 * k)) ok = false;
+      }
     }
+    if (started && ok) scan(from, to);
   } else {
     // A homopolymer run is one step, at its last base; the span is the length of the
     // last k runs (fewer since an ambiguous base, which is a step of its own). The runs

@@ -23,6 +23,7 @@
 #include <functional>
 #include <map>
 #include <numeric>
+#include <random>
 #include <span>
 
 #include "support/errors.hpp"
@@ -187,6 +188,66 @@ TEST(Index, SameForAnyThreadsAndBatches) {
     }
   }
   EXPECT_GE(seqs.size(), 3u);
+}
+
+// Every hash's list is the sketch's occurrences of it, sorted by y, and the keys are
+// exactly the sketched hashes: the index's grouping and sorting (radix passes over the
+// hash bits that differ, in parts of the hash space) checked against a plain map.
+TEST(Index, LookupIsTheSketchGroupedByHash) {
+  const auto seqs = read_sequences(test::source_path("tests/data/seeds/rep.fa.gz"));
+  for (const char* preset : {"map-ont", "map-hifi", "map-pb", "splice"}) {
+    AlignOptions opt;
+    opt.apply_preset(preset);
+    opt.threads = 2;
+    std::map<uint64_t, std::vector<uint64_t>> want;
+    for (size_t i = 0; i < seqs.size(); ++i) {
+      std::vector<Minimizer> mins;
+      sketch(seqs[i].second, opt.w, opt.k, static_cast<uint32_t>(i), opt.hpc, mins);
+      for (const Minimizer& m : mins) want[m.x >> 8].push_back(m.y);
+    }
+    MinimizerIndex::Builder b(opt, "reference", 20000);
+    for (size_t i = 0; i < seqs.size(); ++i) b.add(seqs[i].first, seqs[i].second, i + 1);
+    const auto idx = b.finish();
+    ASSERT_EQ(idx.distinct_hashes(), want.size()) << preset;
+    size_t total = 0, repeated = 0;
+    for (auto& [hash, ys] : want) {
+      std::sort(ys.begin(), ys.end());
+      const auto got = idx.lookup(hash);
+      ASSERT_EQ(std::vector<uint64_t>(got.begin(), got.end()), ys) << preset << " hash " << hash;
+      total += ys.size(), repeated += ys.size() > 1;
+      // A hash one above is absent unless sketched.
+      if (!want.contains(hash + 1)) EXPECT_TRUE(idx.lookup(hash + 1).empty());
+    }
+    EXPECT_EQ(idx.total_occurrences(), total);
+    EXPECT_GT(repeated, 100u) << preset;
+  }
+}
+
+// What the sink throws (a full disk, say) comes out of save, wherever in the image it
+// happens: in the first bytes, mid-way, or at the trailer.
+TEST(Agi, SaveRethrowsTheSinksError) {
+  std::mt19937_64 rng(3);
+  std::string bases(4'000'000, 'A');
+  for (char& c : bases) c = "ACGT"[rng() % 4];
+  AlignOptions opt;
+  opt.apply_preset("map-ont");
+  const auto idx = MinimizerIndex::build({{"random", bases}}, opt);
+  const size_t size = image_of(idx).size();
+  ASSERT_GT(size, size_t{8} << 20);  // several of save's staging buffers
+  for (const size_t limit : {size_t{0}, size_t{100}, size / 2, size - 1}) {
+    size_t sent = 0;
+    auto sink = [&](std::span<const uint8_t> b) {
+      if (sent + b.size() > limit) throw std::runtime_error("no space left on device");
+      sent += b.size();
+    };
+    try {
+      idx.save(sink);
+      ADD_FAILURE() << "no error with a limit of " << limit << " bytes";
+    } catch (const std::runtime_error& e) {
+      EXPECT_STREQ(e.what(), "no space left on device");
+    }
+    EXPECT_LE(sent, limit);
+  }
 }
 
 // Sequences sketched in pieces on the workers (each piece scanned from a warm-up before
