@@ -16,14 +16,18 @@ namespace agatha::kernels {
 // and the comparison is then exact where 32-bit arithmetic would wrap.
 template <class S>
 AGATHA_HD bool zdrop_rule(S& s, int32_t h, int32_t r, int32_t t, int32_t zdrop, int32_t e2) {
-  if (h > s.max) {
-    s.max = h, s.max_t = t, s.max_q = r - t;
-  } else if (t >= s.max_t && r - t >= s.max_q) {
-    const int32_t tl = t - s.max_t, ql = (r - t) - s.max_q;
-    const int32_t l = tl > ql ? tl - ql : ql - tl;
-    if (zdrop >= 0 && int64_t{s.max} - h > int64_t{zdrop} + int64_t{l} * e2) return true;
-  }
-  return false;
+  // Evaluated without branches on h: whether the anti-diagonal's best cell beats the
+  // maximum is data that arrives with the last of its cells, and a mispredicted branch
+  // on it would discard the work already started on the next anti-diagonal.
+  const int32_t tl = t - s.max_t, ql = (r - t) - s.max_q;
+  const int32_t l = tl > ql ? tl - ql : ql - tl;
+  const bool below = (t >= s.max_t) & (r - t >= s.max_q);
+  const bool drop = below & (zdrop >= 0) & (int64_t{s.max} - h > int64_t{zdrop} + int64_t{l} * e2);
+  const bool better = h > s.max;
+  s.max_t = better ? t : s.max_t;
+  s.max_q = better ? r - t : s.max_q;
+  s.max = better ? h : s.max;
+  return !better & drop;
 }
 
 // ksw_extd2's end choice for an extension (EXTZ_ONLY) that was not Z-dropped: the
@@ -40,11 +44,13 @@ AGATHA_HD void approx_rule(int32_t st0, int32_t en0, UFn u_at, VFn v_at, int32_t
   const bool here = last_t >= st0 && last_t <= en0;
   const bool next = last_t + 1 >= st0 && last_t + 1 <= en0;
   if (here && next) {
+    // Without a branch: which way the path goes is as good as random, and a mispredicted
+    // branch here, which waits on the whole anti-diagonal's cells, would throw away the
+    // work already started on the next one.
     const int32_t d0 = v_at(last_t), d1 = u_at(last_t + 1);
-    if (d0 > d1)
-      h0 += d0;
-    else
-      h0 += d1, ++last_t;
+    const int32_t step = d0 > d1 ? 0 : 1;
+    h0 += step ? d1 : d0;
+    last_t += step;
   } else if (here) {
     h0 += v_at(last_t);
   } else {

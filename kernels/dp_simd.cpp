@@ -140,23 +140,26 @@ __attribute__((always_inline)) inline Cells compute_cells(const Params& k, const
   // Phase 2: z = H - H(t-1,j-1), the max of the five sources, and which one won.
   V z = score_vector(k, w, t);
   V dsrc = k.zero;
+  // A source that takes over gets its number, which is larger than every number before
+  // it: "dsrc = takes over ? n : dsrc" is max(dsrc, takes over & n) (one cheap op where
+  // a byte blend costs two or three).
   if constexpr (M == Mode::kLeft) {  // first maximal source
     dsrc = Vec::and_(Vec::gt(a, z), k.one);
     z = Vec::max(z, a);
-    dsrc = Vec::blend(dsrc, k.two, Vec::gt(b, z));
+    dsrc = Vec::max_u(dsrc, Vec::and_(Vec::gt(b, z), k.two));
     z = Vec::max(z, b);
-    dsrc = Vec::blend(dsrc, k.three, Vec::gt(a2, z));
+    dsrc = Vec::max_u(dsrc, Vec::and_(Vec::gt(a2, z), k.three));
     z = Vec::max(z, a2);
-    dsrc = Vec::blend(dsrc, k.four, Vec::gt(b2, z));
+    dsrc = Vec::max_u(dsrc, Vec::and_(Vec::gt(b2, z), k.four));
     z = Vec::max(z, b2);
   } else if constexpr (M == Mode::kRight) {  // last maximal source
     dsrc = Vec::andnot(Vec::gt(z, a), k.one);
     z = Vec::max(z, a);
-    dsrc = Vec::blend(k.two, dsrc, Vec::gt(z, b));
+    dsrc = Vec::max_u(dsrc, Vec::andnot(Vec::gt(z, b), k.two));
     z = Vec::max(z, b);
-    dsrc = Vec::blend(k.three, dsrc, Vec::gt(z, a2));
+    dsrc = Vec::max_u(dsrc, Vec::andnot(Vec::gt(z, a2), k.three));
     z = Vec::max(z, a2);
-    dsrc = Vec::blend(k.four, dsrc, Vec::gt(z, b2));
+    dsrc = Vec::max_u(dsrc, Vec::andnot(Vec::gt(z, b2), k.four));
     z = Vec::max(z, b2);
   } else {
     z = Vec::max(Vec::max(Vec::max(z, a), Vec::max(b, a2)), b2);

@@ -38,6 +38,7 @@ struct Vec {
   static T sub(T a, T b) { return _mm256_sub_epi8(a, b); }   // wrapping
   static T max(T a, T b) { return _mm256_max_epi8(a, b); }   // signed
   static T min(T a, T b) { return _mm256_min_epi8(a, b); }   // signed
+  static T max_u(T a, T b) { return _mm256_max_epu8(a, b); }  // unsigned
   static T gt(T a, T b) { return _mm256_cmpgt_epi8(a, b); }  // a > b ? 0xff : 0
   static T eq(T a, T b) { return _mm256_cmpeq_epi8(a, b); }
   static T and_(T a, T b) { return _mm256_and_si256(a, b); }
@@ -64,6 +65,7 @@ struct Vec {
   static T sub(T a, T b) { return _mm_sub_epi8(a, b); }
   static T max(T a, T b) { return _mm_max_epi8(a, b); }
   static T min(T a, T b) { return _mm_min_epi8(a, b); }
+  static T max_u(T a, T b) { return _mm_max_epu8(a, b); }
   static T gt(T a, T b) { return _mm_cmpgt_epi8(a, b); }
   static T eq(T a, T b) { return _mm_cmpeq_epi8(a, b); }
   static T and_(T a, T b) { return _mm_and_si128(a, b); }
