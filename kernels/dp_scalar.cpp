@@ -142,13 +142,14 @@ void extd2_scalar(const DpTask& task, DpResult& res, Workspace& ws) {
     }
     refresh_scores(st, sf, qr + (st.qlen - 1 - r), d, ar.s);
 
-    if (st.with_cigar) traceback_row(ws, r, d, dir_used);
+    // The direction bytes of this anti-diagonal, one per cell of [st, en].
+    uint8_t* const dir_row = st.with_cigar ? traceback_row(ws, r, d, dir_used) : nullptr;
     for (int t = d.st; t <= d.en; ++t) {
       Cell c;
       const uint8_t dbyte = update_cell(st, right, ar.s[t], x_l, v_l, x2_l, ar.u[t], ar.y[t], ar.y2[t], c);
       x_l = ar.x[t], v_l = ar.v[t], x2_l = ar.x2[t];  // r-1 values at t, needed by t+1
       ar.u[t] = c.u, ar.v[t] = c.v, ar.x[t] = c.x, ar.y[t] = c.y, ar.x2[t] = c.x2, ar.y2[t] = c.y2;
-      if (st.with_cigar) ws.dir[ws.row[r] + (t - d.st)] = dbyte;
+      if (dir_row) dir_row[t - d.st] = dbyte;
     }
 
     if (!st.approx_max) {

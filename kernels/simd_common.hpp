@@ -51,6 +51,11 @@ struct Vec {
   static T table16(const int8_t* t) {
     return _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(t)));
   }
+  // v, with its value hidden from the optimiser (see Params in dp_simd.cpp).
+  static T opaque(T v) {
+    asm("" : "+x"(v));
+    return v;
+  }
 };
 #elif defined(AGATHA_ISA_SSE41)
 struct Vec {
@@ -75,6 +80,10 @@ struct Vec {
   static T xor_(T a, T b) { return _mm_xor_si128(a, b); }
   static T lookup(T table, T idx) { return _mm_shuffle_epi8(table, idx); }
   static T table16(const int8_t* t) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(t)); }
+  static T opaque(T v) {
+    asm("" : "+x"(v));
+    return v;
+  }
 };
 #endif
 

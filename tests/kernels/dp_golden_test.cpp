@@ -20,7 +20,10 @@ struct Case {
 };
 
 // Runs one file through one backend in batches; returns the number of tasks checked.
+// Batches are large: task sizes span orders of magnitude, and a batch whose largest
+// task is most of its work leaves the backend's other threads idle until it ends.
 size_t check_file(DpBackend& backend, const std::string& path) {
+  constexpr size_t kBatch = 8192;
   io::LineReader in(path);
   std::string line;
   size_t n = 0, bad = 0;
@@ -45,7 +48,7 @@ size_t check_file(DpBackend& backend, const std::string& path) {
   while (in.next(line)) {
     recs.push_back(io::parse_task_line(line, path, in.line_number()));
     EXPECT_TRUE(recs.back().has_answer) << path << " line " << in.line_number();
-    if (recs.size() == 512) flush();
+    if (recs.size() == kBatch) flush();
   }
   flush();
   EXPECT_EQ(bad, 0u) << path << ": " << bad << " differing fields";
