@@ -51,7 +51,8 @@ Arrays init_arrays(const DpTask& task, const SpliceSetup& s, Workspace& ws) {
   return a;
 }
 
-// Broadcast constants of a task.
+// Broadcast constants of a task; the fixed ones opaque to the optimiser, for the
+// reason given at dp_simd.cpp's Params.
 struct Params {
   V zero, q, q2, qe, one, two, three, cont_e, cont_f, cont_e2;
   V score_table;  // by target ^ query: match, mismatch x3, ambiguous x12
@@ -60,12 +61,12 @@ struct Params {
         q(Vec::set1(s.q)),
         q2(Vec::set1(s.q2)),
         qe(Vec::set1(s.qe)),
-        one(Vec::set1(1)),
-        two(Vec::set1(2)),
-        three(Vec::set1(3)),
-        cont_e(Vec::set1(dir_bit::kContE)),
-        cont_f(Vec::set1(dir_bit::kContF)),
-        cont_e2(Vec::set1(dir_bit::kContE2)) {
+        one(Vec::opaque(Vec::set1(1))),
+        two(Vec::opaque(Vec::set1(2))),
+        three(Vec::opaque(Vec::set1(3))),
+        cont_e(Vec::opaque(Vec::set1(dir_bit::kContE))),
+        cont_f(Vec::opaque(Vec::set1(dir_bit::kContF))),
+        cont_e2(Vec::opaque(Vec::set1(dir_bit::kContE2))) {
     int8_t t[16];
     std::fill(t, t + 16, s.sc_ambi);
     t[0] = s.sc_match;
