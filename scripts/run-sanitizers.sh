@@ -21,13 +21,19 @@ ninja -C build-asan agatha tests/test_options tests/test_io tests/test_index tes
   tests/fuzz/fuzz_eval_truth tests/fuzz/fuzz_junc_bed
 export ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:check_initialization_order=1:strict_init_order=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
-run() {  # run SUITE... with GTEST_FILTER=$filter
+run() {  # run [MESON-TEST-OPTION...] SUITE... with GTEST_FILTER=$filter
   GTEST_FILTER="$filter" meson test -C build-asan --no-rebuild --print-errorlogs --num-processes "$(nproc)" "$@"
 }
 status=0
 filter='*' run options io index map format align pipeline cli eval fuzz-seq_reader fuzz-agi fuzz-mmi fuzz-task_file \
   fuzz-eval_alignments fuzz-eval_truth fuzz-junc_bed || status=1
-filter='-*/DpDifferential.*:DpLongTask.*:*/Golden.SharedGoldenFiles/*' run kernels || status=1
-filter='-*E2eGpuEmu*' run e2e || status=1
+# kernels and e2e are one test process each, mostly on one core: they run side by side,
+# each with meson logs of its own name.
+filter='-*/DpDifferential.*:DpLongTask.*:*/Golden.SharedGoldenFiles/*' run --logbase kernels kernels &
+kernels_pid=$!
+filter='-*E2eGpuEmu*' run --logbase e2e e2e &
+e2e_pid=$!
+wait "$kernels_pid" || status=1
+wait "$e2e_pid" || status=1
 python3 scripts/test-summary.py build-asan || status=1
 exit "$status"
