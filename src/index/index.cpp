@@ -566,11 +566,19 @@ void MinimizerIndex::build_buckets() {
 std::span<const uint64_t> MinimizerIndex::lookup(uint64_t hash) const {
   const uint64_t top = hash >> bucket_shift_;
   if (top + 1 >= bucket_start_.size()) return {};
-  const auto first = keys_.begin() + static_cast<ptrdiff_t>(bucket_start_[top]);
-  const auto last = keys_.begin() + static_cast<ptrdiff_t>(bucket_start_[top + 1]);
-  const auto it = std::lower_bound(first, last, hash);
-  if (it == last || *it != hash) return {};
-  const size_t i = static_cast<size_t>(it - keys_.begin());
+  // A binary search without branches on the keys (a bucket holds about 8): the
+  // candidate range [b, b + len) keeps the hash if present, and narrows by a conditional
+  // move, where a branch on each comparison would be mispredicted half the time.
+  const uint64_t* b = keys_.data() + bucket_start_[top];
+  size_t len = bucket_start_[top + 1] - bucket_start_[top];
+  if (len == 0) return {};
+  while (len > 1) {
+    const size_t half = len / 2;
+    b = b[half] <= hash ? b + half : b;
+    len -= half;
+  }
+  if (*b != hash) return {};
+  const size_t i = static_cast<size_t>(b - keys_.data());
   const uint64_t v = vals_[i];
   if ((v & kListFlag) == 0) return {vals_.data() + i, 1};
   const uint64_t at = v & ~kListFlag;

@@ -43,8 +43,8 @@ class Window {
       asm("" : "+r"(min_x), "+r"(min_y));
       const uint64_t ix = x[j], iy = y[j];
       const int l = len[j];
-      xs_[pos] = ix, ys_[pos] = iy;
-      if (l == wk_ - 1 && min_x != kEmpty) emit_ties(min_x, min_y, pos + 1, w_, 0, pos);  // first full window
+      xs_[pos] = xs_[pos + w_] = ix, ys_[pos] = ys_[pos + w_] = iy;
+      if (l == wk_ - 1 && min_x != kEmpty) emit_ties(min_x, min_y, pos, w_ - 1);  // first full window
       if (ix <= min_x) {
         if (l >= wk_ && min_x != kEmpty) out_.push_back({min_x, min_y});
         min_x = ix, min_y = iy, min_pos = pos;
@@ -52,9 +52,9 @@ class Window {
         if (l >= wk_ - 1 && min_x != kEmpty) out_.push_back({min_x, min_y});
         min_pos = rescan(pos);
         min_x = xs_[min_pos], min_y = ys_[min_pos];
-        if (l >= wk_ - 1 && min_x != kEmpty) emit_ties(min_x, min_y, pos + 1, w_, 0, pos + 1);
+        if (l >= wk_ - 1 && min_x != kEmpty) emit_ties(min_x, min_y, pos, w_);
       }
-      if (++pos == w_) pos = 0;
+      pos = (pos + 1) & -static_cast<int>(pos + 1 != w_);  // wraps to 0 at w, without a branch
     }
     min_x_ = min_x, min_y_ = min_y, pos_ = pos, min_pos_ = min_pos;
   }
@@ -64,29 +64,28 @@ class Window {
   }
 
  private:
-  // Emits entries equal in x to the minimum but at another position, scanning [a0,a1)
-  // then [b0,b1).
-  void emit_ties(uint64_t min_x, uint64_t min_y, int a0, int a1, int b0, int b1) {
-    for (int j = a0; j < a1; ++j)
-      if (xs_[j] == min_x && ys_[j] != min_y) out_.push_back({xs_[j], ys_[j]});
-    for (int j = b0; j < b1; ++j)
+  // Emits the entries equal in x to the minimum but at another position, among the
+  // `count` slots after pos in age order (oldest first: pos + 1, ..., w - 1, 0, ...).
+  // The slots are stored twice over (slot j also at j + w), so that this order is one
+  // contiguous run of a fixed length: two loops split at the wrap would end at a
+  // different point each time, a mispredicted branch each.
+  void emit_ties(uint64_t min_x, uint64_t min_y, int pos, int count) {
+    for (int j = pos + 1; j <= pos + count; ++j)
       if (xs_[j] == min_x && ys_[j] != min_y) out_.push_back({xs_[j], ys_[j]});
   }
 
-  // Where the new minimum is, scanning oldest first from pos + 1; `<=` makes the newest
-  // of equal x win (and an all-empty window gives its newest slot, pos).
+  // Where the new minimum is, scanning oldest first from pos + 1 round to pos; `<=` makes
+  // the newest of equal x win (and an all-empty window gives its newest slot, pos).
   [[nodiscard]] int rescan(int pos) const {
     uint64_t best_x = kEmpty;
     int best = pos;
-    for (int j = pos + 1; j < w_; ++j)
+    for (int j = pos + 1; j <= pos + w_; ++j)
       if (xs_[j] <= best_x) best_x = xs_[j], best = j;
-    for (int j = 0; j <= pos; ++j)
-      if (xs_[j] <= best_x) best_x = xs_[j], best = j;
-    return best;
+    return best >= w_ ? best - w_ : best;
   }
 
   const int w_, wk_;
-  std::array<uint64_t, kMaxW> xs_, ys_;
+  std::array<uint64_t, 2 * kMaxW> xs_, ys_;  // the last w k-mers, twice over
   std::vector<Minimizer>& out_;
   uint64_t min_x_ = kEmpty, min_y_ = kEmpty;
   int pos_ = 0, min_pos_ = 0;
@@ -182,50 +181,10 @@ bool sketch_piece(std::string_view seq, int w, int k, uint32_t rid, bool hpc, in
     n_steps = 0;
   };
 
-  // One step: the base (code c) at position i ends a k-mer (or, with c = 4, resets it);
-  // span is the bases the k-mer covers.
-  const auto step = [&](uint8_t c, int i, int span) {
-    if (i >= to) {  // the next piece's first step
-      stopped = true;
-      return;
-    }
-    if (!started && i >= from) {
-      flush();
-      out.resize(out_before);
-      started = true;
-      // The state the warm-up left must be the one the whole sequence leaves here (see
-      // sketch.hpp); otherwise the caller starts earlier.
-      if (warm > 0 && (saw_n || l < w + 2 * k)) {
-        ok = false, stopped = true;
-        return;
-      }
-    }
-    saw_n |= c >= 4;
-    uint64_t key = 0, low = kNoKmer;
-    uint16_t key_span = 0;
-    if (c < 4) {
-      fwd = (fwd << 2 | c) & mask;
-      rev = (rev >> 2) | (uint64_t{3} ^ c) << rc_shift;
-      if (fwd == rev) return;  // palindrome: the position does not exist for the window
-      const uint64_t z = fwd < rev ? 0 : 1;
-      ++l;
-      if (l >= k && span < 256) {
-        key = z ? rev : fwd;
-        key_span = static_cast<uint16_t>(span);
-        // pos << 1 is computed in 32 bits, as minimap2 does.
-        low = static_cast<uint32_t>(static_cast<uint32_t>(i) << 1) | z;
-      }
-    } else {
-      l = 0;
-    }
-    const int j = n_steps;
-    steps.key[j] = key, steps.low[j] = low, steps.span[j] = key_span, steps.len[j] = l;
-    if (++n_steps == kBlockSteps) flush();
-  };
-
   if (!hpc) {
-    // step() for every base of [i0, i1), with the scan's state in locals: a k-mer's span
-    // is min(l + 1, k) = k whenever it is recorded (l >= k after the increment).
+    // One step for every base of [i0, i1) (none for a palindromic k-mer; an ambiguous
+    // base resets the k-mer), with the scan's state in locals: a k-mer's span is
+    // min(l + 1, k) = k whenever it is recorded (l >= k after the increment).
     const auto scan = [&](int i0, int i1) {
       uint64_t f = fwd, rv = rev;
       int ll = l;
@@ -265,7 +224,7 @@ bool sketch_piece(std::string_view seq, int w, int k, uint32_t rid, bool hpc, in
     };
     if (!started) {
       scan(warm, std::min(from, to));  // the warm-up
-      if (from < to) {                 // as step() does at the first step at or past from
+      if (from < to) {                 // the piece starts: drop what the warm-up emitted
         flush();
         out.resize(out_before);
         started = true;
@@ -289,24 +248,65 @@ bool sketch_piece(std::string_view seq, int w, int k, uint32_t rid, bool hpc, in
     uint8_t next = warm < len ? nt4(seq[warm]) : 4;
     for (int c0 = warm; c0 < len && !stopped; c0 += kChunk) {
       const int c1 = std::min(len, c0 + kChunk);
+      // A base ends a run when the next differs, when it is ambiguous (code 4), and at
+      // the end of the sequence.
       int m = 0;
-      for (int i = c0; i < c1; ++i) {
+      const int c_last = std::min(c1, len - 1);
+      for (int i = c0; i < c_last; ++i) {
         const uint8_t c = next;
-        next = i + 1 < len ? nt4(seq[i + 1]) : 4;
+        next = nt4(seq[i + 1]);
         run_end[m] = i, run_code[m] = c;
-        m += (c != next) | (c >= 4) | (i + 1 == len);
+        m += (c != next) | (c >> 2);
       }
-      for (int q = 0; q < m && !stopped; ++q) {
-        const int i = run_end[q];
-        const uint8_t c = run_code[q];
-        int span = 0;
-        if (c < 4) {
-          ends[++r & 31] = i, ++since_n;
-          span = i - (since_n > k ? ends[(r - k) & 31] : n_pos);
-        } else {
-          since_n = 0, n_pos = i;
+      if (c_last < c1) run_end[m] = len - 1, run_code[m] = next, ++m;
+      for (int q = 0; q < m && !stopped;) {
+        // One step for each run below the next boundary (`from` before the piece has
+        // started, `to` after), with the scan's state in locals.
+        const int limit = started ? to : from;
+        uint64_t f = fwd, rv = rev;
+        int ll = l, j = n_steps;
+        bool n_seen = saw_n;
+        uint64_t* const key = steps.key.data();
+        uint64_t* const low = steps.low.data();
+        uint16_t* const sp = steps.span.data();
+        int32_t* const valid = steps.len.data();
+        for (; q < m; ++q) {
+          const int i = run_end[q];
+          if (i >= limit) break;
+          if (j == kBlockSteps) n_steps = j, flush(), j = 0;
+          const uint8_t c = run_code[q];
+          uint64_t kmer = 0, at = kNoKmer;
+          uint16_t span = 0;
+          if (c < 4) {
+            ends[++r & 31] = i, ++since_n;
+            const int run_span = i - (since_n > k ? ends[(r - k) & 31] : n_pos);
+            f = (f << 2 | c) & mask;
+            rv = (rv >> 2) | (uint64_t{3} ^ c) << rc_shift;
+            if (f == rv) continue;  // palindrome: no step
+            const uint64_t z = f < rv ? 0 : 1;
+            if (++ll >= k && run_span < 256) {
+              kmer = z ? rv : f;
+              span = static_cast<uint16_t>(run_span);
+              at = static_cast<uint32_t>(static_cast<uint32_t>(i) << 1) | z;
+            }
+          } else {
+            since_n = 0, n_pos = i, ll = 0, n_seen = true;
+          }
+          key[j] = kmer, low[j] = at, sp[j] = span, valid[j] = ll;
+          ++j;
         }
-        step(c, i, span);
+        fwd = f, rev = rv, l = ll, saw_n = n_seen, n_steps = j;
+        if (q == m) break;
+        // Run q is at or past the boundary: the piece starts there (its emissions start
+        // with this step; the warm-up's are dropped), or has ended.
+        if (started || run_end[q] >= to) {
+          stopped = true;
+        } else {
+          flush();
+          out.resize(out_before);
+          started = true;
+          if (warm > 0 && (saw_n || l < w + 2 * k)) ok = false, stopped = true;
+        }
       }
     }
   }

@@ -18,16 +18,34 @@ bool is_space(int c) { return c == ' ' || c == '\t' || c == '\n' || c == '\v' ||
 // the codes of A, C, G, T (seq_nt4_table) and any other byte outside the letters as an
 // ambiguous base, but writes them back verbatim; here they become the letters they are
 // aligned as ("ACGT", and 'N'), so alignment is unchanged and the SAM can be read back.
-void normalize_bases(std::string& seq) {
-  for (char& ch : seq) {
-    const auto c = static_cast<unsigned char>(ch);
+void normalize_bytes(char* p, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    const auto c = static_cast<unsigned char>(p[i]);
     if (c == 'U' || c == 'u')
-      --ch;  // 'U'-1 == 'T', 'u'-1 == 't'
+      --p[i];  // 'U'-1 == 'T', 'u'-1 == 't'
     else if (c < 4)
-      ch = "ACGT"[c];
+      p[i] = "ACGT"[c];
     else if (!((c | 0x20) >= 'a' && (c | 0x20) <= 'z') && c != '=' && c != '.')
-      ch = 'N';
+      p[i] = 'N';
   }
+}
+
+void normalize_bases(std::string& seq) {
+  // Blocks of letters other than U, the usual content, need no change: a test over the
+  // block without branches (which the compiler vectorises) skips them.
+  constexpr size_t kBlock = 32;
+  char* p = seq.data();
+  const size_t n = seq.size();
+  size_t i = 0;
+  for (; i + kBlock <= n; i += kBlock) {
+    unsigned change = 0;
+    for (size_t j = 0; j < kBlock; ++j) {
+      const auto lower = static_cast<unsigned char>(p[i + j] | 0x20);
+      change |= static_cast<unsigned>(static_cast<unsigned char>(lower - 'a') >= 26) | static_cast<unsigned>(lower == 'u');
+    }
+    if (change) normalize_bytes(p + i, kBlock);
+  }
+  normalize_bytes(p + i, n - i);
 }
 
 // "'PATH' line L: read error ...", L the line that holds the damage where zlib could

@@ -17,6 +17,7 @@
 
 #include "../../kernels/chain_scan.hpp"
 #include "radix_sort.hpp"
+#include "key_blocks.hpp"
 #include "rmq_tree.hpp"
 
 namespace agatha::map {
@@ -320,17 +321,16 @@ Chains chain_rmq(const std::vector<Anchor>& a, int max_dist, int max_dist_inner,
   const uint64_t max_dist_x = static_cast<uint64_t>(static_cast<int64_t>(max_dist));
   const uint64_t max_inner_x = static_cast<uint64_t>(static_cast<int64_t>(max_dist_inner));
   DpArrays dp(a.size());
-  RmqTree tree, inner;
+  // The trees of mg_lchain_rmq: the range-minimum tree of the anchors within max_dist,
+  // and, for the walk over near predecessors, an ordered set of those within
+  // max_dist_inner (never asked for a minimum; see key_blocks.hpp).
+  RmqTree tree;
+  KeyBlocks inner;
   tree.reserve(a.size());
-  if (max_dist_inner > 0) inner.reserve(a.size());
   int64_t st = 0, st_inner = 0, i0 = 0;
-  auto key_of = [&](int64_t j) { return RmqTree::Key{static_cast<int32_t>(a[j].y), j}; };
-  auto evict = [&](RmqTree& t, int64_t& front, uint64_t dist, int64_t i) {
-    while (front < i && (a[i].x >> 32 != a[front].x >> 32 || a[i].x > a[front].x + dist ||
-                         t.size() > static_cast<size_t>(cap_size))) {
-      t.erase(key_of(front));
-      ++front;
-    }
+  auto key_of = [&](int64_t j) { return RmqTree::make_key(static_cast<int32_t>(a[j].y), j); };
+  auto evicted = [&](int64_t front, uint64_t dist, int64_t i, size_t size) {
+    return a[i].x >> 32 != a[front].x >> 32 || a[i].x > a[front].x + dist || size > static_cast<size_t>(cap_size);
   };
   for (int64_t i = 0; i < n; ++i) {
     const int32_t yi = static_cast<int32_t>(a[i].y);
@@ -341,29 +341,28 @@ Chains chain_rmq(const std::vector<Anchor>& a, int max_dist, int max_dist_inner,
       for (int64_t j = i0; j < i; ++j) {
         const double pri = -(dp.f[j] + 0.5 * pen.gap * (static_cast<int32_t>(a[j].x) + static_cast<int32_t>(a[j].y)));
         tree.insert(key_of(j), pri);
-        if (max_dist_inner > 0) inner.insert(key_of(j), pri);
+        if (max_dist_inner > 0) inner.insert(key_of(j));
       }
       i0 = i;
     }
-    evict(tree, st, max_dist_x, i);
-    if (max_dist_inner > 0) evict(inner, st_inner, max_inner_x, i);
+    for (; st < i && evicted(st, max_dist_x, i, tree.size()); ++st) tree.erase(key_of(st));
+    if (max_dist_inner > 0)
+      for (; st_inner < i && evicted(st_inner, max_inner_x, i, inner.size()); ++st_inner) inner.erase(key_of(st_inner));
 
-    const RmqTree::NodeId q = tree.range_min({yi - max_dist, INT32_MAX}, {yi, 0});
+    const RmqTree::NodeId q = tree.range_min(RmqTree::make_key(yi - max_dist, INT32_MAX), RmqTree::make_key(yi, 0));
     if (q != RmqTree::kNull) {
-      int64_t j = tree.key(q).i;
+      int64_t j = RmqTree::key_i(tree.key(q));
       bool exact = false;
       int32_t width = 0, n_skip = 0;
       int32_t sc = dp.f[j] + pair_score_simple(a[i], a[j], pen, &exact, &width);
       if (width <= bw && sc > max_f) max_f = sc, max_j = j;
-      // Near predecessors: walk the inner tree down from y_i - 1, as the DP pass would.
+      // Near predecessors: walk the inner set down from y_i - 1, as the DP pass would.
       if (!exact && inner.size() > 0 && yi > 0) {
-        RmqTree::Cursor c = inner.seek_floor({yi - 1, n});
-        for (RmqTree::NodeId r; (r = c.at()) != RmqTree::kNull;) {
-          if (inner.key(r).y < yi - max_dist_inner) break;
-          j = inner.key(r).i;
+        for (KeyBlocks::Cursor c = inner.floor(RmqTree::make_key(yi - 1, n)); c.valid(); c.prev()) {
+          if (RmqTree::key_y(c.key()) < yi - max_dist_inner) break;
+          j = RmqTree::key_i(c.key());
           sc = dp.f[j] + pair_score_simple(a[i], a[j], pen, nullptr, &width);
           if (width <= bw && dp.take(i, j, sc, max_f, max_j, n_skip, max_skip)) break;
-          if (!c.prev()) break;
         }
       }
     }

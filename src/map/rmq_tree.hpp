@@ -2,8 +2,9 @@
 // minimap2 2.24's RMQ chaining (lchain.c: mg_lchain_rmq) runs on: an AVL tree (krmq.h)
 // whose nodes also carry a pointer to the subtree's minimum. krmq's nodes carry their
 // subtree's size too; chaining only ever reads the whole tree's, which is kept as a
-// count here, and no balancing decision reads a size. Without it, and with the anchor
-// index held in 32 bits, a node is 32 bytes: two to a cache line on the descent.
+// count here, and no balancing decision reads a size. A node also keeps the priority of
+// its subtree's minimum next to the pointer, so that refreshing a minimum reads the two
+// children and not, through their pointers, two more nodes; the key is one 64-bit word.
 //
 // Why a literal port of krmq's algorithms rather than any correct RMQ structure: when
 // two candidates have equal priority, the one returned depends on the tree's shape and
@@ -12,11 +13,12 @@
 // deletion (with its successor splice), the two rotations (with their argument order in
 // the minimum refresh) and the query walk all follow krmq.h step by step.
 //
-// Keys are (y, i) — query position, then anchor index; the priority is a double and
-// smaller is better. Nodes live in a per-tree pool addressed by 32-bit indices; index 0
-// is the scratch "fake root" that deletion uses. An erased node's slot is reused by the
-// next insertion (as krmq's users free nodes to a pool), so the pool stays as large as
-// the tree, not as the number of insertions. Not thread-safe; one tree per call.
+// Keys are (y, i) — query position, then anchor index — packed by make_key into one
+// int64 that orders as the pair; the priority is a double and smaller is better. Nodes
+// live in a per-tree pool addressed by 32-bit indices; index 0 is the scratch "fake
+// root" that deletion uses. An erased node's slot is reused by the next insertion (as
+// krmq's users free nodes to a pool), so the pool stays as large as the tree, not as
+// the number of insertions. Not thread-safe; one tree per call.
 #pragma once
 
 #include <cassert>
@@ -29,71 +31,50 @@ namespace agatha::map {
 class RmqTree {
  public:
   using NodeId = int32_t;
+  using Key = int64_t;
   static constexpr NodeId kNull = -1;
   static constexpr int kMaxDepth = 64;  // an AVL tree of n nodes is < 1.45 log2(n + 2) deep
 
-  struct Key {
-    int32_t y = 0;
-    int64_t i = 0;
-  };
+  // The key of (y, i), 0 <= i < 2^32: y * 2^32 + i, so keys order as the pairs do.
+  static constexpr Key make_key(int32_t y, int64_t i) {
+    return static_cast<Key>(static_cast<uint64_t>(static_cast<int64_t>(y)) << 32 | static_cast<uint32_t>(i));
+  }
+  static constexpr int32_t key_y(Key k) { return static_cast<int32_t>(k >> 32); }
+  static constexpr int64_t key_i(Key k) { return static_cast<int64_t>(static_cast<uint32_t>(k)); }
 
   RmqTree() { nodes_.emplace_back(); }  // slot 0: the fake root of erase()
 
   // Room for n nodes without reallocation.
   void reserve(size_t n) { nodes_.reserve(n + 1); }
   size_t size() const { return count_; }
-  Key key(NodeId n) const { return {nodes_[n].y, nodes_[n].i}; }
+  Key key(NodeId n) const { return nodes_[n].key; }
   double priority(NodeId n) const { return nodes_[n].pri; }
 
-  // Inserts (key, pri), 0 <= key.i < 2^31; a key already present is left alone and its
+  // Inserts (key, pri), key_i(key) < 2^31; a key already present is left alone and its
   // node returned.
-  NodeId insert(const Key& key, double pri);
+  NodeId insert(Key key, double pri);
   // The node with this key, or kNull.
-  NodeId find(const Key& key) const;
+  NodeId find(Key key) const;
   // Removes a node of this tree.
   void erase(NodeId node) { erase(key(node)); }
   // Removes the node with this key, if any (one descent, as krmq_erase); true if it was there.
-  bool erase(const Key& key);
+  bool erase(Key key);
   // The node of minimum priority among keys in the closed range [lo, hi], or kNull.
-  NodeId range_min(const Key& lo, const Key& hi) const;
-  // The largest node with key <= k, or kNull (krmq_interval's lower bound).
-  NodeId floor(const Key& k) const;
-
-  // In-order cursor that walks toward smaller keys (krmq_itr_find + krmq_itr_prev).
-  class Cursor {
-   public:
-    NodeId at() const { return depth_ == 0 ? kNull : stack_[depth_ - 1]; }
-    // Moves to the previous key in order; false (and at() == kNull) past the first.
-    bool prev();
-
-   private:
-    friend class RmqTree;
-    const RmqTree* tree_ = nullptr;
-    int depth_ = 0;
-    NodeId stack_[kMaxDepth];  // the path from the root; an AVL tree is < 64 deep
-  };
-  // A cursor on the node with key k (the path toward where k would be if absent).
-  Cursor seek(const Key& k) const;
-  // A cursor on floor(k), found in the same descent (at() == kNull when there is none):
-  // seek(key(floor(k))) without descending twice.
-  Cursor seek_floor(const Key& k) const;
+  NodeId range_min(Key lo, Key hi) const;
 
  private:
   struct Node {
-    int32_t y = 0, i = 0;  // the key (an anchor index fits 32 bits)
+    Key key = 0;
     double pri = 0;
+    double min_pri = 0;  // nodes_[min].pri
     NodeId child[2] = {kNull, kNull};
     NodeId min = kNull;  // node of minimum priority in this subtree
     int8_t balance = 0;  // height(right) - height(left)
   };
   static constexpr NodeId kFake = 0;
-  static_assert(sizeof(Node) == 32);
+  static_assert(sizeof(Node) == 40);
 
-  static int compare(const Key& a, const Node& b) {
-    if (a.y != b.y) return a.y < b.y ? -1 : 1;
-    return (a.i > b.i) - (a.i < b.i);
-  }
-  bool less_pri(NodeId a, NodeId b) const { return nodes_[a].pri < nodes_[b].pri; }
+  void set_min(Node& n, const Node& from) { n.min = from.min, n.min_pri = from.min_pri; }
   void refresh_min(NodeId p, NodeId first, NodeId second);
   NodeId rotate1(NodeId p, int dir);
   NodeId rotate2(NodeId p, int dir);
@@ -110,17 +91,20 @@ class RmqTree {
 // earlier candidate over p but lets `second` win over the running minimum (krmq_update_min).
 inline void RmqTree::refresh_min(NodeId p, NodeId first, NodeId second) {
   Node& n = nodes_[p];
-  n.min = (first == kNull || less_pri(p, nodes_[first].min)) ? p : nodes_[first].min;
-  if (second != kNull && !less_pri(n.min, nodes_[second].min)) n.min = nodes_[second].min;
+  if (first == kNull || n.pri < nodes_[first].min_pri)
+    n.min = p, n.min_pri = n.pri;
+  else
+    set_min(n, nodes_[first]);
+  if (second != kNull && !(n.min_pri < nodes_[second].min_pri)) set_min(n, nodes_[second]);
 }
 
 // Single rotation: (a,(b,c)q)p => ((a,b)p,c)q for dir 0, mirrored for dir 1.
 inline RmqTree::NodeId RmqTree::rotate1(NodeId p, int dir) {
   const int opp = 1 - dir;
   const NodeId q = nodes_[p].child[opp];
-  const NodeId old_min = nodes_[p].min;
+  const Node old = nodes_[p];
   refresh_min(p, nodes_[p].child[dir], nodes_[q].child[dir]);
-  nodes_[q].min = old_min;
+  set_min(nodes_[q], old);
   nodes_[p].child[opp] = nodes_[q].child[dir];
   nodes_[q].child[dir] = p;
   return q;
@@ -131,10 +115,10 @@ inline RmqTree::NodeId RmqTree::rotate2(NodeId p, int dir) {
   const int opp = 1 - dir;
   const NodeId q = nodes_[p].child[opp];
   const NodeId r = nodes_[q].child[dir];
-  const NodeId old_min = nodes_[p].min;
+  const Node old = nodes_[p];
   refresh_min(p, nodes_[p].child[dir], nodes_[r].child[dir]);
   refresh_min(q, nodes_[q].child[opp], nodes_[r].child[opp]);
-  nodes_[r].min = old_min;
+  set_min(nodes_[r], old);
   nodes_[p].child[opp] = nodes_[r].child[dir];
   nodes_[r].child[dir] = p;
   nodes_[q].child[dir] = nodes_[r].child[opp];
@@ -151,7 +135,7 @@ inline RmqTree::NodeId RmqTree::rotate2(NodeId p, int dir) {
   return r;
 }
 
-inline RmqTree::NodeId RmqTree::insert(const Key& key, double pri) {
+inline RmqTree::NodeId RmqTree::insert(Key key, double pri) {
   // Descend, remembering the path, and the deepest unbalanced node (top) with its parent:
   // only the subtree below `top` can need a rotation.
   NodeId path[kMaxDepth];
@@ -159,15 +143,14 @@ inline RmqTree::NodeId RmqTree::insert(const Key& key, double pri) {
   int path_len = 0, n_dirs = 0, which = 0;
   NodeId top = root_, top_parent = kNull, parent = kNull;
   for (NodeId p = root_; p != kNull; parent = p, p = nodes_[p].child[which]) {
-    const int cmp = compare(key, nodes_[p]);
-    if (cmp == 0) return p;
+    if (key == nodes_[p].key) return p;
     if (nodes_[p].balance != 0) top_parent = parent, top = p, n_dirs = 0;
-    dirs[n_dirs++] = static_cast<uint8_t>(which = cmp > 0);
+    dirs[n_dirs++] = static_cast<uint8_t>(which = key > nodes_[p].key);
     path[path_len++] = p;
   }
   Node node;
-  assert(key.i >= 0 && key.i <= INT32_MAX);
-  node.y = key.y, node.i = static_cast<int32_t>(key.i), node.pri = pri;
+  assert(key_i(key) <= INT32_MAX);
+  node.key = key, node.pri = node.min_pri = pri;
   NodeId x = free_;
   if (x != kNull) {
     free_ = nodes_[x].child[0];
@@ -209,17 +192,13 @@ inline RmqTree::NodeId RmqTree::insert(const Key& key, double pri) {
   return x;
 }
 
-inline RmqTree::NodeId RmqTree::find(const Key& key) const {
+inline RmqTree::NodeId RmqTree::find(Key key) const {
   NodeId p = root_;
-  while (p != kNull) {
-    const int cmp = compare(key, nodes_[p]);
-    if (cmp == 0) break;
-    p = nodes_[p].child[cmp > 0];
-  }
+  while (p != kNull && key != nodes_[p].key) p = nodes_[p].child[key > nodes_[p].key];
   return p;
 }
 
-inline bool RmqTree::erase(const Key& key) {
+inline bool RmqTree::erase(Key key) {
   if (root_ == kNull) return false;
   // The fake root is a copy of the root whose left child is the root, so that the root
   // has a parent like every other node (krmq_erase).
@@ -229,11 +208,11 @@ inline bool RmqTree::erase(const Key& key) {
   nodes_[kFake] = nodes_[root_];
   nodes_[kFake].child[0] = root_, nodes_[kFake].child[1] = kNull;
   NodeId p = kFake;
-  for (int cmp = -1; cmp != 0; cmp = compare(key, nodes_[p])) {
-    const int which = cmp > 0;
+  for (int which = 0;; which = key > nodes_[p].key) {
     dir[d] = static_cast<uint8_t>(which), path[d++] = p;
     p = nodes_[p].child[which];
     if (p == kNull) return false;
+    if (key == nodes_[p].key) break;
   }
   --count_;
 
@@ -290,92 +269,56 @@ inline bool RmqTree::erase(const Key& key) {
   return true;
 }
 
-inline RmqTree::NodeId RmqTree::range_min(const Key& lo, const Key& hi) const {
-  if (root_ == kNull) return kNull;
-  // The search paths of both bounds; their lowest common node inside [lo, hi] is the LCA.
-  NodeId path[2][kMaxDepth];
-  int pcmp[2][kMaxDepth], plen[2] = {0, 0};
-  const Key* bound[2] = {&lo, &hi};
-  for (int s = 0; s < 2; ++s) {
-    for (NodeId p = root_; p != kNull;) {
-      const int cmp = compare(*bound[s], nodes_[p]);
-      path[s][plen[s]] = p, pcmp[s][plen[s]++] = cmp;
-      if (cmp == 0) break;
-      p = nodes_[p].child[cmp > 0];
+inline RmqTree::NodeId RmqTree::range_min(Key lo, Key hi) const {
+  // krmq_rmq: the search paths of lo and hi share a prefix down to their lowest common
+  // node inside [lo, hi] (the LCA); none such when the shared descent falls off the tree.
+  NodeId p = root_;
+  while (p != kNull) {
+    const Key k = nodes_[p].key;
+    if (hi < k)
+      p = nodes_[p].child[0];
+    else if (lo > k)
+      p = nodes_[p].child[1];
+    else
+      break;
+  }
+  if (p == kNull) return kNull;
+  NodeId min = p;
+  double min_pri = nodes_[p].pri;
+  // Below the LCA: on the lower path, nodes >= lo and their right subtrees; then on the
+  // upper path, nodes <= hi and their left subtrees, each path from the top down. Only a
+  // strictly smaller priority replaces (the order of consideration decides ties).
+  auto consider = [&](const Node& nd, NodeId n, int side) {
+    if (nd.pri < min_pri) min = n, min_pri = nd.pri;
+    const NodeId sub = nd.child[side];
+    if (sub != kNull && nodes_[sub].min_pri < min_pri) min = nodes_[sub].min, min_pri = nodes_[sub].min_pri;
+  };
+  const Key lca_key = nodes_[p].key;
+  if (lo < lca_key) {
+    for (NodeId n = nodes_[p].child[0]; n != kNull;) {
+      const Node& nd = nodes_[n];
+      if (lo > nd.key) {
+        n = nd.child[1];
+        continue;
+      }
+      consider(nd, n, 1);
+      if (lo == nd.key) break;
+      n = nd.child[0];
     }
   }
-  int i = 0;
-  for (; i < plen[0] && i < plen[1]; ++i)
-    if (path[0][i] == path[1][i] && pcmp[0][i] <= 0 && pcmp[1][i] >= 0) break;
-  if (i == plen[0] || i == plen[1]) return kNull;
-  const int lca = i;
-  NodeId min = path[0][lca];
-  // Below the LCA: on the lower path, nodes >= lo and their right subtrees; on the upper
-  // path, nodes <= hi and their left subtrees. Only a strictly smaller priority replaces.
-  for (i = lca + 1; i < plen[0]; ++i) {
-    if (pcmp[0][i] > 0) continue;
-    const NodeId n = path[0][i], right = nodes_[n].child[1];
-    if (less_pri(n, min)) min = n;
-    if (right != kNull && less_pri(nodes_[right].min, min)) min = nodes_[right].min;
-  }
-  for (i = lca + 1; i < plen[1]; ++i) {
-    if (pcmp[1][i] < 0) continue;
-    const NodeId n = path[1][i], left = nodes_[n].child[0];
-    if (less_pri(n, min)) min = n;
-    if (left != kNull && less_pri(nodes_[left].min, min)) min = nodes_[left].min;
+  if (hi > lca_key) {
+    for (NodeId n = nodes_[p].child[1]; n != kNull;) {
+      const Node& nd = nodes_[n];
+      if (hi < nd.key) {
+        n = nd.child[0];
+        continue;
+      }
+      consider(nd, n, 0);
+      if (hi == nd.key) break;
+      n = nd.child[1];
+    }
   }
   return min;
-}
-
-inline RmqTree::NodeId RmqTree::floor(const Key& k) const {
-  NodeId lower = kNull;
-  for (NodeId p = root_; p != kNull;) {
-    const int cmp = compare(k, nodes_[p]);
-    if (cmp == 0) return p;
-    if (cmp > 0) lower = p;
-    p = nodes_[p].child[cmp > 0];
-  }
-  return lower;
-}
-
-inline RmqTree::Cursor RmqTree::seek(const Key& k) const {
-  Cursor c;
-  c.tree_ = this;
-  for (NodeId p = root_; p != kNull;) {
-    c.stack_[c.depth_++] = p;
-    const int cmp = compare(k, nodes_[p]);
-    if (cmp == 0) break;
-    p = nodes_[p].child[cmp > 0];
-  }
-  return c;
-}
-
-inline RmqTree::Cursor RmqTree::seek_floor(const Key& k) const {
-  Cursor c;
-  c.tree_ = this;
-  int floor_depth = 0;  // the path up to the last node with a smaller key
-  for (NodeId p = root_; p != kNull;) {
-    c.stack_[c.depth_++] = p;
-    const int cmp = compare(k, nodes_[p]);
-    if (cmp == 0) return c;
-    if (cmp > 0) floor_depth = c.depth_;
-    p = nodes_[p].child[cmp > 0];
-  }
-  c.depth_ = floor_depth;
-  return c;
-}
-
-inline bool RmqTree::Cursor::prev() {
-  if (depth_ == 0) return false;
-  NodeId p = tree_->nodes_[stack_[depth_ - 1]].child[0];
-  if (p != kNull) {  // down: the rightmost node of the left subtree
-    for (; p != kNull; p = tree_->nodes_[p].child[1]) stack_[depth_++] = p;
-    return true;
-  }
-  do {  // up: until we arrive from a right child
-    p = stack_[--depth_];
-  } while (depth_ > 0 && p == tree_->nodes_[stack_[depth_ - 1]].child[0]);
-  return depth_ > 0;
 }
 
 }  // namespace agatha::map
