@@ -178,14 +178,15 @@ __attribute__((always_inline)) inline Cells compute_cells(const Params& k, const
   a = Vec::sub(a, tmp), b = Vec::sub(b, tmp);
   tmp = Vec::sub(z, k.q2);
   a2 = Vec::sub(a2, tmp), b2 = Vec::sub(b2, tmp);
-  c.x = Vec::sub(Vec::max(a, k.zero), k.qe), c.y = Vec::sub(Vec::max(b, k.zero), k.qe);
-  c.x2 = Vec::sub(Vec::max(a2, k.zero), k.qe2), c.y2 = Vec::sub(Vec::max(b2, k.zero), k.qe2);
+  const V ma = Vec::max(a, k.zero), mb = Vec::max(b, k.zero), ma2 = Vec::max(a2, k.zero), mb2 = Vec::max(b2, k.zero);
+  c.x = Vec::sub(ma, k.qe), c.y = Vec::sub(mb, k.qe);
+  c.x2 = Vec::sub(ma2, k.qe2), c.y2 = Vec::sub(mb2, k.qe2);
   // Phase 4: continuation bits.
-  if constexpr (M == Mode::kLeft) {
-    dsrc = Vec::or_(dsrc, Vec::and_(Vec::gt(a, k.zero), k.cont_e));
-    dsrc = Vec::or_(dsrc, Vec::and_(Vec::gt(b, k.zero), k.cont_f));
-    dsrc = Vec::or_(dsrc, Vec::and_(Vec::gt(a2, k.zero), k.cont_e2));
-    dsrc = Vec::or_(dsrc, Vec::and_(Vec::gt(b2, k.zero), k.cont_f2));
+  if constexpr (M == Mode::kLeft) {  // set where > 0, i.e. where max(., 0) is not 0
+    dsrc = Vec::or_(dsrc, Vec::sign(k.cont_e, ma));
+    dsrc = Vec::or_(dsrc, Vec::sign(k.cont_f, mb));
+    dsrc = Vec::or_(dsrc, Vec::sign(k.cont_e2, ma2));
+    dsrc = Vec::or_(dsrc, Vec::sign(k.cont_f2, mb2));
   } else if constexpr (M == Mode::kRight) {  // set unless < 0
     dsrc = Vec::or_(dsrc, Vec::andnot(Vec::gt(k.zero, a), k.cont_e));
     dsrc = Vec::or_(dsrc, Vec::andnot(Vec::gt(k.zero, b), k.cont_f));

@@ -122,13 +122,14 @@ __attribute__((always_inline)) inline V splice_cells(const Params& k, const Row&
   a = Vec::sub(a, open), b = Vec::sub(b, open);
   a2 = Vec::sub(a2, Vec::sub(z, k.q2));
   const V donor = Vec::load(w.donor + t);
-  Vec::store(w.x_out + t, Vec::sub(Vec::max(a, k.zero), k.qe));
-  Vec::store(w.y + t, Vec::sub(Vec::max(b, k.zero), k.qe));
+  const V ma = Vec::max(a, k.zero), mb = Vec::max(b, k.zero);
+  Vec::store(w.x_out + t, Vec::sub(ma, k.qe));
+  Vec::store(w.y + t, Vec::sub(mb, k.qe));
   Vec::store(w.x2_out + t, Vec::sub(Vec::max(a2, donor), k.q2));
   // Phase 4: "the state continues" bits: > (left) or >= (right) the opening value.
-  if constexpr (M == Mode::kLeft) {
-    d = Vec::or_(d, Vec::and_(Vec::gt(a, k.zero), k.cont_e));
-    d = Vec::or_(d, Vec::and_(Vec::gt(b, k.zero), k.cont_f));
+  if constexpr (M == Mode::kLeft) {  // a > 0 where max(a, 0) is not 0
+    d = Vec::or_(d, Vec::sign(k.cont_e, ma));
+    d = Vec::or_(d, Vec::sign(k.cont_f, mb));
     d = Vec::or_(d, Vec::and_(Vec::gt(a2, donor), k.cont_e2));
   } else if constexpr (M == Mode::kRight) {
     d = Vec::or_(d, Vec::andnot(Vec::gt(k.zero, a), k.cont_e));

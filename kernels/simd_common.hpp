@@ -40,6 +40,9 @@ struct Vec {
   static T min(T a, T b) { return _mm256_min_epi8(a, b); }   // signed
   static T max_u(T a, T b) { return _mm256_max_epu8(a, b); }  // unsigned
   static T gt(T a, T b) { return _mm256_cmpgt_epi8(a, b); }  // a > b ? 0xff : 0
+  // a where b > 0, 0 where b == 0 (and -a where b < 0): for b >= 0, "b > 0 ? a : 0" in
+  // one instruction.
+  static T sign(T a, T b) { return _mm256_sign_epi8(a, b); }
   static T eq(T a, T b) { return _mm256_cmpeq_epi8(a, b); }
   static T and_(T a, T b) { return _mm256_and_si256(a, b); }
   static T andnot(T a, T b) { return _mm256_andnot_si256(a, b); }  // ~a & b
@@ -72,6 +75,7 @@ struct Vec {
   static T min(T a, T b) { return _mm_min_epi8(a, b); }
   static T max_u(T a, T b) { return _mm_max_epu8(a, b); }
   static T gt(T a, T b) { return _mm_cmpgt_epi8(a, b); }
+  static T sign(T a, T b) { return _mm_sign_epi8(a, b); }  // as the AVX2 one
   static T eq(T a, T b) { return _mm_cmpeq_epi8(a, b); }
   static T and_(T a, T b) { return _mm_and_si128(a, b); }
   static T andnot(T a, T b) { return _mm_andnot_si128(a, b); }
