@@ -31,8 +31,19 @@ int64_t Reference::find(std::string_view name) const {
 }
 
 void Reference::fetch(uint32_t rid, uint32_t st, uint32_t en, uint8_t* out) const {
-  const uint64_t off = seqs_[rid].offset;
-  for (uint64_t i = off + st; i < off + en; ++i) *out++ = code_at(i);
+  uint64_t i = seqs_[rid].offset + st;
+  const uint64_t end = seqs_[rid].offset + en;
+  if (i < end && (i & 1)) *out++ = code_at(i++);
+  // Whole bytes, two bases each (low nibble first): a loop the compiler vectorises.
+  const uint8_t* p = packed_.data() + (i >> 1);
+  const uint64_t pairs = (end - i) / 2;
+  for (uint64_t k = 0; k < pairs; ++k) {
+    const uint8_t b = p[k];
+    out[2 * k] = b & 0xf;
+    out[2 * k + 1] = b >> 4;
+  }
+  out += 2 * pairs, i += 2 * pairs;
+  if (i < end) *out = code_at(i);
 }
 
 namespace {

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,32 @@ TEST(Reference, StoresCodesAndNames) {
   EXPECT_EQ(codes, (std::vector<uint8_t>{1, 0, 4, 4, 4, 4}));
   EXPECT_EQ(ref.base(1, 0), 0);
   EXPECT_EQ(ref.base(1, 16), 3);
+}
+
+// fetch() of every range, odd and even ends, empty ones included, in sequences at odd
+// and even offsets of the packed storage, against base() position by position.
+TEST(Reference, FetchOfAnyRangeIsTheBasesOneByOne) {
+  AlignOptions opt;
+  opt.k = 5, opt.w = 3;
+  std::mt19937 rng(3);
+  std::vector<std::pair<std::string, std::string>> seqs;
+  for (const int len : {1, 2, 37, 64, 101}) {
+    std::string s;
+    for (int i = 0; i < len; ++i) s += "ACGTN"[rng() % 5];
+    seqs.push_back({"s" + std::to_string(len), s});
+  }
+  const auto idx = MinimizerIndex::build(seqs, opt);
+  const Reference& ref = idx.reference();
+  for (uint32_t rid = 0; rid < ref.size(); ++rid) {
+    const uint32_t len = ref.seq(rid).len;
+    for (uint32_t st = 0; st <= len; ++st)
+      for (uint32_t en = st; en <= len; ++en) {
+        std::vector<uint8_t> got(en - st + 1, 99);
+        ref.fetch(rid, st, en, got.data());
+        for (uint32_t i = st; i < en; ++i) ASSERT_EQ(got[i - st], ref.base(rid, i)) << rid << " " << st << " " << en;
+        ASSERT_EQ(got[en - st], 99) << "wrote past the range";
+      }
+  }
 }
 
 }  // namespace
