@@ -245,8 +245,7 @@ inline uint8_t* layout_sequences(const DpTask& task, const Setup& s, Workspace& 
   uint8_t* sf = ws.seq.reserve(n);
   std::fill(sf, sf + n, 0);
   std::copy(task.target.begin(), task.target.end(), sf);
-  uint8_t* qr = sf + s.tlen16;
-  for (int j = 0; j < s.qlen; ++j) qr[j] = task.query[s.qlen - 1 - j];
+  std::reverse_copy(task.query.begin(), task.query.end(), sf + s.tlen16);
   return sf;
 }
 

@@ -301,8 +301,8 @@ void extd2_sse41(const DpTask& task, DpResult& res, Workspace& ws)
   const Mode mode = !st.with_cigar ? Mode::kScoreOnly : (task.flag & dp_flag::kRight) ? Mode::kRight : Mode::kLeft;
   const Arrays ar = init_arrays(st, ws);
   uint8_t* sf = layout_sequences(task, st, ws);
-  for (int i = 0; i < st.tlen; ++i)
-    if (sf[i] == 4) sf[i] = kTargetN;
+  // (the bound in a local: the byte stores could otherwise alias st and reload it)
+  for (int i = 0, n = st.tlen; i < n; ++i) sf[i] = sf[i] == 4 ? kTargetN : sf[i];
   const uint8_t* qr = sf + st.tlen16;
   int32_t* H = nullptr;
   if (!st.approx_max) {
