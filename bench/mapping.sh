@@ -23,6 +23,9 @@
 #   HIFI_SEED=11         pbsim --seed (fixed: the reads are the same on every run)
 #   REP_DEPTH=3          pbsim depth of the rep and rephifi reads
 #   SPLICE_READS=10000   simulated reads of the splice set
+#   REPEATS=1            runs of each program per set, alternating (minimap2, agatha,
+#                        minimap2, ...); the table gives the median wall time of each and the
+#                        largest peak RSS (machines that are shared and noisy: use 3 or more)
 #   RESULTS=FILE         also write the table as TSV to FILE
 #   PREPARE_ONLY=1       prepare the data sets in CACHE/mapping and stop (scripts/gpu-check.sh
 #                        prepare carries them to a machine without network access)
@@ -75,6 +78,8 @@ HIFI_SEED=${HIFI_SEED:-11}
 REP_DEPTH=${REP_DEPTH:-3}
 SPLICE_READS=${SPLICE_READS:-10000}
 RESULTS=${RESULTS:-}
+REPEATS=${REPEATS:-1}
+[[ $REPEATS =~ ^[1-9][0-9]*$ ]] || { echo "mapping.sh: REPEATS must be a positive integer, not '$REPEATS'" >&2; exit 1; }
 [[ $MODE = sam || $MODE = paf ]] || { echo "mapping.sh: MODE must be sam or paf, not '$MODE'" >&2; exit 1; }
 [[ $AGATHA = /* ]] || AGATHA=$ROOT/$AGATHA
 [[ -x $AGATHA ]] || { echo "mapping.sh: no agatha binary at $AGATHA (meson setup build && ninja -C build)" >&2; exit 1; }
@@ -214,6 +219,13 @@ print(len(names), sum(map(len, mm.values())), same, len(names) - len(diff), len(
 EOF
 }
 
+# median_stats PREFIX: "median-wall max-rss" over the files PREFIX.1 .. PREFIX.REPEATS.
+median_stats() {
+  local i
+  for ((i = 1; i <= REPEATS; i++)); do cat "$1.$i"; done | sort -g -k1,1 |
+    awk '{w[NR] = $1; if ($2 > m) m = $2} END{printf "%s %s\n", (NR % 2 ? w[(NR + 1) / 2] : (w[NR / 2] + w[NR / 2 + 1]) / 2), m}'
+}
+
 count_reads() {
   local f=$1
   case $f in *.gz) zcat "$f" ;; *) cat "$f" ;; esac | awk 'NR%4==1' | wc -l
@@ -244,14 +256,16 @@ for set in $SETS; do
   fi
   mm2_cmd=("$MINIMAP2" "${mm2_mode[@]}" -x "$preset" -t "$THREADS" "$ref" "$reads")
   agatha_cmd=("$AGATHA" align "${agatha_mode[@]}" "${AGATHA_OPTS[@]}" -x "$preset" -t "$THREADS" "$ref" "$reads")
-  log "$set: ${mm2_cmd[*]}"
-  measure "$OUT/$set.mm2.$MODE" "$OUT/$set.mm2.stats" "${mm2_cmd[@]}"
-  log "$set: ${agatha_cmd[*]}"
-  measure "$OUT/$set.agatha.$MODE" "$OUT/$set.agatha.stats" "${agatha_cmd[@]}"
+  for ((rep = 1; rep <= REPEATS; rep++)); do
+    log "$set: ${mm2_cmd[*]}"
+    measure "$OUT/$set.mm2.$MODE" "$OUT/$set.mm2.stats.$rep" "${mm2_cmd[@]}"
+    log "$set: ${agatha_cmd[*]}"
+    measure "$OUT/$set.agatha.$MODE" "$OUT/$set.agatha.stats.$rep" "${agatha_cmd[@]}"
+  done
   read -r n_seen mm_lines same same_reads diff_reads header_same < <(compare "$OUT/$set.mm2.$MODE" \
     "$OUT/$set.agatha.$MODE" "$OUT/$set.$MODE.diff")
-  read -r mm_s mm_kb < "$OUT/$set.mm2.stats"
-  read -r ag_s ag_kb < "$OUT/$set.agatha.stats"
+  read -r mm_s mm_kb < <(median_stats "$OUT/$set.mm2.stats")
+  read -r ag_s ag_kb < <(median_stats "$OUT/$set.agatha.stats")
   n_reads=$(count_reads "$reads")
   if [[ $MODE = sam ]]; then
     row=$(awk -v s="$set" -v p="$preset" -v n="$n_reads" -v ml="$mm_lines" -v sa="$same" -v sr="$same_reads" \
