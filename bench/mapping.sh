@@ -258,14 +258,14 @@ for set in $SETS; do
   agatha_cmd=("$AGATHA" align "${agatha_mode[@]}" "${AGATHA_OPTS[@]}" -x "$preset" -t "$THREADS" "$ref" "$reads")
   for ((rep = 1; rep <= REPEATS; rep++)); do
     log "$set: ${mm2_cmd[*]}"
-    measure "$OUT/$set.mm2.$MODE" "$OUT/$set.mm2.stats.$rep" "${mm2_cmd[@]}"
+    measure "$OUT/$set.mm2.$MODE" "$OUT/$set.mm2.$MODE.stats.$rep" "${mm2_cmd[@]}"
     log "$set: ${agatha_cmd[*]}"
-    measure "$OUT/$set.agatha.$MODE" "$OUT/$set.agatha.stats.$rep" "${agatha_cmd[@]}"
+    measure "$OUT/$set.agatha.$MODE" "$OUT/$set.agatha.$MODE.stats.$rep" "${agatha_cmd[@]}"
   done
   read -r n_seen mm_lines same same_reads diff_reads header_same < <(compare "$OUT/$set.mm2.$MODE" \
     "$OUT/$set.agatha.$MODE" "$OUT/$set.$MODE.diff")
-  read -r mm_s mm_kb < <(median_stats "$OUT/$set.mm2.stats")
-  read -r ag_s ag_kb < <(median_stats "$OUT/$set.agatha.stats")
+  read -r mm_s mm_kb < <(median_stats "$OUT/$set.mm2.$MODE.stats")
+  read -r ag_s ag_kb < <(median_stats "$OUT/$set.agatha.$MODE.stats")
   n_reads=$(count_reads "$reads")
   if [[ $MODE = sam ]]; then
     row=$(awk -v s="$set" -v p="$preset" -v n="$n_reads" -v ml="$mm_lines" -v sa="$same" -v sr="$same_reads" \
