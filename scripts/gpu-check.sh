@@ -219,7 +219,7 @@ if [ -n "$MM2" ]; then
   if command -v column >/dev/null 2>&1; then column -t -s $'\t' "$OUT/mapping.tsv"; else cat "$OUT/mapping.tsv"; fi |
     tee -a "$REPORT"
   for set in ont pb; do
-    say "$set: $(grep -ohE '[0-9]+ DP tasks in [0-9]+ round.*' "$CACHE_DIR/out/$set.agatha.stats.log" 2>/dev/null)"
+    say "$set: $(grep -ohE '[0-9]+ DP tasks in [0-9]+ round.*' "$CACHE_DIR/out/$set.agatha.sam.stats.1.log" 2>/dev/null)"
   done
 else
   say "no minimap2 and bench data here (scripts/gpu-check.sh prepare puts them in the bundle)"
