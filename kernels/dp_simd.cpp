@@ -229,8 +229,15 @@ __attribute__((always_inline)) inline void core_loop(const Params& k, const Row&
 // cell loop instead of reloading them after each one (a store through int8_t* may
 // alias any object whose address is known elsewhere).
 template <Mode M, bool kApprox>
-__attribute__((noinline)) void run_diagonals(const DpTask& task, const Setup& st, const Arrays& ar, const uint8_t* sf,
-                                             const uint8_t* qr, int32_t* H, Workspace& ws, DpResult& res) {
+__attribute__((noinline)) void run_diagonals(const DpTask& task_in, const Setup& st_in, const Arrays& ar,
+                                             const uint8_t* sf, const uint8_t* qr, int32_t* H, Workspace& ws,
+                                             DpResult& res_out) {
+  // The task, its set-up and the result as locals too: the per-anti-diagonal rules read
+  // and update them, and through the caller's references every byte store of the cell
+  // loop would force them to be reloaded and stored again.
+  const DpTask task = task_in;
+  const Setup st = st_in;
+  DpResult res = res_out;
   const Params k(st);
   int8_t *const u = ar.u, *const y = ar.y, *const y2 = ar.y2, *const s = ar.s;
   // Anti-diagonal r writes buffer r & 1 and reads the other.
@@ -276,6 +283,7 @@ __attribute__((noinline)) void run_diagonals(const DpTask& task, const Setup& st
     last_st = d.st, last_en = d.en;
     std::swap(x_in, x_out), std::swap(v_in, v_out), std::swap(x2_in, x2_out);
   }
+  res_out = std::move(res);
 }
 
 template <Mode M>
