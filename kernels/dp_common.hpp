@@ -107,8 +107,8 @@ inline bool anti_diagonal(const Setup& s, int r, AntiDiagonal& d) {
   en = std::min(en, (r + s.w) >> 1);      // floor((r+w)/2)
   if (st > en) return false;
   d.st0 = st, d.en0 = en;
-  d.st = st / kBlock * kBlock;
-  d.en = (en + kBlock) / kBlock * kBlock - 1;
+  d.st = st & ~(kBlock - 1);  // 0 <= st <= en: rounding down by masking
+  d.en = ((en + kBlock) & ~(kBlock - 1)) - 1;
   return true;
 }
 

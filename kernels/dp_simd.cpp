@@ -248,6 +248,10 @@ __attribute__((noinline)) void run_diagonals(const DpTask& task_in, const Setup&
   RowWriter rows(ws);
   int32_t h0 = 0, last_h0_t = 0;
   int last_st = -1, last_en = -1;
+  // The rounded start at which each read buffer (by the parity of r) was last patched:
+  // no later anti-diagonal writes below its own start, which never decreases, so the
+  // patch holds until the start moves.
+  int patched_st[2] = {-1, -1};
   for (int r = 0; r < n_diag; ++r) {
     AntiDiagonal d;
     if (!anti_diagonal(st, r, d)) {
@@ -255,19 +259,21 @@ __attribute__((noinline)) void run_diagonals(const DpTask& task_in, const Setup&
       break;
     }
     res.cells += static_cast<uint64_t>(d.en0 - d.st0 + 1);
-    const int cend = d.st0 + (d.en0 - d.st0) / kBlock * kBlock + kBlock - 1;
+    const int cend = d.st0 + ((d.en0 - d.st0) & ~(kBlock - 1)) + kBlock - 1;  // en0 >= st0
     const Row w{x_in, v_in, x2_in, x_out, v_out, x2_out, u, y, y2, s, sf, qr + (st.qlen - 1 - r), d.st0, cend};
     // The r-1 values at st-1 (see dp_scalar.cpp): already in the read buffer when st-1
     // was computed on r-1, the initial constants if not, the border at t = 0. Bytes
     // that already hold the value are not rewritten (usually the case, as the buffer was
     // patched two anti-diagonals ago), sparing the first loads a store-forwarding stall.
-    if (d.st == 0 || d.st - 1 < last_st || d.st - 1 > last_en) {
+    // At st = 0 the border value changes with r, so it is written every time.
+    if (d.st == 0 || ((d.st - 1 < last_st || d.st - 1 > last_en) && patched_st[r & 1] != d.st)) {
       auto patch = [](int8_t& p, int8_t val) {
         if (p != val) p = val;
       };
       patch(x_in[d.st - 1], neg_qe);
       patch(x2_in[d.st - 1], neg_qe2);
       patch(v_in[d.st - 1], d.st == 0 ? boundary_diff(st, r) : neg_qe);
+      patched_st[r & 1] = d.st;
     }
     if (d.en >= r) y[r] = neg_qe, y2[r] = neg_qe2, u[r] = boundary_diff(st, r);
     uint8_t* dir = M == Mode::kScoreOnly ? nullptr : rows.next(r, d);
