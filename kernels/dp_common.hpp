@@ -181,13 +181,17 @@ inline void reserve_rows(Workspace& ws, size_t bytes) {
 
 // Sizes the per-anti-diagonal row index of the traceback (rows are written for every
 // anti-diagonal computed, and the walk reads only those) and, when the widest possible
-// rows might not fit in the row buffer, reserves exactly what the rows of every
-// anti-diagonal take (a task that stops early uses less).
+// rows might not fit in the row buffer, reserves room for them: that bound itself when
+// it is small (about twice the exact size at most; kept, it lets the next tasks of that size
+// skip this), else exactly what the rows of every anti-diagonal take (a task that stops
+// early uses less), counted in a pass over the anti-diagonals.
+inline constexpr size_t kRowBoundBytes = size_t{4} << 20;
 inline void prepare_traceback(const Setup& s, Workspace& ws) {
   const auto n_diag = static_cast<size_t>(s.qlen + s.tlen - 1);
   if (ws.row.size() < n_diag) ws.row.resize(n_diag), ws.off.resize(n_diag), ws.off_end.resize(n_diag);
   const auto widest = static_cast<size_t>(std::min(s.tlen16, std::min({s.tlen, s.qlen, s.w + 1}) + 2 * kBlock));
   if (n_diag * widest + kPad <= ws.dir.capacity()) return;
+  if (n_diag * widest <= kRowBoundBytes) return reserve_rows(ws, n_diag * widest);
   size_t bytes = 0;
   AntiDiagonal d;
   for (int r = 0; r < static_cast<int>(n_diag) && anti_diagonal(s, r, d); ++r)
