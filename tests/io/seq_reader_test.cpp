@@ -136,5 +136,36 @@ TEST_F(SeqReaderTest, BytesBelowFourAreBasesAndOtherNonLettersAreN) {
   EXPECT_EQ(recs[0].seq, "ACGTNNNNNACgtRy=.");
 }
 
+// The same rules in long sequences, where the reader checks blocks of 32 bytes at once
+// and passes blocks of plain letters through: each special byte at every position of
+// a 100-base read (in each block and in the tail), among plain letters.
+TEST_F(SeqReaderTest, SpecialBytesAnywhereInLongSequences) {
+  const std::string plain = "ACGTacgtRYKMNnBDHV";
+  const std::string special("Uu\x01\x03\xff*-=.", 9);
+  auto expect_byte = [](char ch) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c == 'U' || c == 'u') return static_cast<char>(c - 1);
+    if (c < 4) return "ACGT"[c];
+    const bool letter = (c | 0x20) >= 'a' && (c | 0x20) <= 'z';
+    return letter || c == '=' || c == '.' ? ch : 'N';
+  };
+  std::string text;
+  std::vector<std::string> wants;
+  for (const char sp : special) {
+    for (int pos = 0; pos < 100; ++pos) {
+      std::string seq;
+      for (int i = 0; i < 100; ++i) seq += plain[static_cast<size_t>(i * 7 + pos) % plain.size()];
+      seq[static_cast<size_t>(pos)] = sp;
+      std::string w;
+      for (const char ch : seq) w += expect_byte(ch);
+      text += ">r\n" + seq + "\n";
+      wants.push_back(w);
+    }
+  }
+  const auto recs = read_all(write("long_bytes.fa", text));
+  ASSERT_EQ(recs.size(), wants.size());
+  for (size_t i = 0; i < recs.size(); ++i) ASSERT_EQ(recs[i].seq, wants[i]) << "record " << i;
+}
+
 }  // namespace
 }  // namespace agatha::io
