@@ -133,6 +133,14 @@ __attribute__((target("avx2"))) void hash_steps_avx2(Steps& s, int n, uint64_t m
   for (; j < n; ++j) s.key[j] = hash64(s.key[j], mask) << 8 | s.span[j];
 }
 
+// Rolls base c (a code below 4) into the k-mer f and its reverse complement rv; false
+// when the two are equal (a palindrome: the position has no step).
+inline bool roll(uint64_t& f, uint64_t& rv, uint8_t c, uint64_t mask, int rc_shift) {
+  f = (f << 2 | c) & mask;
+  rv = (rv >> 2) | (uint64_t{3} ^ c) << rc_shift;
+  return f != rv;
+}
+
 bool has_avx2() {
   static const bool yes = __builtin_cpu_supports("avx2");
   return yes;
@@ -181,6 +189,16 @@ bool sketch_piece(std::string_view seq, int w, int k, uint32_t rid, bool hpc, in
     n_steps = 0;
   };
 
+  // The piece starts at the current step: what the warm-up emitted is dropped, and the
+  // state it left must be the one the whole sequence leaves here (see sketch.hpp);
+  // otherwise the caller starts earlier.
+  const auto start_piece = [&] {
+    flush();
+    out.resize(out_before);
+    started = true;
+    if (warm > 0 && (saw_n || l < w + 2 * k)) ok = false;
+  };
+
   if (!hpc) {
     // One step for every base of [i0, i1) (none for a palindromic k-mer; an ambiguous
     // base resets the k-mer), with the scan's state in locals: a k-mer's span is
@@ -202,10 +220,8 @@ bool sketch_piece(std::string_view seq, int w, int k, uint32_t rid, bool hpc, in
           uint64_t kmer = 0, at = kNoKmer;
           uint16_t sp = 0;
           if (c < 4) {
-            f = (f << 2 | c) & mask;
-            rv = (rv >> 2) | (uint64_t{3} ^ c) << rc_shift;
-            if (f == rv) continue;  // palindrome: no step
-            const uint64_t z = f < rv ? 0 : 1;
+            if (!roll(f, rv, c, mask, rc_shift)) continue;
+            const uint64_t z = f < rv ? 0 : 1;  // the canonical k-mer's strand
             if (++ll >= k) {
               kmer = z ? rv : f;
               sp = static_cast<uint16_t>(k);
@@ -224,12 +240,7 @@ bool sketch_piece(std::string_view seq, int w, int k, uint32_t rid, bool hpc, in
     };
     if (!started) {
       scan(warm, std::min(from, to));  // the warm-up
-      if (from < to) {                 // the piece starts: drop what the warm-up emitted
-        flush();
-        out.resize(out_before);
-        started = true;
-        if (warm > 0 && (saw_n || l < w + 2 * k)) ok = false;
-      }
+      if (from < to) start_piece();
     }
     if (started && ok) scan(from, to);
   } else {
@@ -280,10 +291,8 @@ bool sketch_piece(std::string_view seq, int w, int k, uint32_t rid, bool hpc, in
           if (c < 4) {
             ends[++r & 31] = i, ++since_n;
             const int run_span = i - (since_n > k ? ends[(r - k) & 31] : n_pos);
-            f = (f << 2 | c) & mask;
-            rv = (rv >> 2) | (uint64_t{3} ^ c) << rc_shift;
-            if (f == rv) continue;  // palindrome: no step
-            const uint64_t z = f < rv ? 0 : 1;
+            if (!roll(f, rv, c, mask, rc_shift)) continue;
+            const uint64_t z = f < rv ? 0 : 1;  // the canonical k-mer's strand
             if (++ll >= k && run_span < 256) {
               kmer = z ? rv : f;
               span = static_cast<uint16_t>(run_span);
@@ -302,10 +311,8 @@ bool sketch_piece(std::string_view seq, int w, int k, uint32_t rid, bool hpc, in
         if (started || run_end[q] >= to) {
           stopped = true;
         } else {
-          flush();
-          out.resize(out_before);
-          started = true;
-          if (warm > 0 && (saw_n || l < w + 2 * k)) ok = false, stopped = true;
+          start_piece();
+          stopped = !ok;
         }
       }
     }
