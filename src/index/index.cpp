@@ -548,29 +548,41 @@ MinimizerIndex MinimizerIndex::build(const std::vector<std::pair<std::string, st
 }
 
 void MinimizerIndex::build_buckets() {
-  // The table narrows lookup's binary search to the keys of one bucket. At least
-  // 2^bucket_bits buckets, and enough for about 8 keys a bucket (one 64-byte line of
-  // keys, so a lookup touches the table, one line of keys and the list); never more than
-  // about twice the keys, which cannot narrow the search further: the table's size
-  // follows the keys actually present, and a loaded index never asks for more table than
-  // its file holds hashes.
-  constexpr int kKeysPerBucketBits = 3;
-  const int by_keys = static_cast<int>(std::bit_width(keys_.size()));
-  const int bits = std::min(by_keys, std::max(bucket_bits_, by_keys - kKeysPerBucketBits));
-  bucket_shift_ = 2 * k_ - bits;
-  bucket_start_.assign((size_t{1} << bits) + 1, 0);
-  for (uint64_t key : keys_) ++bucket_start_[(key >> bucket_shift_) + 1];
+  // Each segment gets 2^b buckets with 2^b <= its keys / 4 (4-8 keys a bucket, one or
+  // two 64-byte lines of keys), raised towards 2^bucket_bits buckets in all but never to
+  // more buckets than the segment has keys, which cannot narrow the search further: the
+  // table's size follows the keys actually present, and a loaded index never asks for
+  // more table than its file holds hashes.
+  constexpr int kKeysPerBucketBits = 2;
+  const int seg_bits = std::min(kSegmentBits, 2 * k_);
+  segment_shift_ = 2 * k_ - seg_bits;
+  const size_t n_seg = size_t{1} << seg_bits;
+  std::vector<uint64_t> count(n_seg, 0);
+  for (uint64_t key : keys_)
+    if ((key >> segment_shift_) < n_seg) ++count[key >> segment_shift_];
+  segments_.assign(n_seg, {});
+  uint64_t n_buckets = 0;
+  for (size_t s = 0; s < n_seg; ++s) {
+    const int by_keys = static_cast<int>(std::bit_width(count[s]));
+    const int wanted = std::max(by_keys - kKeysPerBucketBits - 1, bucket_bits_ - seg_bits);
+    const int bits = std::clamp(std::min(wanted, by_keys), 0, segment_shift_);
+    segments_[s] = {n_buckets, segment_shift_ - bits};
+    n_buckets += uint64_t{1} << bits;
+  }
+  // One more bucket for hashes out of range, and the end sentinel.
+  bucket_start_.assign(n_buckets + 2, 0);
+  for (uint64_t key : keys_) ++bucket_start_[bucket_of(key) + 1];
   for (size_t i = 1; i < bucket_start_.size(); ++i) bucket_start_[i] += bucket_start_[i - 1];
 }
 
 std::span<const uint64_t> MinimizerIndex::lookup(uint64_t hash) const {
-  const uint64_t top = hash >> bucket_shift_;
-  if (top + 1 >= bucket_start_.size()) return {};
-  // A binary search without branches on the keys (a bucket holds about 8): the
-  // candidate range [b, b + len) keeps the hash if present, and narrows by a conditional
-  // move, where a branch on each comparison would be mispredicted half the time.
-  const uint64_t* b = keys_.data() + bucket_start_[top];
-  size_t len = bucket_start_[top + 1] - bucket_start_[top];
+  if (bucket_start_.empty()) return {};
+  const uint64_t bucket = bucket_of(hash);
+  // A binary search without branches on the keys: the candidate range [b, b + len)
+  // keeps the hash if present, and narrows by a conditional move, where a branch on
+  // each comparison would be mispredicted half the time.
+  const uint64_t* b = keys_.data() + bucket_start_[bucket];
+  size_t len = bucket_start_[bucket + 1] - bucket_start_[bucket];
   if (len == 0) return {};
   while (len > 1) {
     const size_t half = len / 2;
@@ -583,6 +595,55 @@ std::span<const uint64_t> MinimizerIndex::lookup(uint64_t hash) const {
   if ((v & kListFlag) == 0) return {vals_.data() + i, 1};
   const uint64_t at = v & ~kListFlag;
   return {lists_.data() + at + 1, static_cast<size_t>(lists_[at])};
+}
+
+void MinimizerIndex::lookup_batch(const uint64_t* hashes, size_t n, std::span<const uint64_t>* out,
+                                  uint64_t* pos) const {
+  constexpr uint64_t kNone = ~uint64_t{0};
+  if (bucket_start_.empty()) {
+    std::fill(out, out + n, std::span<const uint64_t>{});
+    return;
+  }
+  const uint64_t* starts = bucket_start_.data();
+  const uint64_t* keys = keys_.data();
+  // Step 1: each hash's bucket, [pos, pos + out's size) of keys_.
+  for (size_t i = 0; i < n; ++i) {
+    const uint64_t bucket = bucket_of(hashes[i]);
+    pos[i] = starts[bucket];
+    out[i] = {keys, static_cast<size_t>(starts[bucket + 1] - starts[bucket])};
+  }
+  // Step 2: the search in each bucket. Its loop count depends only on the bucket's
+  // size (read in step 1); the key comparisons narrow by conditional moves.
+  for (size_t i = 0; i < n; ++i) {
+    size_t len = out[i].size();
+    if (len == 0) {
+      pos[i] = kNone;
+      continue;
+    }
+    const uint64_t hash = hashes[i];
+    const uint64_t* b = keys + pos[i];
+    while (len > 1) {
+      const size_t half = len / 2;
+      b = b[half] <= hash ? b + half : b;
+      len -= half;
+    }
+    pos[i] = *b == hash ? static_cast<uint64_t>(b - keys) : kNone;
+  }
+  // Step 3: the value of each hash found.
+  for (size_t i = 0; i < n; ++i) {
+    if (pos[i] == kNone) {
+      out[i] = {};
+      continue;
+    }
+    out[i] = {vals_.data() + pos[i], 1};
+    pos[i] = vals_[pos[i]];
+  }
+  // Step 4: the occurrence lists of repeated hashes.
+  for (size_t i = 0; i < n; ++i) {
+    if (out[i].empty() || (pos[i] & kListFlag) == 0) continue;
+    const uint64_t at = pos[i] & ~kListFlag;
+    out[i] = {lists_.data() + at + 1, static_cast<size_t>(lists_[at])};
+  }
 }
 
 std::vector<uint32_t> MinimizerIndex::occurrence_counts() const {

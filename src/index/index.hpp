@@ -12,8 +12,9 @@
 // Layout: distinct hashes in ascending order (keys_), one value per hash (vals_): the
 // occurrence itself when the hash occurs once (the usual case), else kListFlag | the
 // offset of its list in lists_, where the list's length is followed by its occurrences;
-// and a table over the top bits of the 2k-bit hash (at least `bucket_bits` of them and
-// about 8 keys a bucket, fewer for few keys) that narrows the binary search for a key.
+// and a table of buckets over the 2k-bit hash range (about 4-8 keys a bucket, at least
+// 2^bucket_bits buckets when there are that many keys) that narrows the binary search
+// for a key.
 // Occurrences never have bit 63 set (sequence ids are below 2^31), so kListFlag tells
 // the two kinds apart: 16 bytes a hash plus 8 an occurrence of a repeated hash, as
 // minimap2's mm_idx_t keeps them.
@@ -26,6 +27,7 @@
 
 #include <agatha/options.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <future>
@@ -80,19 +82,28 @@ class MinimizerIndex {
 
   // Occurrences of a hash, ascending by y; empty if absent.
   [[nodiscard]] std::span<const uint64_t> lookup(uint64_t hash) const;
+  // lookup() of n hashes at once: out[i] = lookup(hashes[i]). Each step (table entry,
+  // key search, value) runs over every hash before the next step starts, and no branch
+  // depends on a value still in flight, so the cache misses of different hashes overlap
+  // instead of each lookup waiting for the last. `pos` is scratch (n entries).
+  void lookup_batch(const uint64_t* hashes, size_t n, std::span<const uint64_t>* out, uint64_t* pos) const;
   // Brings what lookup(hash) reads into the cache ahead of it, in two steps a few
   // lookups apart: first the bucket's table entry, then (once that is cached) the
   // bucket's keys and list starts. Reads nothing that lookup would not.
   void prefetch_bucket(uint64_t hash) const {
-    const uint64_t top = hash >> bucket_shift_;
-    if (top + 1 < bucket_start_.size()) __builtin_prefetch(bucket_start_.data() + top);
+    if (!bucket_start_.empty()) __builtin_prefetch(bucket_start_.data() + bucket_of(hash));
   }
   void prefetch_keys(uint64_t hash) const {
-    const uint64_t top = hash >> bucket_shift_;
-    if (top + 1 >= bucket_start_.size()) return;
-    const uint64_t first = bucket_start_[top];
+    if (bucket_start_.empty()) return;
+    const uint64_t first = bucket_start_[bucket_of(hash)];
     __builtin_prefetch(keys_.data() + first);
     __builtin_prefetch(vals_.data() + first);
+  }
+  // How many keys share hash's bucket: what lookup(hash) searches.
+  size_t bucket_size(uint64_t hash) const {
+    if (bucket_start_.empty()) return 0;
+    const uint64_t b = bucket_of(hash);
+    return static_cast<size_t>(bucket_start_[b + 1] - bucket_start_[b]);
   }
   size_t distinct_hashes() const { return keys_.size(); }
   size_t total_occurrences() const { return occurrences_; }
@@ -119,10 +130,29 @@ class MinimizerIndex {
   // Filled in parallel (assemble) or by a read (load) right after they are sized.
   util::UninitVector<uint64_t> keys_, vals_, lists_;
   size_t occurrences_ = 0;
-  // First key index per bucket (+1 sentinel). A bucket is a hash's top bits; how many
-  // is up to build_buckets.
+  // The bucket table: first key index per bucket (+1 sentinel). Selected minimizers are
+  // the smallest hashes of their windows, so hashes crowd towards 0 (on a bacterial
+  // genome with w = 19, half of them lie in the lowest 1/16 of the range): buckets cut
+  // at fixed top bits would be unevenly full. The range is split into 2^kSegmentBits
+  // segments by the top bits, within which the density is nearly even, and each segment
+  // into as many buckets as its keys ask for (segments_[s]: where its buckets start, and
+  // the shift that gives a hash's bucket within it).
+  static constexpr int kSegmentBits = 8;
+  struct Segment {
+    uint64_t first_bucket = 0;
+    int shift = 0;
+  };
+  std::vector<Segment> segments_;
   std::vector<uint64_t> bucket_start_;
-  int bucket_shift_ = 0;  // hash >> bucket_shift_ is the bucket
+  int segment_shift_ = 0;  // hash >> segment_shift_ is the segment
+  // A hash's bucket; a hash beyond 2k bits gets the table's last bucket, which holds the
+  // keys beyond 2k bits (none in a valid index).
+  uint64_t bucket_of(uint64_t hash) const {
+    const uint64_t s = hash >> segment_shift_;
+    if (s >= segments_.size()) return bucket_start_.size() - 2;
+    const Segment& seg = segments_[s];
+    return seg.first_bucket + ((hash - (s << segment_shift_)) >> seg.shift);
+  }
 };
 
 // Builds an index from sequences added one at a time, in reference order (a sequence's

@@ -81,24 +81,24 @@ void filter_query_repeats(std::vector<index::Minimizer>& mv, int32_t mid_occ, fl
 }
 
 std::vector<Seed> lookup_seeds(const std::vector<index::Minimizer>& mv, const index::MinimizerIndex& idx) {
-  // Lookups are independent cache misses (a table entry, then a bucket's keys and list
-  // starts); prefetching them some minimizers ahead overlaps them.
-  constexpr size_t kBucketAhead = 16, kKeysAhead = 8;
+  // All of the read's hashes are looked up together (MinimizerIndex::lookup_batch), so
+  // that their cache misses overlap.
+  const size_t n = mv.size();
+  std::vector<uint64_t> hashes(n), scratch(n);
+  std::vector<std::span<const uint64_t>> hits(n);
+  for (size_t i = 0; i < n; ++i) hashes[i] = mv[i].x >> 8;
+  idx.lookup_batch(hashes.data(), n, hits.data(), scratch.data());
   std::vector<Seed> seeds;
-  seeds.reserve(mv.size());
-  for (size_t i = 0; i < mv.size(); ++i) {
-    if (i + kBucketAhead < mv.size()) idx.prefetch_bucket(mv[i + kBucketAhead].x >> 8);
-    if (i + kKeysAhead < mv.size()) idx.prefetch_keys(mv[i + kKeysAhead].x >> 8);
-    const uint64_t hash = mv[i].x >> 8;
-    const auto hits = idx.lookup(hash);
-    if (hits.empty()) continue;
-    __builtin_prefetch(hits.data());  // make_anchors reads the list next
+  seeds.reserve(n);
+  for (size_t i = 0; i < n; ++i) {
+    if (hits[i].empty()) continue;
+    __builtin_prefetch(hits[i].data());  // make_anchors reads the list next
     Seed s;
     s.q_pos = static_cast<uint32_t>(mv[i].y);
     s.q_span = static_cast<uint32_t>(mv[i].x & 0xff);
     s.seg_id = static_cast<int32_t>(mv[i].y >> 32);
-    s.hits = hits;
-    s.is_tandem = (i > 0 && mv[i - 1].x >> 8 == hash) || (i + 1 < mv.size() && mv[i + 1].x >> 8 == hash);
+    s.hits = hits[i];
+    s.is_tandem = (i > 0 && hashes[i - 1] == hashes[i]) || (i + 1 < n && hashes[i + 1] == hashes[i]);
     seeds.push_back(s);
   }
   return seeds;
