@@ -108,8 +108,39 @@ inline bool anti_diagonal(const Setup& s, int r, AntiDiagonal& d) {
   if (st > en) return false;
   d.st0 = st, d.en0 = en;
   d.st = st & ~(kBlock - 1);  // 0 <= st <= en: rounding down by masking
-  d.en = ((en + kBlock) & ~(kBlock - 1)) - 1;
+  d.en = en | (kBlock - 1);     // and up to the last cell of en's block
   return true;
+}
+
+// anti_diagonal() for the anti-diagonals of one task in turn, with the task's bounds
+// held as the formulas use them.
+class BandWalker {
+ public:
+  explicit BandWalker(const Setup& s) : q1_(s.qlen - 1), t1_(s.tlen - 1), w1_(s.w - 1), w_(s.w) {}
+  bool at(int r, AntiDiagonal& d) const {
+    const int st = std::max(std::max(0, r - q1_), (r - w1_) >> 1);
+    const int en = std::min(std::min(t1_, r), (r + w_) >> 1);
+    d.st0 = st, d.en0 = en;
+    d.st = st & ~(kBlock - 1);
+    d.en = en | (kBlock - 1);
+    return st <= en;
+  }
+
+ private:
+  int q1_, t1_, w1_, w_;
+};
+
+// boundary_diff(s, r) for r in [0, boundary_len(s)), the range a task reads it for (the
+// border cells t = 0 and j = 0 of an anti-diagonal whose rounded range reaches them:
+// r < qlen + kBlock and r < tlen16), written into `out` once per task.
+inline int boundary_len(const Setup& s) { return std::max(s.qlen, s.tlen) + kBlock; }
+inline void fill_boundary(const Setup& s, int8_t* out) {
+  const int n = boundary_len(s);
+  out[0] = static_cast<int8_t>(-s.qe);
+  const int lt = std::clamp(s.long_thres, 1, n);
+  std::fill(out + 1, out + lt, static_cast<int8_t>(-s.e));
+  std::fill(out + lt, out + n, static_cast<int8_t>(-s.e2));
+  if (s.long_thres >= 1 && s.long_thres < n) out[s.long_thres] = s.long_diff;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -162,6 +193,7 @@ struct Workspace {
   AlignedArray<int8_t> diff;      // u v x y x2 y2 s, each kStride past tlen16
   AlignedArray<uint8_t> seq;      // target, padding, reversed query, padding
   AlignedArray<int32_t> H;        // exact-mode H per t
+  AlignedArray<int8_t> border;    // boundary_diff by r
   AlignedArray<uint8_t> dir;      // traceback bytes, one row per anti-diagonal
   std::vector<size_t> row;        // start of each row in dir
   std::vector<int> off, off_end;  // rounded [st, en] of each row
@@ -223,6 +255,14 @@ class RowWriter {
         row_(ws.row.data()),
         off_(ws.off.data()),
         end_(ws.off_end.data()) {}
+  // next() for a task whose rows prepare_traceback has made room for.
+  uint8_t* next_reserved(int r, const AntiDiagonal& d) {
+    const auto i = static_cast<size_t>(r);
+    row_[i] = used_, off_[i] = d.st, end_[i] = d.en;
+    uint8_t* row = base_ + used_;
+    used_ += static_cast<size_t>(d.en - d.st + 1);
+    return row;
+  }
   uint8_t* next(int r, const AntiDiagonal& d) {
     const auto len = static_cast<size_t>(d.en - d.st + 1);
     if (used_ + len + kPad > cap_) base_ = ws_.dir.grow(used_ + len + kPad, used_), cap_ = ws_.dir.capacity();

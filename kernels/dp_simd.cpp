@@ -239,7 +239,9 @@ __attribute__((noinline)) void run_diagonals(const DpTask& task_in, const Setup&
   const Setup st = st_in;
   DpResult res = res_out;
   const Params k(st);
+  const BandWalker band(st);
   int8_t *const u = ar.u, *const y = ar.y, *const y2 = ar.y2, *const s = ar.s;
+  int8_t* const border = ws.border.data();
   // Anti-diagonal r writes buffer r & 1 and reads the other.
   int8_t *x_in = ar.x[1], *v_in = ar.v[1], *x2_in = ar.x2[1];
   int8_t *x_out = ar.x[0], *v_out = ar.v[0], *x2_out = ar.x2[0];
@@ -247,14 +249,14 @@ __attribute__((noinline)) void run_diagonals(const DpTask& task_in, const Setup&
   const int n_diag = st.qlen + st.tlen - 1;
   RowWriter rows(ws);
   int32_t h0 = 0, last_h0_t = 0;
-  int last_st = -1, last_en = -1;
+  int last_st = -1;
   // The rounded start at which each read buffer (by the parity of r) was last patched:
   // no later anti-diagonal writes below its own start, which never decreases, so the
   // patch holds until the start moves.
   int patched_st[2] = {-1, -1};
   for (int r = 0; r < n_diag; ++r) {
     AntiDiagonal d;
-    if (!anti_diagonal(st, r, d)) {
+    if (!band.at(r, d)) {
       res.zdropped = true;
       break;
     }
@@ -262,21 +264,25 @@ __attribute__((noinline)) void run_diagonals(const DpTask& task_in, const Setup&
     const int cend = d.st0 + ((d.en0 - d.st0) & ~(kBlock - 1)) + kBlock - 1;  // en0 >= st0
     const Row w{x_in, v_in, x2_in, x_out, v_out, x2_out, u, y, y2, s, sf, qr + (st.qlen - 1 - r), d.st0, cend};
     // The r-1 values at st-1 (see dp_scalar.cpp): already in the read buffer when st-1
-    // was computed on r-1, the initial constants if not, the border at t = 0. Bytes
-    // that already hold the value are not rewritten (usually the case, as the buffer was
-    // patched two anti-diagonals ago), sparing the first loads a store-forwarding stall.
-    // At st = 0 the border value changes with r, so it is written every time.
-    if (d.st == 0 || ((d.st - 1 < last_st || d.st - 1 > last_en) && patched_st[r & 1] != d.st)) {
-      auto patch = [](int8_t& p, int8_t val) {
-        if (p != val) p = val;
-      };
+    // was computed on r-1 (the start moved up: st-1 >= the last start, and the band is
+    // contiguous), the initial constants if not. Bytes that already hold the value are
+    // not rewritten (usually the case, as the buffer was patched two anti-diagonals
+    // ago), sparing the first loads a store-forwarding stall. At st = 0, the bytes at -1
+    // keep the constants init_arrays put there for x and x2, and v's is the border,
+    // which changes with r.
+    auto patch = [](int8_t& p, int8_t val) {
+      if (p != val) p = val;
+    };
+    if (d.st == 0) {
+      patch(v_in[-1], border[r]);
+    } else if (d.st == last_st && patched_st[r & 1] != d.st) {
       patch(x_in[d.st - 1], neg_qe);
       patch(x2_in[d.st - 1], neg_qe2);
-      patch(v_in[d.st - 1], d.st == 0 ? boundary_diff(st, r) : neg_qe);
+      patch(v_in[d.st - 1], neg_qe);
       patched_st[r & 1] = d.st;
     }
-    if (d.en >= r) y[r] = neg_qe, y2[r] = neg_qe2, u[r] = boundary_diff(st, r);
-    uint8_t* dir = M == Mode::kScoreOnly ? nullptr : rows.next(r, d);
+    if (d.en >= r) y[r] = neg_qe, y2[r] = neg_qe2, u[r] = border[r];
+    uint8_t* dir = M == Mode::kScoreOnly ? nullptr : rows.next_reserved(r, d);
     core_loop<M>(k, w, d, dir);
     if constexpr (kApprox) {
       if (close_approx(task, st, d, r, u, v_out, h0, last_h0_t, res)) break;
@@ -286,7 +292,7 @@ __attribute__((noinline)) void run_diagonals(const DpTask& task_in, const Setup&
       simd_row_max(d, r, u, v_out, st.qe_row0, H, max_h, max_t);
       if (close_exact(task, st, d, r, H, max_h, max_t, res)) break;
     }
-    last_st = d.st, last_en = d.en;
+    last_st = d.st;
     std::swap(x_in, x_out), std::swap(v_in, v_out), std::swap(x2_in, x2_out);
   }
   res_out = std::move(res);
@@ -324,6 +330,7 @@ void extd2_sse41(const DpTask& task, DpResult& res, Workspace& ws)
     std::fill(H, H + st.tlen16, kDpNegInf);
   }
   if (st.with_cigar) prepare_traceback(st, ws);
+  fill_boundary(st, ws.border.reserve(static_cast<size_t>(boundary_len(st))));
   switch (mode) {
     case Mode::kScoreOnly: run_mode<Mode::kScoreOnly>(task, st, ar, sf, qr, H, ws, res); break;
     case Mode::kLeft: run_mode<Mode::kLeft>(task, st, ar, sf, qr, H, ws, res); break;
