@@ -236,7 +236,11 @@ int32_t pair_score(const Anchor& ai, const Anchor& aj, const PairLimits& lim, Ga
   return sc;
 }
 
-int32_t pair_score_simple(const Anchor& ai, const Anchor& aj, GapPenalty pen, bool* exact, int32_t* width) {
+namespace {
+
+// pair_score_simple, inlined into chain_rmq's walk over near predecessors.
+[[gnu::always_inline]] inline int32_t score_simple(const Anchor& ai, const Anchor& aj, GapPenalty pen, bool* exact,
+                                                   int32_t* width) {
   const int32_t dq = static_cast<int32_t>(ai.y) - static_cast<int32_t>(aj.y);
   const int32_t dr = static_cast<int32_t>(ai.x - aj.x);
   const int32_t dd = dr > dq ? dr - dq : dq - dr;
@@ -251,6 +255,12 @@ int32_t pair_score_simple(const Anchor& ai, const Anchor& aj, GapPenalty pen, bo
     sc -= static_cast<int>(lin_pen + 0.5f * log_pen);
   }
   return sc;
+}
+
+}  // namespace
+
+int32_t pair_score_simple(const Anchor& ai, const Anchor& aj, GapPenalty pen, bool* exact, int32_t* width) {
+  return score_simple(ai, aj, pen, exact, width);
 }
 
 Chains chain_dp(const std::vector<Anchor>& a, int max_dist_ref, int max_dist_qry, int bw, int max_skip, int max_iter,
@@ -354,14 +364,14 @@ Chains chain_rmq(const std::vector<Anchor>& a, int max_dist, int max_dist_inner,
       int64_t j = RmqTree::key_i(tree.key(q));
       bool exact = false;
       int32_t width = 0, n_skip = 0;
-      int32_t sc = dp.f[j] + pair_score_simple(a[i], a[j], pen, &exact, &width);
+      int32_t sc = dp.f[j] + score_simple(a[i], a[j], pen, &exact, &width);
       if (width <= bw && sc > max_f) max_f = sc, max_j = j;
       // Near predecessors: walk the inner set down from y_i - 1, as the DP pass would.
       if (!exact && inner.size() > 0 && yi > 0) {
         for (KeyBlocks::Cursor c = inner.floor(RmqTree::make_key(yi - 1, n)); c.valid(); c.prev()) {
           if (RmqTree::key_y(c.key()) < yi - max_dist_inner) break;
           j = RmqTree::key_i(c.key());
-          sc = dp.f[j] + pair_score_simple(a[i], a[j], pen, nullptr, &width);
+          sc = dp.f[j] + score_simple(a[i], a[j], pen, nullptr, &width);
           if (width <= bw && dp.take(i, j, sc, max_f, max_j, n_skip, max_skip)) break;
         }
       }
