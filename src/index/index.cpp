@@ -578,19 +578,8 @@ void MinimizerIndex::build_buckets() {
 std::span<const uint64_t> MinimizerIndex::lookup(uint64_t hash) const {
   if (bucket_start_.empty()) return {};
   const uint64_t bucket = bucket_of(hash);
-  // A binary search without branches on the keys: the candidate range [b, b + len)
-  // keeps the hash if present, and narrows by a conditional move, where a branch on
-  // each comparison would be mispredicted half the time.
-  const uint64_t* b = keys_.data() + bucket_start_[bucket];
-  size_t len = bucket_start_[bucket + 1] - bucket_start_[bucket];
-  if (len == 0) return {};
-  while (len > 1) {
-    const size_t half = len / 2;
-    b = b[half] <= hash ? b + half : b;
-    len -= half;
-  }
-  if (*b != hash) return {};
-  const size_t i = static_cast<size_t>(b - keys_.data());
+  const uint64_t i = find_in_bucket(hash, bucket_start_[bucket], bucket_start_[bucket + 1] - bucket_start_[bucket]);
+  if (i == kNotFound) return {};
   const uint64_t v = vals_[i];
   if ((v & kListFlag) == 0) return {vals_.data() + i, 1};
   const uint64_t at = v & ~kListFlag;
@@ -599,39 +588,23 @@ std::span<const uint64_t> MinimizerIndex::lookup(uint64_t hash) const {
 
 void MinimizerIndex::lookup_batch(const uint64_t* hashes, size_t n, std::span<const uint64_t>* out,
                                   uint64_t* pos) const {
-  constexpr uint64_t kNone = ~uint64_t{0};
   if (bucket_start_.empty()) {
     std::fill(out, out + n, std::span<const uint64_t>{});
     return;
   }
   const uint64_t* starts = bucket_start_.data();
-  const uint64_t* keys = keys_.data();
   // Step 1: each hash's bucket, [pos, pos + out's size) of keys_.
   for (size_t i = 0; i < n; ++i) {
     const uint64_t bucket = bucket_of(hashes[i]);
     pos[i] = starts[bucket];
-    out[i] = {keys, static_cast<size_t>(starts[bucket + 1] - starts[bucket])};
+    out[i] = {keys_.data(), static_cast<size_t>(starts[bucket + 1] - starts[bucket])};
   }
   // Step 2: the search in each bucket. Its loop count depends only on the bucket's
   // size (read in step 1); the key comparisons narrow by conditional moves.
-  for (size_t i = 0; i < n; ++i) {
-    size_t len = out[i].size();
-    if (len == 0) {
-      pos[i] = kNone;
-      continue;
-    }
-    const uint64_t hash = hashes[i];
-    const uint64_t* b = keys + pos[i];
-    while (len > 1) {
-      const size_t half = len / 2;
-      b = b[half] <= hash ? b + half : b;
-      len -= half;
-    }
-    pos[i] = *b == hash ? static_cast<uint64_t>(b - keys) : kNone;
-  }
+  for (size_t i = 0; i < n; ++i) pos[i] = find_in_bucket(hashes[i], pos[i], out[i].size());
   // Step 3: the value of each hash found.
   for (size_t i = 0; i < n; ++i) {
-    if (pos[i] == kNone) {
+    if (pos[i] == kNotFound) {
       out[i] = {};
       continue;
     }

@@ -87,18 +87,6 @@ class MinimizerIndex {
   // depends on a value still in flight, so the cache misses of different hashes overlap
   // instead of each lookup waiting for the last. `pos` is scratch (n entries).
   void lookup_batch(const uint64_t* hashes, size_t n, std::span<const uint64_t>* out, uint64_t* pos) const;
-  // Brings what lookup(hash) reads into the cache ahead of it, in two steps a few
-  // lookups apart: first the bucket's table entry, then (once that is cached) the
-  // bucket's keys and list starts. Reads nothing that lookup would not.
-  void prefetch_bucket(uint64_t hash) const {
-    if (!bucket_start_.empty()) __builtin_prefetch(bucket_start_.data() + bucket_of(hash));
-  }
-  void prefetch_keys(uint64_t hash) const {
-    if (bucket_start_.empty()) return;
-    const uint64_t first = bucket_start_[bucket_of(hash)];
-    __builtin_prefetch(keys_.data() + first);
-    __builtin_prefetch(vals_.data() + first);
-  }
   // How many keys share hash's bucket: what lookup(hash) searches.
   size_t bucket_size(uint64_t hash) const {
     if (bucket_start_.empty()) return 0;
@@ -147,6 +135,21 @@ class MinimizerIndex {
   int segment_shift_ = 0;  // hash >> segment_shift_ is the segment
   // A hash's bucket; a hash beyond 2k bits gets the table's last bucket, which holds the
   // keys beyond 2k bits (none in a valid index).
+  // Where hash is among the len keys from keys_[first] (one bucket), or kNotFound. A
+  // binary search without branches on the keys: the candidate range keeps the hash if
+  // present and narrows by a conditional move, where a branch on each comparison would
+  // be mispredicted half the time.
+  static constexpr uint64_t kNotFound = ~uint64_t{0};
+  uint64_t find_in_bucket(uint64_t hash, uint64_t first, size_t len) const {
+    if (len == 0) return kNotFound;
+    const uint64_t* b = keys_.data() + first;
+    while (len > 1) {
+      const size_t half = len / 2;
+      b = b[half] <= hash ? b + half : b;
+      len -= half;
+    }
+    return *b == hash ? static_cast<uint64_t>(b - keys_.data()) : kNotFound;
+  }
   uint64_t bucket_of(uint64_t hash) const {
     const uint64_t s = hash >> segment_shift_;
     if (s >= segments_.size()) return bucket_start_.size() - 2;

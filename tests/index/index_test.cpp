@@ -216,7 +216,9 @@ TEST(Index, LookupIsTheSketchGroupedByHash) {
       ASSERT_EQ(std::vector<uint64_t>(got.begin(), got.end()), ys) << preset << " hash " << hash;
       total += ys.size(), repeated += ys.size() > 1;
       // A hash one above is absent unless sketched.
-      if (!want.contains(hash + 1)) EXPECT_TRUE(idx.lookup(hash + 1).empty());
+      if (!want.contains(hash + 1)) {
+        EXPECT_TRUE(idx.lookup(hash + 1).empty());
+      }
     }
     EXPECT_EQ(idx.total_occurrences(), total);
     EXPECT_GT(repeated, 100u) << preset;
