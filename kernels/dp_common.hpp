@@ -99,30 +99,18 @@ struct AntiDiagonal {
   int st, en;    // rounded outward to kBlock
 };
 
-// Returns false when the band is empty (the run stops, reported as Z-dropped).
-inline bool anti_diagonal(const Setup& s, int r, AntiDiagonal& d) {
-  int st = std::max(0, r - s.qlen + 1);
-  int en = std::min(s.tlen - 1, r);
-  st = std::max(st, (r - s.w + 1) >> 1);  // ceil((r-w)/2)
-  en = std::min(en, (r + s.w) >> 1);      // floor((r+w)/2)
-  if (st > en) return false;
-  d.st0 = st, d.en0 = en;
-  d.st = st & ~(kBlock - 1);  // 0 <= st <= en: rounding down by masking
-  d.en = en | (kBlock - 1);     // and up to the last cell of en's block
-  return true;
-}
-
-// anti_diagonal() for the anti-diagonals of one task in turn, with the task's bounds
-// held as the formulas use them.
+// Anti-diagonal r's band (rounded outward to 16-cell blocks) for the anti-diagonals of
+// one task in turn, with the task's bounds held as the formulas use them. at() returns
+// false when the band is empty (the run stops, reported as Z-dropped).
 class BandWalker {
  public:
   explicit BandWalker(const Setup& s) : q1_(s.qlen - 1), t1_(s.tlen - 1), w1_(s.w - 1), w_(s.w) {}
   bool at(int r, AntiDiagonal& d) const {
-    const int st = std::max(std::max(0, r - q1_), (r - w1_) >> 1);
-    const int en = std::min(std::min(t1_, r), (r + w_) >> 1);
+    const int st = std::max(std::max(0, r - q1_), (r - w1_) >> 1);  // ceil((r-w)/2)
+    const int en = std::min(std::min(t1_, r), (r + w_) >> 1);       // floor((r+w)/2)
     d.st0 = st, d.en0 = en;
-    d.st = st & ~(kBlock - 1);
-    d.en = en | (kBlock - 1);
+    d.st = st & ~(kBlock - 1);  // when 0 <= st <= en: rounding down by masking
+    d.en = en | (kBlock - 1);   // and up to the last cell of en's block
     return st <= en;
   }
 
@@ -130,17 +118,15 @@ class BandWalker {
   int q1_, t1_, w1_, w_;
 };
 
+// One anti-diagonal's band (BandWalker, for a caller that asks for one).
+inline bool anti_diagonal(const Setup& s, int r, AntiDiagonal& d) { return BandWalker(s).at(r, d); }
+
 // boundary_diff(s, r) for r in [0, boundary_len(s)), the range a task reads it for (the
 // border cells t = 0 and j = 0 of an anti-diagonal whose rounded range reaches them:
 // r < qlen + kBlock and r < tlen16), written into `out` once per task.
 inline int boundary_len(const Setup& s) { return std::max(s.qlen, s.tlen) + kBlock; }
 inline void fill_boundary(const Setup& s, int8_t* out) {
-  const int n = boundary_len(s);
-  out[0] = static_cast<int8_t>(-s.qe);
-  const int lt = std::clamp(s.long_thres, 1, n);
-  std::fill(out + 1, out + lt, static_cast<int8_t>(-s.e));
-  std::fill(out + lt, out + n, static_cast<int8_t>(-s.e2));
-  if (s.long_thres >= 1 && s.long_thres < n) out[s.long_thres] = s.long_diff;
+  for (int r = 0, n = boundary_len(s); r < n; ++r) out[r] = boundary_diff(s, r);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -266,11 +252,7 @@ class RowWriter {
   uint8_t* next(int r, const AntiDiagonal& d) {
     const auto len = static_cast<size_t>(d.en - d.st + 1);
     if (used_ + len + kPad > cap_) base_ = ws_.dir.grow(used_ + len + kPad, used_), cap_ = ws_.dir.capacity();
-    const auto i = static_cast<size_t>(r);
-    row_[i] = used_, off_[i] = d.st, end_[i] = d.en;
-    uint8_t* row = base_ + used_;
-    used_ += len;
-    return row;
+    return next_reserved(r, d);
   }
 
  private:
