@@ -1,8 +1,9 @@
-// kernels/chain_scan.cpp — comput_sc a vector of pairs at a time: one source, compiled
-// once per instruction set (meson: -msse4.1 -DAGATHA_ISA_SSE41 gives
-// chain_scores_sse41, 4 pairs a step; -mavx2 -DAGATHA_ISA_AVX2 gives
-// chain_scores_avx2, 8 pairs a step). Each lane computes what chain_scores_scalar
-// computes for its pair, operation for operation (see chain_scan.hpp on exactness).
+// kernels/chain_scan.cpp — comput_sc a vector of pairs at a time, and mg_lchain_dp's
+// predecessor scan on top of it: one source, compiled once per instruction set (meson:
+// -msse4.1 -DAGATHA_ISA_SSE41 gives chain_scores_sse41 and chain_scan_sse41, 4 pairs a
+// step; -mavx2 -DAGATHA_ISA_AVX2 gives the _avx2 pair, 8 pairs a step). Each lane
+// computes what chain_scores_scalar computes for its pair, operation for operation (see
+// chain_scan.hpp on exactness).
 #include <immintrin.h>
 
 #include "chain_scan.hpp"
@@ -29,6 +30,7 @@ struct V32 {
   static I and_(I a, I b) { return _mm256_and_si256(a, b); }
   static I blend(I a, I b, I m) { return _mm256_blendv_epi8(a, b, m); }  // m ? b : a
   static I srl(I a, int n) { return _mm256_srli_epi32(a, n); }
+  static unsigned mask(I a) { return static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(a))); }
   static F to_float(I a) { return _mm256_cvtepi32_ps(a); }  // round to nearest, as static_cast
   static I trunc(F a) { return _mm256_cvttps_epi32(a); }    // toward zero, as static_cast<int>
   static F as_float(I a) { return _mm256_castsi256_ps(a); }
@@ -56,6 +58,7 @@ struct V32 {
   static I and_(I a, I b) { return _mm_and_si128(a, b); }
   static I blend(I a, I b, I m) { return _mm_blendv_epi8(a, b, m); }
   static I srl(I a, int n) { return _mm_srli_epi32(a, n); }
+  static unsigned mask(I a) { return static_cast<unsigned>(_mm_movemask_ps(_mm_castsi128_ps(a))); }  // sign bits
   static F to_float(I a) { return _mm_cvtepi32_ps(a); }
   static I trunc(F a) { return _mm_cvttps_epi32(a); }
   static F as_float(I a) { return _mm_castsi128_ps(a); }
@@ -110,6 +113,36 @@ I scores(const ChainAnchors& a, int64_t i, int64_t lo, const ChainScanParams& p)
 }
 
 }  // namespace
+
+#if defined(AGATHA_ISA_AVX2)
+int64_t chain_scan_avx2(const ChainAnchors& a, const ChainDpArrays& dp, int64_t i, int64_t st,
+                        const ChainScanParams& p, ChainBest& best)
+#else
+int64_t chain_scan_sse41(const ChainAnchors& a, const ChainDpArrays& dp, int64_t i, int64_t st,
+                         const ChainScanParams& p, ChainBest& best)
+#endif
+{
+  // Blocks of V32::W pairs ending at hi, from i - 1 down; lanes before st (another
+  // window, or the padding) are masked off. Within a block the accepted pairs go through
+  // the rule from the highest lane down, which is minimap2's order.
+  constexpr unsigned kAll = (1u << V32::W) - 1;
+  alignas(32) int32_t sc[V32::W];
+  for (int64_t hi = i - 1; hi >= st; hi -= V32::W) {
+    const int64_t lo = hi - V32::W + 1;
+    const I s = scores(a, i, lo, p);
+    unsigned accepted = ~V32::mask(V32::eq(s, V32::set1(kChainNoPair))) & kAll;
+    if (lo < st) accepted &= kAll << (st - lo);
+    if (accepted == 0) continue;
+    V32::store(sc, s);
+    do {
+      const int m = 31 - __builtin_clz(accepted);
+      accepted ^= 1u << m;
+      const int64_t j = lo + m;
+      if (chain_take(i, j, sc[m] + dp.f[j], dp, best, p.max_skip)) return j;
+    } while (accepted != 0);
+  }
+  return st - 1;
+}
 
 #if defined(AGATHA_ISA_AVX2)
 void chain_scores_avx2(const ChainAnchors& a, int64_t i, int64_t lo, int n, const ChainScanParams& p, int32_t* out)

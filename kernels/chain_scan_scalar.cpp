@@ -50,19 +50,47 @@ void chain_scores_scalar(const ChainAnchors& a, int64_t i, int64_t lo, int n, co
   }
 }
 
-ChainScanFn chain_scan_for(const char* isa) {
+int64_t chain_scan_scalar(const ChainAnchors& a, const ChainDpArrays& dp, int64_t i, int64_t st,
+                          const ChainScanParams& p, ChainBest& best) {
+  for (int64_t j = i - 1; j >= st; --j) {
+    int32_t sc;
+    chain_scores_scalar(a, i, j, 1, p, &sc);
+    if (sc == kChainNoPair) continue;
+    if (chain_take(i, j, sc + dp.f[j], dp, best, p.max_skip)) return j;
+  }
+  return st - 1;
+}
+
+namespace {
+
+// The version of a kernel pair for isa (nullptr: the fastest this processor runs), or
+// nullptr for a name this processor cannot run.
+template <typename Fn>
+Fn choose(const char* isa, Fn scalar, Fn sse41_fn, Fn avx2_fn) {
 #if defined(AGATHA_HAVE_X86_SIMD)
   const bool avx2 = cpu_has_avx2(), sse41 = cpu_has_sse41();
 #else
-  const bool avx2 = false, sse41 = false;
+  const bool avx2 = false, sse41 = false;  // sse41_fn and avx2_fn are nullptr
 #endif
-  if (!isa) return avx2 ? chain_scores_avx2 : sse41 ? chain_scores_sse41 : chain_scores_scalar;
-  if (std::strcmp(isa, "scalar") == 0) return chain_scores_scalar;
-#if defined(AGATHA_HAVE_X86_SIMD)
-  if (std::strcmp(isa, "sse41") == 0) return sse41 ? chain_scores_sse41 : nullptr;
-  if (std::strcmp(isa, "avx2") == 0) return avx2 ? chain_scores_avx2 : nullptr;
-#endif
+  if (!isa) return avx2 ? avx2_fn : sse41 ? sse41_fn : scalar;
+  if (std::strcmp(isa, "scalar") == 0) return scalar;
+  if (std::strcmp(isa, "sse41") == 0) return sse41 ? sse41_fn : nullptr;
+  if (std::strcmp(isa, "avx2") == 0) return avx2 ? avx2_fn : nullptr;
   return nullptr;
 }
+
+}  // namespace
+
+#if defined(AGATHA_HAVE_X86_SIMD)
+ChainScanFn chain_scan_for(const char* isa) { return choose(isa, chain_scan_scalar, chain_scan_sse41, chain_scan_avx2); }
+ChainScoresFn chain_scores_for(const char* isa) {
+  return choose(isa, chain_scores_scalar, chain_scores_sse41, chain_scores_avx2);
+}
+#else
+ChainScanFn chain_scan_for(const char* isa) { return choose<ChainScanFn>(isa, chain_scan_scalar, nullptr, nullptr); }
+ChainScoresFn chain_scores_for(const char* isa) {
+  return choose<ChainScoresFn>(isa, chain_scores_scalar, nullptr, nullptr);
+}
+#endif
 
 }  // namespace agatha::kernels

@@ -34,21 +34,12 @@ struct DpArrays {
   std::vector<int64_t> p;
   explicit DpArrays(size_t n) : f(n), t(n, 0), p(n) {}
 
-  // The candidate rule of both chaining passes: predecessor j with total score sc for
-  // anchor i becomes the best if strictly better (and relaxes the skip count); a j that
-  // already fed a chain through i counts as a skip. Marks j's predecessor as seen from
-  // i. Returns true when too many skips end the scan.
-  bool take(int64_t i, int64_t j, int32_t sc, int32_t& max_f, int64_t& max_j, int32_t& n_skip, int32_t max_skip) {
-    bool stop = false;
-    if (sc > max_f) {
-      max_f = sc, max_j = j;
-      if (n_skip > 0) --n_skip;
-    } else if (t[j] == static_cast<int32_t>(i)) {
-      stop = ++n_skip > max_skip;
-    }
-    if (!stop && p[j] >= 0) t[p[j]] = static_cast<int32_t>(i);
-    return stop;
+  // The candidate rule of both chaining passes (kernels::chain_take): predecessor j
+  // with total score sc for anchor i. Returns true when too many skips end the scan.
+  bool take(int64_t i, int64_t j, int32_t sc, kernels::ChainBest& best, int32_t max_skip) {
+    return kernels::chain_take(i, j, sc, view(), best, max_skip);
   }
+  kernels::ChainDpArrays view() { return {f.data(), p.data(), t.data()}; }
 };
 
 // Walks back from chain end `head` (mg_chain_bk_end): follows predecessors while they
@@ -272,35 +263,27 @@ Chains chain_dp(const std::vector<Anchor>& a, int max_dist_ref, int max_dist_qry
   const int32_t max_drop = splice ? INT32_MAX : bw;
   const uint64_t max_dist_x = static_cast<uint64_t>(static_cast<int64_t>(lim.max_dist_ref));
   DpArrays dp(a.size());
-  // Single-segment reads without splicing: the scores come a block at a time from the
-  // vector scan (same scores as pair_score); the decisions below stay sequential.
+  // Single-segment reads without splicing: the predecessor scan is the kernel's (the
+  // same scores as pair_score, the same rule in the same order).
   static_assert(kernels::kChainNoPair == kNoPair);
   const kernels::ChainScanFn scan = n_seg == 1 && !splice ? scan_fn : nullptr;
   const ScanAnchors soa(scan ? a : std::vector<Anchor>());
   const kernels::ChainAnchors sa = soa.view();
-  const kernels::ChainScanParams sp{lim.max_dist_ref, lim.max_dist_qry, lim.bw, pen.gap, pen.skip};
+  const kernels::ChainScanParams sp{lim.max_dist_ref, lim.max_dist_qry, lim.bw, pen.gap, pen.skip, max_skip};
   int64_t st = 0, max_ii = -1;
   for (int64_t i = 0; i < n; ++i) {
     // Window: same strand and reference, within max_dist_ref, at most max_iter back.
     while (st < i && (a[i].x >> 32 != a[st].x >> 32 || a[i].x > a[st].x + max_dist_x)) ++st;
     if (i - st > max_iter) st = i - max_iter;
-    int64_t max_j = -1, j = i - 1;
-    int32_t max_f = anchor_span(a[i]), n_skip = 0;
+    kernels::ChainBest best{anchor_span(a[i]), -1, 0};
+    int64_t j = i - 1;
     if (scan) {
-      int32_t sc[kernels::kChainBlock];
-      for (bool stop = false; !stop && j >= st;) {
-        const int nb = static_cast<int>(std::min<int64_t>(kernels::kChainBlock, j - st + 1));
-        scan(sa, i, j - nb + 1, nb, sp, sc);
-        for (int m = nb - 1; m >= 0; --m, --j) {  // j = lo + m, from the nearest back
-          if (sc[m] == kNoPair) continue;
-          if ((stop = dp.take(i, j, sc[m] + dp.f[j], max_f, max_j, n_skip, max_skip))) break;
-        }
-      }
+      j = scan(sa, dp.view(), i, st, sp, best);
     } else {
       for (; j >= st; --j) {
         const int32_t sc = pair_score(a[i], a[j], lim, pen);
         if (sc == kNoPair) continue;
-        if (dp.take(i, j, sc + dp.f[j], max_f, max_j, n_skip, max_skip)) break;
+        if (dp.take(i, j, sc + dp.f[j], best, max_skip)) break;
       }
     }
     const int64_t end_j = j;
@@ -313,9 +296,9 @@ Chains chain_dp(const std::vector<Anchor>& a, int max_dist_ref, int max_dist_qry
     }
     if (max_ii >= 0 && max_ii < end_j) {
       const int32_t tmp = pair_score(a[i], a[max_ii], lim, pen);
-      if (tmp != kNoPair && max_f < tmp + dp.f[max_ii]) max_f = tmp + dp.f[max_ii], max_j = max_ii;
+      if (tmp != kNoPair && best.max_f < tmp + dp.f[max_ii]) best.max_f = tmp + dp.f[max_ii], best.max_j = max_ii;
     }
-    dp.f[i] = max_f, dp.p[i] = max_j;
+    dp.f[i] = best.max_f, dp.p[i] = best.max_j;
     if (max_ii < 0 || (a[i].x - a[max_ii].x <= max_dist_x && dp.f[max_ii] < dp.f[i])) max_ii = i;
   }
   return finish(a, dp, min_cnt, min_score, max_drop);
@@ -344,8 +327,7 @@ Chains chain_rmq(const std::vector<Anchor>& a, int max_dist, int max_dist_inner,
   };
   for (int64_t i = 0; i < n; ++i) {
     const int32_t yi = static_cast<int32_t>(a[i].y);
-    int64_t max_j = -1;
-    int32_t max_f = anchor_span(a[i]);
+    kernels::ChainBest best{anchor_span(a[i]), -1, 0};
     // Anchors before i enter the trees once x has moved past them.
     if (i0 < i && a[i0].x != a[i].x) {
       for (int64_t j = i0; j < i; ++j) {
@@ -363,20 +345,20 @@ Chains chain_rmq(const std::vector<Anchor>& a, int max_dist, int max_dist_inner,
     if (q != RmqTree::kNull) {
       int64_t j = RmqTree::key_i(tree.key(q));
       bool exact = false;
-      int32_t width = 0, n_skip = 0;
+      int32_t width = 0;
       int32_t sc = dp.f[j] + score_simple(a[i], a[j], pen, &exact, &width);
-      if (width <= bw && sc > max_f) max_f = sc, max_j = j;
+      if (width <= bw && sc > best.max_f) best.max_f = sc, best.max_j = j;
       // Near predecessors: walk the inner set down from y_i - 1, as the DP pass would.
       if (!exact && inner.size() > 0 && yi > 0) {
         for (KeyBlocks::Cursor c = inner.floor(RmqTree::make_key(yi - 1, n)); c.valid(); c.prev()) {
           if (RmqTree::key_y(c.key()) < yi - max_dist_inner) break;
           j = RmqTree::key_i(c.key());
           sc = dp.f[j] + score_simple(a[i], a[j], pen, nullptr, &width);
-          if (width <= bw && dp.take(i, j, sc, max_f, max_j, n_skip, max_skip)) break;
+          if (width <= bw && dp.take(i, j, sc, best, max_skip)) break;
         }
       }
     }
-    dp.f[i] = max_f, dp.p[i] = max_j;
+    dp.f[i] = best.max_f, dp.p[i] = best.max_j;
   }
   return finish(a, dp, min_cnt, min_score, max_drop);
 }

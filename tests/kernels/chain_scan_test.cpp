@@ -1,7 +1,8 @@
 // The chaining predecessor scan (kernels/chain_scan.*) against the oracle: every vector
 // version gives chain_scores_scalar's scores, chain_scores_scalar gives map::pair_score's
-// for single-segment reads, and chain_dp with each scan returns exactly the chains of the
-// pair-at-a-time loop, on seeded random anchor sets shaped like real ones (colinear runs
+// for single-segment reads, every chain_scan gives chain_scan_scalar's best, stop and
+// marks, and chain_dp with each scan returns exactly the chains of the pair-at-a-time
+// loop, on seeded random anchor sets shaped like real ones (colinear runs
 // with indels, repeats, other strands and references, spans of 15-28, HPC-like gaps).
 #include "kernels/chain_scan.hpp"
 
@@ -82,7 +83,7 @@ class ChainScan : public ::testing::TestWithParam<std::string> {};
 
 // Scores of every pair within a window, block by block, against pair_score.
 TEST_P(ChainScan, ScoresEqualPairScore) {
-  const ChainScanFn fn = chain_scan_for(GetParam().c_str());
+  const ChainScoresFn fn = chain_scores_for(GetParam().c_str());
   if (!fn) GTEST_SKIP() << "this processor cannot run " << GetParam();
   std::mt19937_64 rng(20261202);
   const float gaps[] = {0.8f * 0.01f * 15, 0.8f * 0.01f * 19, 0.0f, 0.37f};
@@ -113,6 +114,46 @@ TEST_P(ChainScan, ScoresEqualPairScore) {
     }
   }
   EXPECT_GT(compared, 100000u);
+}
+
+// One anchor's scan against the scalar scan, from states a chaining pass could be in and
+// from arbitrary ones (random scores, predecessors and marks, so that skips and early
+// stops are frequent): the same best, skip count, stop index and marks.
+TEST_P(ChainScan, ScanEqualsScalarScan) {
+  const ChainScanFn fn = chain_scan_for(GetParam().c_str());
+  if (!fn) GTEST_SKIP() << "this processor cannot run " << GetParam();
+  std::mt19937_64 rng(314159);
+  size_t scans = 0, stopped = 0, taken = 0;
+  for (int read = 0; read < 200; ++read) {
+    const std::vector<Anchor> a = random_anchors(rng, 2000 + static_cast<int>(rng() % 20000));
+    const int64_t n = static_cast<int64_t>(a.size());
+    const Soa s = soa_of(a);
+    const ChainScanParams p{5000, 5000, read % 2 ? 500 : 100, 0.8f * 0.01f * 15, 0.0f, static_cast<int32_t>(rng() % 8)};
+    std::vector<int32_t> f(a.size()), t(a.size());
+    std::vector<int64_t> pred(a.size());
+    for (int64_t j = 0; j < n; ++j) {
+      f[j] = static_cast<int32_t>(rng() % 400);
+      pred[j] = j == 0 || rng() % 4 == 0 ? -1 : static_cast<int64_t>(rng() % static_cast<uint64_t>(j));
+    }
+    for (int64_t i = 1; i < n; i += 1 + static_cast<int64_t>(rng() % 15)) {
+      const int64_t st = std::max<int64_t>(0, i - 1 - static_cast<int64_t>(rng() % 300));
+      for (int64_t j = 0; j < n; ++j) t[j] = rng() % 3 == 0 ? static_cast<int32_t>(i) : 0;
+      std::vector<int32_t> t_want = t;
+      const ChainDpArrays want_dp{f.data(), pred.data(), t_want.data()}, got_dp{f.data(), pred.data(), t.data()};
+      ChainBest want{15, -1, 0}, got = want;
+      const int64_t want_end = chain_scan_scalar(s.view(), want_dp, i, st, p, want);
+      const int64_t got_end = fn(s.view(), got_dp, i, st, p, got);
+      ASSERT_EQ(got_end, want_end) << GetParam() << " read " << read << " i " << i;
+      ASSERT_EQ(got.max_f, want.max_f) << GetParam() << " read " << read << " i " << i;
+      ASSERT_EQ(got.max_j, want.max_j) << GetParam() << " read " << read << " i " << i;
+      ASSERT_EQ(got.n_skip, want.n_skip) << GetParam() << " read " << read << " i " << i;
+      ASSERT_EQ(t, t_want) << GetParam() << " read " << read << " i " << i;
+      ++scans, stopped += want_end >= st, taken += want.max_j >= 0;
+    }
+  }
+  EXPECT_GT(scans, 10000u);
+  EXPECT_GT(stopped, scans / 20);  // early stops are exercised
+  EXPECT_GT(taken, scans / 4);
 }
 
 // Whole chaining passes: chain_dp with the scan equals the pair-at-a-time loop.
