@@ -87,29 +87,53 @@ F mg_log2(F x) {
   return V32::addf(log2, quad);
 }
 
-// The scores of V32::W consecutive predecessors lo.. of anchor i.
-I scores(const ChainAnchors& a, int64_t i, int64_t lo, const ChainScanParams& p) {
-  const I dq = V32::sub(V32::set1(a.y[i]), V32::load(a.y + lo));                        // query gap
-  const I dr = V32::sub(V32::set1(static_cast<int32_t>(a.x[i])), V32::load(a.x + lo));  // reference gap, mod 2^32
+// Anchor i and the limits, broadcast to every lane once per scan.
+struct Target {
+  I y, x, max_dist_ref, max_dist_qry, bw;
+  F gap, skip;
+  Target(const ChainAnchors& a, int64_t i, const ChainScanParams& p)
+      : y(V32::set1(a.y[i])),
+        x(V32::set1(static_cast<int32_t>(a.x[i]))),
+        max_dist_ref(V32::set1(p.max_dist_ref)),
+        max_dist_qry(V32::set1(p.max_dist_qry)),
+        bw(V32::set1(p.bw)),
+        gap(V32::set1f(p.gap)),
+        skip(V32::set1f(p.skip)) {}
+};
+
+// The pairs of the block lo.. that comput_sc rejects (all ones): dq <= 0, dq beyond
+// either distance limit, dr == 0, or off the band. Also gives the gaps.
+I rejected(const ChainAnchors& a, const Target& t, int64_t lo, I& dq, I& dr, I& dd) {
+  dq = V32::sub(t.y, V32::load(a.y + lo));  // query gap
+  dr = V32::sub(t.x, V32::load(a.x + lo));  // reference gap, mod 2^32
+  dd = V32::abs(V32::sub(dr, dq));
+  I none = V32::or_(V32::gt(V32::set1(1), dq), V32::gt(dq, t.max_dist_ref));
+  none = V32::or_(none, V32::or_(V32::eq(dr, V32::set1(0)), V32::gt(dq, t.max_dist_qry)));
+  return V32::or_(none, V32::gt(dd, t.bw));
+}
+
+// The scores of the pairs of the block lo.. (rejected ones too: the caller drops them).
+I accepted_scores(const ChainAnchors& a, const Target& t, int64_t lo, I dq, I dr, I dd) {
   const I span = V32::load(a.span + lo);
   const I zero = V32::set1(0);
-  // Rejected: dq <= 0, dq beyond either distance limit, dr == 0, or off the band.
-  I none = V32::or_(V32::gt(V32::set1(1), dq), V32::gt(dq, V32::set1(p.max_dist_ref)));
-  none = V32::or_(none, V32::or_(V32::eq(dr, zero), V32::gt(dq, V32::set1(p.max_dist_qry))));
-  const I dd = V32::abs(V32::sub(dr, dq));
-  none = V32::or_(none, V32::gt(dd, V32::set1(p.bw)));
   const I dg = V32::min(dr, dq);
   I sc = V32::min(span, dg);
   // The penalty applies unless the pair is on one diagonal within j's span.
   const I penalised = V32::or_(V32::gt(dd, zero), V32::gt(dg, span));
-  const F lin_pen =
-      V32::addf(V32::mulf(V32::set1f(p.gap), V32::to_float(dd)), V32::mulf(V32::set1f(p.skip), V32::to_float(dg)));
+  const F lin_pen = V32::addf(V32::mulf(t.gap, V32::to_float(dd)), V32::mulf(t.skip, V32::to_float(dg)));
   const I has_log = V32::gt(dd, zero);  // dd >= 1
   const F log_pen =
       V32::as_float(V32::and_(V32::as_int(mg_log2(V32::to_float(V32::add(dd, V32::set1(1))))), has_log));  // else +0.0f
   const I pen = V32::trunc(V32::addf(lin_pen, V32::mulf(V32::set1f(0.5f), log_pen)));
-  sc = V32::blend(sc, V32::sub(sc, pen), penalised);
-  return V32::blend(sc, V32::set1(kChainNoPair), none);
+  return V32::blend(sc, V32::sub(sc, pen), penalised);
+}
+
+// The scores of V32::W consecutive predecessors lo.. of anchor i, kChainNoPair where
+// comput_sc rejects the pair.
+I scores(const ChainAnchors& a, const Target& t, int64_t lo) {
+  I dq, dr, dd;
+  const I none = rejected(a, t, lo, dq, dr, dd);
+  return V32::blend(accepted_scores(a, t, lo, dq, dr, dd), V32::set1(kChainNoPair), none);
 }
 
 }  // namespace
@@ -126,14 +150,15 @@ int64_t chain_scan_sse41(const ChainAnchors& a, const ChainDpArrays& dp, int64_t
   // window, or the padding) are masked off. Within a block the accepted pairs go through
   // the rule from the highest lane down, which is minimap2's order.
   constexpr unsigned kAll = (1u << V32::W) - 1;
+  const Target target(a, i, p);
   alignas(32) int32_t sc[V32::W];
   for (int64_t hi = i - 1; hi >= st; hi -= V32::W) {
     const int64_t lo = hi - V32::W + 1;
-    const I s = scores(a, i, lo, p);
-    unsigned accepted = ~V32::mask(V32::eq(s, V32::set1(kChainNoPair))) & kAll;
+    I dq, dr, dd;
+    unsigned accepted = ~V32::mask(rejected(a, target, lo, dq, dr, dd)) & kAll;
     if (lo < st) accepted &= kAll << (st - lo);
-    if (accepted == 0) continue;
-    V32::store(sc, s);
+    if (accepted == 0) continue;  // most blocks: no float work
+    V32::store(sc, accepted_scores(a, target, lo, dq, dr, dd));
     do {
       const int m = 31 - __builtin_clz(accepted);
       accepted ^= 1u << m;
@@ -154,8 +179,9 @@ void chain_scores_sse41(const ChainAnchors& a, int64_t i, int64_t lo, int n, con
   // caller did not ask for) are computed and dropped.
   alignas(32) int32_t buf[kChainBlock + V32::W];
   const int64_t first = lo + n - ((n + V32::W - 1) / V32::W) * V32::W;
+  const Target target(a, i, p);
   int k = 0;
-  for (int64_t s = first; s < lo + n; s += V32::W, k += V32::W) V32::store(buf + k, scores(a, i, s, p));
+  for (int64_t s = first; s < lo + n; s += V32::W, k += V32::W) V32::store(buf + k, scores(a, target, s));
   const int skip = static_cast<int>(lo - first);
   for (int m = 0; m < n; ++m) out[m] = buf[skip + m];
 }
