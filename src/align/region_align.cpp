@@ -3,9 +3,11 @@
 #include "region_align.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <climits>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 
 #include <agatha/cigar.hpp>
 #include <agatha/nt4.hpp>
@@ -221,6 +223,25 @@ void filter_bad_seeds_alt(int as1, int cnt1, Anchor* a, int min_gap, int max_ext
   }
 }
 
+namespace {
+
+// The length of the run of identical unambiguous bases (codes 0-3) t[0..) == q[0..),
+// at most n: eight bases a step.
+int32_t match_run(const uint8_t* t, const uint8_t* q, int32_t n) {
+  constexpr uint64_t kAmbiguous = 0x0404040404040404ULL;  // bit 2 of every code: 4 (N)
+  int32_t l = 0;
+  for (; std::endian::native == std::endian::little && l + 8 <= n; l += 8) {
+    uint64_t wt, wq;
+    std::memcpy(&wt, t + l, 8), std::memcpy(&wq, q + l, 8);
+    const uint64_t bad = (wt ^ wq) | (wt & kAmbiguous);
+    if (bad != 0) return l + std::countr_zero(bad) / 8;
+  }
+  while (l < n && t[l] == q[l] && t[l] < 4) ++l;
+  return l;
+}
+
+}  // namespace
+
 int test_zdrop(const AlignOptions& opt, const uint8_t* qseq, const uint8_t* tseq, const std::vector<uint32_t>& cigar) {
   const DpScoring sc = opt.dp_scoring();
   int32_t score = 0, max = INT32_MIN, max_i = -1, max_j = -1, i = 0, j = 0, max_zdrop = 0;
@@ -243,9 +264,21 @@ int test_zdrop(const AlignOptions& opt, const uint8_t* qseq, const uint8_t* tseq
     const uint32_t op = cigar::op(c);
     const int32_t len = static_cast<int32_t>(cigar::len(c));
     if (op == cigar::kMatch) {
-      for (int32_t l = 0; l < len; ++l) {
-        score += sc.substitution(tseq[i + l], qseq[j + l]);
-        update(i + l, j + l);
+      for (int32_t l = 0; l < len;) {
+        const int32_t n = sc.a > 0 ? match_run(tseq + i + l, qseq + j + l, len - l) : 0;
+        if (n > 0) {
+          // A run of n identical bases: the score rises by a each step and the cells stay
+          // on one diagonal, so a Z-drop measured in the run is below the one measured at
+          // the cell before it, and the maximum, if the run reaches it, ends at its last
+          // cell. The per-cell rule gives the same state.
+          score += n * sc.a;
+          if (score >= max) max = score, max_i = i + l + n - 1, max_j = j + l + n - 1;
+          l += n;
+        } else {
+          score += sc.substitution(tseq[i + l], qseq[j + l]);
+          update(i + l, j + l);
+          ++l;
+        }
       }
       i += len, j += len;
     } else if (op == cigar::kIns || op == cigar::kDel || op == cigar::kNSkip) {
