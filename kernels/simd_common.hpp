@@ -94,8 +94,8 @@ struct Vec {
 using V = Vec::T;
 
 // ---------------------------------------------------------------------------------------
-// Exact maxima (32-bit H), with the tie rule of dp_scalar.cpp: lanes are the classes
-// (t - st0) mod 4, each keeping its first strictly larger value.
+// Exact maxima (32-bit H), with the tie rule of dp_scalar.cpp: the classes (t - st0)
+// mod 4, each represented by its first largest value.
 // ---------------------------------------------------------------------------------------
 inline __m128i widen4(const int8_t* p) {
   int32_t w;
@@ -103,15 +103,19 @@ inline __m128i widen4(const int8_t* p) {
   return _mm_cvtepi8_epi32(_mm_cvtsi32_si128(w));
 }
 
-// One 4-cell step on class accumulators (mh, mt hold value and position per class).
-inline void step4(int32_t* H, const int8_t* v, int t, __m128i& mh, __m128i& mt) {
+// H[t] += v[t] on 4 cells; returns the new values.
+inline __m128i update4(int32_t* H, const int8_t* v, int t) {
   const __m128i h = _mm_add_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(H + t)), widen4(v + t));
   _mm_storeu_si128(reinterpret_cast<__m128i*>(H + t), h);
-  const __m128i gt = _mm_cmpgt_epi32(h, mh);
-  mh = _mm_blendv_epi8(mh, h, gt);
-  mt = _mm_blendv_epi8(mt, _mm_add_epi32(_mm_set1_epi32(t), _mm_setr_epi32(0, 1, 2, 3)), gt);
+  return h;
 }
 
+// Updates H on anti-diagonal r's cells [st0, en0] and finds its maximum by the rule of
+// dp_scalar.cpp: H[en0] first, then the classes k = (t - st0) mod 4 of [st0, en1) in
+// order of k, each represented by its first largest value, replacing the maximum only when
+// strictly larger; then the cells [en1, en0) one by one. Two passes: the update with the
+// per-class maxima only, then the position, which is the first cell of the winning class
+// holding its maximum.
 __attribute__((noinline)) void simd_row_max(const AntiDiagonal& d, int r, const int8_t* u, const int8_t* v, int32_t qe,
                                             int32_t* H, int32_t& max_h, int& max_t) {
   if (r == 0) {
@@ -122,38 +126,40 @@ __attribute__((noinline)) void simd_row_max(const AntiDiagonal& d, int r, const 
   H[d.en0] = d.en0 > 0 ? H[d.en0 - 1] + u[d.en0] : H[d.en0] + v[d.en0];
   max_h = H[d.en0], max_t = d.en0;
   const int en1 = d.st0 + (d.en0 - d.st0) / 4 * 4;
-  __m128i mh = _mm_set1_epi32(max_h), mt = _mm_set1_epi32(max_t);
+  __m128i mh = _mm_set1_epi32(INT32_MIN);
   int t = d.st0;
 #if defined(AGATHA_ISA_AVX2)
-  // Eight lanes: lane k and lane k+4 hold the same class; merge them by larger value,
-  // then earlier position (both lanes only ever keep their first maximum).
+  // Eight lanes: lane k and lane k+4 hold the same class.
   const int en2 = d.st0 + (d.en0 - d.st0) / 8 * 8;
   if (en2 > t) {
-    __m256i mh8 = _mm256_set1_epi32(max_h), mt8 = _mm256_set1_epi32(max_t);
-    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    __m256i mh8 = _mm256_set1_epi32(INT32_MIN);
     for (; t < en2; t += 8) {
       const __m256i h =
           _mm256_add_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(H + t)),
                            _mm256_cvtepi8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(v + t))));
       _mm256_storeu_si256(reinterpret_cast<__m256i*>(H + t), h);
-      const __m256i gt = _mm256_cmpgt_epi32(h, mh8);
-      mh8 = _mm256_blendv_epi8(mh8, h, gt);
-      mt8 = _mm256_blendv_epi8(mt8, _mm256_add_epi32(_mm256_set1_epi32(t), lane), gt);
+      mh8 = _mm256_max_epi32(mh8, h);
     }
-    const __m128i h_lo = _mm256_castsi256_si128(mh8), h_hi = _mm256_extracti128_si256(mh8, 1);
-    const __m128i t_lo = _mm256_castsi256_si128(mt8), t_hi = _mm256_extracti128_si256(mt8, 1);
-    const __m128i hi_wins = _mm_or_si128(_mm_cmpgt_epi32(h_hi, h_lo),
-                                         _mm_and_si128(_mm_cmpeq_epi32(h_hi, h_lo), _mm_cmplt_epi32(t_hi, t_lo)));
-    mh = _mm_blendv_epi8(h_lo, h_hi, hi_wins);
-    mt = _mm_blendv_epi8(t_lo, t_hi, hi_wins);
+    mh = _mm_max_epi32(_mm256_castsi256_si128(mh8), _mm256_extracti128_si256(mh8, 1));
   }
 #endif
-  for (; t < en1; t += 4) step4(H, v, t, mh, mt);
-  alignas(16) int32_t hh[4], tt[4];
+  for (; t < en1; t += 4) mh = _mm_max_epi32(mh, update4(H, v, t));
+  alignas(16) int32_t hh[4];
   _mm_store_si128(reinterpret_cast<__m128i*>(hh), mh);
-  _mm_store_si128(reinterpret_cast<__m128i*>(tt), mt);
+  int best = -1;
   for (int k = 0; k < 4; ++k)
-    if (hh[k] > max_h) max_h = hh[k], max_t = tt[k];
+    if (hh[k] > max_h) max_h = hh[k], best = k;
+  if (best >= 0) {  // the first cell of class `best` holding max_h (there is one before en1)
+    const __m128i want = _mm_set1_epi32(max_h);
+    for (int s = d.st0;; s += 4) {
+      const int eq = _mm_movemask_ps(
+          _mm_castsi128_ps(_mm_cmpeq_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(H + s)), want)));
+      if (eq >> best & 1) {
+        max_t = s + best;
+        break;
+      }
+    }
+  }
   for (; t < d.en0; ++t) {
     H[t] += v[t];
     if (H[t] > max_h) max_h = H[t], max_t = t;
