@@ -48,7 +48,7 @@ void set_ava(AlignOptions& o) {
 const std::vector<std::string>& preset_names() {
   static const std::vector<std::string> names = {"map-ont", "lr",     "map-pb",    "map10k", "map-hifi",
                                                  "map-ccs", "asm5",   "asm10",     "asm20",  "ava-ont",
-                                                 "ava-pb",  "splice", "splice:hq", "cdna"};
+                                                 "ava-pb",  "sr",     "short",     "splice", "splice:hq", "cdna"};
   return names;
 }
 
@@ -82,6 +82,25 @@ void AlignOptions::apply_preset(std::string_view name) {
     hpc = true, k = 19, w = 5;
     set_ava(*this);
     bw_long = bw;
+  } else if (name == "sr" || name == "short") {
+    hpc = false, k = 21, w = 11;
+    sr = frag_mode = heap_sort = two_io_threads = true;
+    print_secondary = false;
+    pe_ori = 0 << 1 | 1;  // FR
+    set_scoring(*this, 2, 8, 12, 24, 2, 1);
+    zdrop = zdrop_inv = 100;
+    end_bonus = 10;
+    max_frag_len = 800;
+    max_gap = 100;
+    bw = bw_long = 100;
+    pri_ratio = 0.5f;
+    min_cnt = 2;
+    min_chain_score = 25;
+    min_dp_max = 40;
+    best_n = 20;
+    mid_occ = 1000;
+    max_occ = 5000;
+    read_batch = 50'000'000;
   } else if (name.starts_with("splice") || name == "cdna") {
     set_splice(*this, name == "splice:hq");
   } else {
@@ -90,6 +109,7 @@ void AlignOptions::apply_preset(std::string_view name) {
 }
 
 void AlignOptions::validate() const {
+  if (rmq && (sr || splice)) throw OptionError("--rmq doesn't work with --sr or --splice");
   if (k <= 0 || w <= 0) throw OptionError("-k and -w must be positive");
   if (k > 28) throw OptionError("-k must be at most 28");
   if (w > 255) throw OptionError("-w must be less than 256");

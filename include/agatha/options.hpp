@@ -36,8 +36,15 @@ struct AlignOptions {
   int32_t min_mid_occ = 10;         // -U first value
   int32_t max_mid_occ = 1'000'000;  // -U second value
   float q_occ_frac = 0.01f;         // --q-occ-frac
-  int32_t occ_dist = 500;           // 0 with the ava presets
+  int32_t occ_dist = 500;           // -e; 0 with the ava presets
   int32_t max_max_occ = 4095;       // hard cap on seed occurrences (no option in minimap2 either)
+  // -f's second value (-f X,Y), and sr's 5000: the occurrence cap of the seeds of the
+  // second chaining pass minimap2 runs for short reads whose first pass found no chain
+  // good enough (mm_map_frag with MM_F_HEAP_SORT); 0: not set.
+  int32_t max_occ = 0;
+  bool heap_sort = false;           // --heap-sort=yes|no; set by sr (MM_F_HEAP_SORT)
+  int sdust_thres = 0;              // -T: SDUST masking of read minimizers; 0: off
+  int64_t max_qlen = 0;             // --max-qlen: reads (fragments) longer are left unmapped; 0: no limit
 
   // ---- chaining (lchain.c: mg_lchain_dp, mg_lchain_rmq) ----
   int min_cnt = 3;            // -n
@@ -61,6 +68,10 @@ struct AlignOptions {
   bool no_dual = false;           // all-vs-all: map each pair once
   bool for_only = false;          // --for-only
   bool rev_only = false;          // --rev-only
+  // --qstrand (MM_F_QSTRAND | MM_F_NO_INV): regions reported on the query's strand, no
+  // inversion test; PAF only (minimap2 refuses it with -a, -H, --frag and splicing).
+  bool qstrand = false;
+  bool no_inv = false;
 
   // ---- splicing (minimap2's MM_F_SPLICE* flags; the splice presets, -u, -G) ----
   // splice: spliced alignment (cDNA chaining, ksw_exts2 DP, the ts:A tag); set by the
@@ -81,6 +92,9 @@ struct AlignOptions {
   // ---- regions and MAPQ (hit.c: mm_set_parent, mm_select_sub, mm_set_mapq) ----
   float mask_level = 0.5f;  // --mask-level (minimap2's -M)
   int mask_len = INT_MAX;   // --mask-len
+  bool hard_mask_level = false;  // --hard-mask-level (MM_F_HARD_MLEVEL)
+  float alt_drop = 0.15f;        // --alt-drop: score drop of hits on ALT contigs (--alt)
+  std::string alt_list;          // --alt FILE: names of ALT contigs
   float pri_ratio = 0.8f;   // -p
   int best_n = 5;           // -N
   int seed = 11;            // --seed (per-read hash)
@@ -89,8 +103,9 @@ struct AlignOptions {
   float rank_frac = 0.9f;
 
   // ---- base-level alignment (align.c: mm_align_skeleton, mm_align1) ----
-  // Scoring, Z-drop and -s are set by the presets only (minimap2's -A -B -O -E -z -s are
-  // not options of agatha). With splicing, q2 is the intron open cost and e2 unused.
+  // Scoring (-A -B -O -E), Z-drop (-z) and -s: the presets' values unless given. With
+  // splicing, q2 is the intron open cost and e2 unused. When q == q2 and e == e2 minimap2
+  // aligns with its single-affine kernel (ksw_extz2) rather than the dual one.
   int a = 2, b = 4;                   // minimap2's -A, -B
   int q = 4, e = 2, q2 = 24, e2 = 1;  // minimap2's -O q,q2  -E e,e2
   int sc_ambi = 1;                    // --score-N
@@ -101,6 +116,14 @@ struct AlignOptions {
   float max_clip_ratio = 1.0f;        // --max-clip-ratio
   int64_t max_sw_mat = 100'000'000;   // --cap-sw-mem: cap on DP cells per call
 
+  // ---- short reads and fragments (MM_F_SR, MM_F_FRAG_MODE; pe.c) ----
+  bool sr = false;             // --sr, set by the sr preset: the short-read rules of mapping and alignment
+  bool frag_mode = false;      // --frag=yes|no, set by sr: reads of several files (or interleaved) are one fragment
+  bool independent_segments = false;  // --no-pairing: a fragment's segments are mapped as separate reads
+  int max_frag_len = 0;        // -F: longest fragment (sr: 800); 0: not set
+  int pe_ori = 0;              // orientation of the two segments: 0 FF; sr: 0<<1|1, FR
+  int pe_bonus = 33;           // score bonus of a proper pair (mm_pair)
+
   // ---- output and pipeline (main.c; map.c: mm_map_file_frag) ----
   uint64_t read_batch = 500'000'000;  // -K: bases per read batch
   uint64_t dp_batch = 0;              // --dp-batch: read bases whose DP rounds run together;
@@ -108,6 +131,9 @@ struct AlignOptions {
   int threads = 3;                    // -t
   bool print_secondary = true;        // false with --secondary=no
   bool copy_comment = false;          // -y
+  bool no_qual = false;               // -Q: no quality values in SAM
+  bool two_io_threads = false;        // -2 (set by sr): no effect on output
+  int64_t cap_kalloc = 1'000'000'000;  // --cap-kalloc: no effect on output
   // --split-prefix: map each index part to scratch files named after it, then merge
   // (pipeline/split_merge.hpp). Set, it also changes each part's alignment as in
   // minimap2: mm_align_skeleton leaves mm_update_dp_max to the merge.
