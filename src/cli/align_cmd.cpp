@@ -31,6 +31,7 @@
 #include "../io/output_file.hpp"
 #include "../io/output_path.hpp"
 #include "../format/sam.hpp"
+#include "../io/read_input.hpp"
 #include "../io/seq_reader.hpp"
 #include "../pipeline/batch_aligner.hpp"
 #include "../pipeline/read_mapper.hpp"
@@ -46,6 +47,12 @@ namespace {
 struct AlignArgs {
   AlignOptions opt;
   std::string reference, reads;  // reads: empty when not given (then -d is required)
+  std::vector<std::string> mates;  // reads files after the first: fragment mode
+  std::vector<std::string> read_files() const {
+    std::vector<std::string> v{reads};
+    v.insert(v.end(), mates.begin(), mates.end());
+    return v;
+  }
   std::string output = "-";
   std::string index_out;  // -d: empty without it
   bool map_only = false;
@@ -147,7 +154,7 @@ struct PassSetup {
 
 // Maps (--map-only) or aligns every read of `reads` against one index part and hands the
 // records, or with --split-prefix each read's regions, to `write`.
-void map_part(PassSetup& p, const index::MinimizerIndex& idx, io::SeqReader& reads,
+void map_part(PassSetup& p, const index::MinimizerIndex& idx, io::ReadInput& reads,
               const pipeline::RecordWriter& write) {
   const AlignOptions& opt = p.opt;
   const pipeline::ReadMapper mapper(idx, opt);
@@ -189,10 +196,10 @@ void log_part(std::chrono::steady_clock::time_point t0, size_t part, const index
 // Runs pass(part, reads) for the part `idx` and every later one of `parts`, each with the
 // reads read from the start (`reads` is open for the first), one part in memory at a time.
 template <class Pass>
-void for_each_part(io::IndexParts& parts, std::optional<index::MinimizerIndex> idx, std::optional<io::SeqReader>& reads,
+void for_each_part(io::IndexParts& parts, std::optional<index::MinimizerIndex> idx, std::optional<io::ReadInput>& reads,
                    const PassSetup& p, Pass&& pass) {
   while (idx) {
-    if (parts.parts_read() > 1) reads.emplace(p.args.reads);
+    if (parts.parts_read() > 1) reads.emplace(p.args.read_files(), p.opt.frag_mode);
     pass(*idx, *reads);
     idx.reset();
     idx = parts.next();
@@ -203,14 +210,14 @@ void for_each_part(io::IndexParts& parts, std::optional<index::MinimizerIndex> i
 // --split-prefix: every part's pass into a scratch file of its own, then the merge of
 // them all into `out`, under `header` and every part's @SQ lines (SAM).
 void map_and_merge(PassSetup& p, io::IndexParts& parts, std::optional<index::MinimizerIndex> idx,
-                   std::optional<io::SeqReader>& reads, RunOutput& out, std::string header) {
+                   std::optional<io::ReadInput>& reads, RunOutput& out, std::string header) {
   const AlignArgs& a = p.args;
   io::ScratchSeries scratch(p.opt.split_prefix);
   pipeline::SplitParts merge;
   pipeline::OutputOptions merged = p.oo;  // the records of the merge
   merged.eqx = false;                     // the parts store the =/X CIGARs
   p.oo.kind = pipeline::OutputKind::kRegions;
-  for_each_part(parts, std::move(idx), reads, p, [&](const index::MinimizerIndex& part, io::SeqReader& rd) {
+  for_each_part(parts, std::move(idx), reads, p, [&](const index::MinimizerIndex& part, io::ReadInput& rd) {
     for (const index::RefSeq& r : part.reference().seqs()) merge.refs.push_back({r.name, 0, r.len});
     merge.first_rid.push_back(parts.first_rid());
     merge.k = part.k();
@@ -228,7 +235,7 @@ void map_and_merge(PassSetup& p, io::IndexParts& parts, std::optional<index::Min
     format::append_sam_sq_lines(header, refs);
   }
   out.header(header);
-  reads.emplace(a.reads);
+  reads.emplace(a.read_files(), a.opt.frag_mode);
   const pipeline::PipelineStats st =
       pipeline::merge_parts(merge, *reads, a.opt, merged, a.map_only, out.writer(), a.opt.threads, a.opt.read_batch);
   print_done(p.t0, st, "merged the parts' results of");
@@ -280,8 +287,12 @@ void check_parts_output(const AlignArgs& a, bool split, bool one_part, bool bam)
     if (map && same_output(a.index_out, a.output))
       throw OptionError("-d and -o name the same output '" + a.index_out + "'");
   }
-  std::optional<io::SeqReader> reads;
-  if (map) reads.emplace(a.reads);  // fails before the index is built if the reads are missing
+  // Fragments are paired within one pass over the reads; the merge of a split index
+  // pairs nothing.
+  if (split && (opt.frag_mode || !a.mates.empty()))
+    throw OptionError("--split-prefix maps single reads only: not with --frag=yes, -x sr or several reads files");
+  std::optional<io::ReadInput> reads;
+  if (map) reads.emplace(a.read_files(), opt.frag_mode);  // fails before the index is built if the reads are missing
   // Created before the (long) build, so that an index file that cannot be created fails
   // at once; written under a temporary name, renamed when complete (OutputFile).
   std::optional<io::OutputFile> index_file;
@@ -340,7 +351,7 @@ void check_parts_output(const AlignArgs& a, bool split, bool one_part, bool bam)
     out.header(header);
     const pipeline::RecordWriter write = out.writer();
     for_each_part(parts, std::move(idx), reads, pass,
-                  [&](const index::MinimizerIndex& part, io::SeqReader& rd) { map_part(pass, part, rd, write); });
+                  [&](const index::MinimizerIndex& part, io::ReadInput& rd) { map_part(pass, part, rd, write); });
   }
   out.close();
   if (const io::SortedBamWriter* sorted = out.sorted())
@@ -359,6 +370,8 @@ void add_align_command(CLI::App& app) {
                   "Reference FASTA/FASTQ (plain or gzip), .agi index, or minimap2 2.24 index (.mmi)")
       ->required();
   sub->add_option("reads", args->reads, "Reads FASTA/FASTQ (plain or gzip), '-' for stdin; may be left out with -d");
+  sub->add_option("mates", args->mates,
+                  "More reads files, read in step with the first: fragments (pairs) of one read of each file");
   sub->add_option("-o,--output", args->output, "Write output here (default: stdout)");
   sub->add_option("-d", args->index_out,
                   "Write the index to FILE as .agi (as minimap2 -d); without reads, only write the index")

@@ -282,6 +282,19 @@ void add_map_options(CLI::App& sub, AlignOptions& opt) {
       sub, "--cap-sw-mem", "NUM", std::to_string(opt.max_sw_mat),
       [&opt](const std::string& text) { opt.max_sw_mat = parse_num(text, "--cap-sw-mem"); },
       "Skip a DP above NUM cells, as Z-dropped; 0: no cap (K/M/G suffixes)");
+  // ---- fragments (paired reads) ----
+  sub.add_option_function<std::string>(
+         "--frag", [&opt](const std::string& v) { opt.frag_mode = v == "yes" || v == "y"; },
+         "Fragment mode: reads of several files, or consecutive reads of one file named alike up to /1 /2, are "
+         "the segments of one fragment (sr: yes)")
+      ->check(one_of({"yes", "y", "no", "n"}, "--frag only takes 'yes' or 'no'"));
+  add_minimap2_option(
+      sub, "-F", "NUM", "800",
+      [&opt](const std::string& text) { opt.max_frag_len = static_cast<int>(parse_num(text, "-F")); },
+      "Max fragment length (with -x sr or in the fragment mode; K/M/G suffixes)");
+  sub.add_flag_callback(
+      "--no-pairing", [&opt] { opt.independent_segments = true; },
+      "Map the segments of a fragment as reads of their own (still written as a pair)");
   // ---- pipeline ----
   add_minimap2_option(
       sub, "-K", "NUM", std::to_string(opt.read_batch),

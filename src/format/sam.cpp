@@ -59,6 +59,7 @@ int sam_flag(const SamRecord& r) {
     flag |= kFlagSecondary;
   else if (r.supplementary)
     flag |= kFlagSupplementary;
+  if (r.mate) flag |= r.mate->flags;
   return flag;
 }
 
@@ -130,6 +131,7 @@ void append_seq_qual(std::string& out, const SamRecord& r, const SamOptions& opt
 
 void append_tags(std::string& out, const SamRecord& r, const SamOptions& opt, bool cigar_in_tag, bool hard) {
   if (!opt.rg_id.empty()) put(out, "\tRG:Z:", std::string_view(opt.rg_id));
+  if (r.mate && r.mate->fi >= 0) put(out, "\tFI:i:", r.mate->fi);
   append_region_tags(out, r.tags);
   if (!r.sa.empty()) put(out, "\tSA:Z:", r.sa);
   if (!r.md_cs.empty()) put(out, '\t', r.md_cs);
@@ -178,17 +180,26 @@ void append_sam_record(std::string& out, const SamRecord& r, const SamOptions& o
     append_cigar_placeholder(out, r, opt);
   else
     append_cigar_field(out, r, hard);
-  out += "\t*\t0\t0";
+  if (r.mate)
+    put(out, '\t', r.mate->rnext, '\t', r.mate->pnext, '\t', r.mate->tlen);
+  else
+    out += "\t*\t0\t0";
   append_seq_qual(out, r, opt);
   append_tags(out, r, opt, cigar_in_tag, hard);
   out += '\n';
 }
 
 void append_sam_unmapped(std::string& out, std::string_view qname, std::string_view seq, std::string_view qual,
-                         int32_t rl, const SamOptions& opt, std::string_view comment) {
-  put(out, qname, '\t', kFlagUnmapped, "\t*\t0\t0\t*\t*\t0\t0\t", seq, '\t',
-      qual.empty() ? std::string_view("*") : qual);
+                         int32_t rl, const SamOptions& opt, std::string_view comment, const SamMate* mate,
+                         std::string_view rname, int64_t pos) {
+  if (mate)
+    put(out, qname, '\t', kFlagUnmapped | mate->flags, '\t', rname, '\t', pos, "\t0\t*\t", mate->rnext, '\t',
+        mate->pnext, '\t', mate->tlen, '\t', seq, '\t', qual.empty() ? std::string_view("*") : qual);
+  else
+    put(out, qname, '\t', kFlagUnmapped, "\t*\t0\t0\t*\t*\t0\t0\t", seq, '\t',
+        qual.empty() ? std::string_view("*") : qual);
   if (!opt.rg_id.empty()) put(out, "\tRG:Z:", std::string_view(opt.rg_id));
+  if (mate && mate->fi >= 0) put(out, "\tFI:i:", mate->fi);
   put(out, "\trl:i:", rl);
   if (!comment.empty()) put(out, '\t', comment);
   out += '\n';

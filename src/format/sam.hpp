@@ -1,6 +1,6 @@
 // src/format/sam.hpp — SAM text exactly as minimap2 2.24 writes it (format.c:
 // mm_write_sam_hdr, sam_write_rg_line, mm_write_sam3, write_sam_cigar, write_tags) for
-// single-end reads. The caller decides which regions become records
+// single reads and the segments of fragments. The caller decides which regions become records
 // (--secondary=no, --sam-hit-only) and supplies every value; this file only formats.
 //
 // Functions append to a caller-owned string; they keep no state and are thread-safe.
@@ -53,6 +53,18 @@ void append_sam_header(std::string& out, std::span<const SamReference> refs, con
 // a split index's after the @PG line).
 void append_sam_sq_lines(std::string& out, std::span<const SamReference> refs);
 
+// The fields a segment of a fragment (a read of a pair) adds to its records
+// (mm_write_sam3 with n_seg > 1): FLAG bits 0x1 and whichever of 0x2 (proper pair),
+// 0x8 (mate unmapped), 0x20 (mate reverse), 0x40 (first), 0x80 (last) apply, RNEXT,
+// PNEXT, TLEN, and FI:i with more than two segments.
+struct SamMate {
+  int flags = 0;
+  std::string_view rnext = "*";  // "=" for the record's own reference
+  int64_t pnext = 0;             // 1-based; 0 for none
+  int64_t tlen = 0;
+  int fi = -1;  // FI:i value; -1: no tag
+};
+
 // One aligned record. Coordinates are 0-based; [qs, qe) is on the read's forward strand.
 struct SamRecord {
   std::string_view qname;
@@ -72,13 +84,17 @@ struct SamRecord {
   std::string_view md_cs;  // "MD:Z:..." or "cs:Z:..." (--MD / --cs), empty for none
   int32_t rl = 0;
   std::string_view comment;  // -y: the FASTQ comment, appended after a tab when non-empty
+  const SamMate* mate = nullptr;  // a segment of a fragment; nullptr: a single read
 };
 
 void append_sam_record(std::string& out, const SamRecord& r, const SamOptions& opt);
 
 // The record of a read without a region: `QNAME 4 * 0 0 * * 0 0 SEQ QUAL [RG:Z] rl:i`.
+// A segment of a fragment (mate non-null) is placed at `rname`/`pos` (1-based; a
+// mapped mate's position, or "*" and 0) and has the mate fields and FI:i.
 void append_sam_unmapped(std::string& out, std::string_view qname, std::string_view seq, std::string_view qual,
-                         int32_t rl, const SamOptions& opt, std::string_view comment = {});
+                         int32_t rl, const SamOptions& opt, std::string_view comment = {},
+                         const SamMate* mate = nullptr, std::string_view rname = "*", int64_t pos = 0);
 
 // Another primary-chain region of the same read, as the SA tag lists it.
 struct SaPart {

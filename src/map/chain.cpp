@@ -158,6 +158,7 @@ ChainParams chain_params(const AlignOptions& opt) {
   ChainParams p;
   p.max_gap = opt.max_gap;
   p.max_gap_ref = opt.max_gap_ref > 0 ? opt.max_gap_ref : 0;
+  p.max_frag_len = opt.max_frag_len;
   p.bw = opt.bw;
   p.bw_long = std::max(opt.bw_long, opt.bw);
   p.max_chain_skip = opt.max_chain_skip;
@@ -363,13 +364,15 @@ Chains chain_rmq(const std::vector<Anchor>& a, int max_dist, int max_dist_inner,
   return finish(a, dp, min_cnt, min_score, max_drop);
 }
 
+int chain_ref_gap(const ChainParams& p, int qlen) {
+  if (p.max_gap_ref > 0) return p.max_gap_ref;
+  if (p.max_frag_len > 0) return std::max(p.max_frag_len - qlen, p.max_gap);
+  return p.max_gap;
+}
+
 Chains chain_read(const std::vector<Anchor>& sorted_anchors, int qlen, int n_seg, int k, const ChainParams& p) {
   const int max_gap_qry = p.short_read ? std::max(qlen, p.max_gap) : p.max_gap;
-  int max_gap_ref = p.max_gap;
-  if (p.max_gap_ref > 0)
-    max_gap_ref = p.max_gap_ref;
-  else if (p.max_frag_len > 0)
-    max_gap_ref = std::max(p.max_frag_len - qlen, p.max_gap);
+  const int max_gap_ref = chain_ref_gap(p, qlen);
   const GapPenalty pen = gap_penalty(p, k);
 
   Chains chains = p.rmq ? chain_rmq(sorted_anchors, p.max_gap, p.rmq_inner_dist, p.bw, p.max_chain_skip, p.rmq_size_cap,

@@ -24,7 +24,7 @@ namespace agatha::map {
 struct ChainParams {
   int max_gap = 0;       // -g: max gap on the query, and on the reference unless below
   int max_gap_ref = 0;   // -G when > 0 (splice); reference-gap limit of the DP pass
-  int max_frag_len = 0;  // --frag-len when > 0 (paired reads)
+  int max_frag_len = 0;  // -F when > 0 (set by sr: 800)
   int bw = 0;            // -r first value
   int bw_long = 0;       // -r second value, at least bw; long-join rechain when > bw
   int max_chain_skip = 0;
@@ -97,6 +97,11 @@ inline constexpr int32_t kNoPair = INT32_MIN;
 // The RMQ chaining pass (mg_lchain_rmq) over anchors sorted by x.
 [[nodiscard]] Chains chain_rmq(const std::vector<Anchor>& a, int max_dist, int max_dist_inner, int bw, int max_skip,
                                int cap_size, int min_cnt, int min_score, GapPenalty pen);
+
+// The reference gap limit of chaining a read (or fragment) of qlen bases, which mm_pair
+// also uses (mm_map_frag's max_chain_gap_ref): -G when set; else with -F, the fragment
+// length less qlen but at least -g; else -g.
+[[nodiscard]] int chain_ref_gap(const ChainParams& p, int qlen);
 
 // What mm_map_frag does between sorting the anchors and building regions: the first pass
 // (DP, or RMQ with --rmq) and the long-join RMQ rechain of the chained anchors when it

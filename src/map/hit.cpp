@@ -260,7 +260,7 @@ void filter_regions(const AlignOptions& opt, int qlen, std::vector<Region>& regs
   size_t k = 0;
   for (size_t i = 0; i < regs.size(); ++i) {
     const Region& r = regs[i];
-    bool drop = !r.inv && r.cnt < opt.min_cnt;
+    bool drop = !r.inv && !r.seg_split && r.cnt < opt.min_cnt;
     if (r.aligned) {
       if (r.mlen < opt.min_chain_score)
         drop = true;

@@ -40,6 +40,8 @@ struct Region {
   bool rev = false;
   bool inv = false;
   bool strand_retained = false;  // a secondary kept only because it lies on the other strand
+  bool seg_split = false;        // a segment's part of a fragment chain (mm_seg_gen)
+  bool proper_frag = false;      // one of the two regions mm_pair chose as the pair (FLAG 0x2)
   uint32_t hash = 0;             // tie-breaking hash of the region
   float div = -1.0f;             // estimated divergence, -1 when unknown
   // Filled by base alignment (minimap2's mm_extra_t); the chain-only paths leave it off.

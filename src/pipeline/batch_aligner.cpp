@@ -35,13 +35,16 @@ class GroupRun {
  public:
   enum class Next { kHost, kDp, kDone };
 
-  GroupRun(std::span<const io::SeqRecord> reads, size_t first_line, uint64_t id)
-      : reads_(reads), first_line_(first_line), id_(id) {}
+  // reads: the group's reads; fragment f is reads[starts[f], starts[f + 1]). Its
+  // records go to lines[first_line + starts[f]].
+  GroupRun(std::span<const io::SeqRecord> reads, std::vector<uint32_t> starts, size_t first_line, uint64_t id)
+      : reads_(reads), starts_(std::move(starts)), first_line_(first_line), id_(id) {}
 
   Next next() const { return next_; }
   uint64_t id() const { return id_; }
   size_t first_line() const { return first_line_; }
   size_t size() const { return reads_.size(); }
+  size_t fragments() const { return starts_.size() - 1; }
 
   // The first step seeds, chains and selects the regions of every read (start); each
   // step hands the last round's answers to the reads that waited for them, runs a
@@ -58,26 +61,26 @@ class GroupRun {
     if (jobs_.empty() && !reads_.empty() && inline_dp) {
       by_length_ = longest_first();
       std::atomic<uint64_t> tasks{0};
-      util::parallel_for(reads_.size(), threads, [&](size_t k, int worker) {
+      util::parallel_for(fragments(), threads, [&](size_t k, int worker) {
         // The read's state lives only while this thread aligns it; its records are made at once.
         const size_t i = by_length_[k];
         AlignJob job;
-        job.read = &reads_[i];
+        job.reads = fragment(i);
         aligner.start(job);
         align::InlineDpSource source(*inline_dp, worker);
         aligner.align(job, source);
         tasks.fetch_add(source.calls(), std::memory_order_relaxed);
-        aligner.format(job, lines[first_line_ + i]);
+        aligner.format(job, lines[first_line_ + starts_[i]]);
       });
       inline_tasks_ = tasks.load();
       next_ = Next::kDone;
       return 0;
     } else if (jobs_.empty() && !reads_.empty()) {
-      jobs_.resize(reads_.size());
+      jobs_.resize(fragments());
       by_length_ = longest_first();
       util::parallel_for(jobs_.size(), threads, [&](size_t k, int) {
         const size_t i = by_length_[k];
-        jobs_[i].read = &reads_[i];
+        jobs_[i].reads = fragment(i);
         aligner.start(jobs_[i]);
       });
       for (size_t i : by_length_)  // longest first
@@ -105,7 +108,7 @@ class GroupRun {
     }
     util::parallel_for(jobs_.size(), threads, [&](size_t k, int) {
       const size_t i = by_length_[k];
-      aligner.format(jobs_[i], lines[first_line_ + i]);
+      aligner.format(jobs_[i], lines[first_line_ + starts_[i]]);
     });
     // Only the records remain.
     std::vector<AlignJob>().swap(jobs_);
@@ -126,17 +129,24 @@ class GroupRun {
   }
 
  private:
-  // The reads' indices, longest first: threads take reads in this order, so that a long
-  // read is not the last one started.
+  std::span<const io::SeqRecord> fragment(size_t f) const {
+    return reads_.subspan(starts_[f], starts_[f + 1] - starts_[f]);
+  }
+  // The fragments' indices, longest first: threads take fragments in this order, so that
+  // a long read is not the last one started.
   std::vector<size_t> longest_first() const {
-    std::vector<size_t> order(reads_.size());
-    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::stable_sort(order.begin(), order.end(),
-                     [&](size_t a, size_t b) { return reads_[a].seq.size() > reads_[b].seq.size(); });
+    std::vector<size_t> order(fragments());
+    std::vector<size_t> len(order.size());
+    for (size_t i = 0; i < order.size(); ++i) {
+      order[i] = i;
+      for (const io::SeqRecord& r : fragment(i)) len[i] += r.seq.size();
+    }
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return len[a] > len[b]; });
     return order;
   }
 
   std::span<const io::SeqRecord> reads_;
+  std::vector<uint32_t> starts_;
   size_t first_line_;
   uint64_t id_;
   Next next_ = Next::kHost;
@@ -149,21 +159,24 @@ class GroupRun {
   uint64_t inline_tasks_ = 0;
 };
 
-// The groups of one batch: [cuts[k], cuts[k+1]) of at most round_bases bases (a read
+// The groups of one batch: fragments [cuts[k], cuts[k+1]) of at most round_bases bases (a fragment
 // longer than that alone). Groups run one at a time, or, with a backend that runs on a
 // device, two at once with one group's DP round overlapping the other's host step;
 // records are written in input order as soon as every group before them is done.
-void align_batch(const ReadAligner& aligner, DpBackend& dp, const std::vector<io::SeqRecord>& batch,
+void align_batch(const ReadAligner& aligner, DpBackend& dp, const io::ReadBatch& rb,
                  std::vector<std::string>& lines, const RecordWriter& write, int threads, uint64_t round_bases,
                  AlignStats& stats, const StepObserver& observe, uint64_t& next_id) {
   // A host backend that computes single tasks on these threads: no rounds. The groups
   // stay, as they bound the records held before they are written.
   DpBackend* const inline_dp = !dp.runs_on_device() && dp.inline_workers() >= threads ? &dp : nullptr;
   std::vector<size_t> cuts{0};
-  while (cuts.back() < batch.size()) {
+  const std::vector<io::SeqRecord>& batch = rb.reads;
+  const std::vector<uint32_t>& fs = rb.frag_start;
+  const size_t n_frag = rb.fragments();
+  while (cuts.back() < n_frag) {
     size_t end = cuts.back();
-    for (uint64_t bases = 0; end < batch.size() && (end == cuts.back() || bases < round_bases); ++end)
-      bases += batch[end].seq.size();
+    for (uint64_t bases = 0; end < n_frag && (end == cuts.back() || bases < round_bases); ++end)
+      for (uint32_t i = fs[end]; i < fs[end + 1]; ++i) bases += batch[i].seq.size();
     cuts.push_back(end);
   }
   auto note = [&observe](PipelineStep s, uint64_t id) {
@@ -190,9 +203,13 @@ void align_batch(const ReadAligner& aligner, DpBackend& dp, const std::vector<io
     size_t unfinished = 0;
     for (const GroupRun& g : flight) unfinished += g.next() != GroupRun::Next::kDone;
     for (; unfinished < (overlap ? 2u : 1u) && next_group + 1 < cuts.size(); ++next_group, ++unfinished)
-      flight.emplace_back(std::span<const io::SeqRecord>(batch.data() + cuts[next_group],
-                                                         cuts[next_group + 1] - cuts[next_group]),
-                          cuts[next_group], next_id++);
+    {
+      const uint32_t first = fs[cuts[next_group]], last = fs[cuts[next_group + 1]];
+      std::vector<uint32_t> starts;
+      for (size_t f = cuts[next_group]; f <= cuts[next_group + 1]; ++f) starts.push_back(fs[f] - first);
+      flight.emplace_back(std::span<const io::SeqRecord>(batch.data() + first, last - first), std::move(starts), first,
+                          next_id++);
+    }
     if (flight.empty()) break;
     GroupRun *on_host = nullptr, *on_dp = nullptr;
     for (GroupRun& g : flight) {
@@ -241,26 +258,45 @@ void align_batch(const ReadAligner& aligner, DpBackend& dp, const std::vector<io
 
 }  // namespace
 
-PipelineStats map_reads(const ReadMapper& mapper, io::SeqReader& reads, const RecordWriter& write, int threads,
+PipelineStats map_reads(const ReadMapper& mapper, io::ReadInput& reads, const RecordWriter& write, int threads,
                         uint64_t batch_bases) {
   PipelineStats stats;
   run_batches(reads, write, threads, batch_bases, true, stats,
-              [&](const std::vector<io::SeqRecord>& batch, std::vector<std::string>& lines) {
-                util::parallel_for(batch.size(), threads,
-                             [&](size_t i, int) { lines[i] = mapper.map_paf(batch[i].name, batch[i].seq); });
+              [&](const io::ReadBatch& batch, std::vector<std::string>& lines) {
+                const std::span<const io::SeqRecord> reads(batch.reads);
+                const std::vector<uint32_t>& fs = batch.frag_start;
+                util::parallel_for(batch.fragments(), threads, [&](size_t f, int) {
+                  lines[fs[f]] = mapper.map_paf_fragment(reads.subspan(fs[f], fs[f + 1] - fs[f]));
+                });
               });
   return stats;
 }
 
-AlignStats align_reads(const ReadAligner& aligner, DpBackend& dp, io::SeqReader& reads, const RecordWriter& write,
+AlignStats align_reads(const ReadAligner& aligner, DpBackend& dp, io::ReadInput& reads, const RecordWriter& write,
                        int threads, uint64_t batch_bases, uint64_t round_bases, const StepObserver& observe) {
   AlignStats stats;
   uint64_t next_id = 0;
   run_batches(reads, write, threads, batch_bases, false, stats,
-              [&](const std::vector<io::SeqRecord>& batch, std::vector<std::string>& lines) {
+              [&](const io::ReadBatch& batch, std::vector<std::string>& lines) {
                 align_batch(aligner, dp, batch, lines, write, threads, round_bases, stats, observe, next_id);
               });
   return stats;
+}
+
+}  // namespace agatha::pipeline
+
+namespace agatha::pipeline {
+
+PipelineStats map_reads(const ReadMapper& mapper, io::SeqReader& reads, const RecordWriter& write, int threads,
+                        uint64_t batch_bases) {
+  io::ReadInput in(reads);
+  return map_reads(mapper, in, write, threads, batch_bases);
+}
+
+AlignStats align_reads(const ReadAligner& aligner, DpBackend& dp, io::SeqReader& reads, const RecordWriter& write,
+                       int threads, uint64_t batch_bases, uint64_t round_bases, const StepObserver& observe) {
+  io::ReadInput in(reads);
+  return align_reads(aligner, dp, in, write, threads, batch_bases, round_bases, observe);
 }
 
 }  // namespace agatha::pipeline

@@ -12,6 +12,7 @@
 #include <functional>
 #include <string_view>
 
+#include "../io/read_input.hpp"
 #include "../io/seq_reader.hpp"
 #include "batch_loop.hpp"
 #include "read_aligner.hpp"
@@ -22,9 +23,14 @@ namespace agatha::pipeline {
 // `write` receives each batch's records, in input order.
 using RecordWriter = std::function<void(std::string_view)>;
 
+// The unit of work is a fragment (io::ReadInput: a read, or the segments of a pair),
+// never split between batches or groups; a fragment's records are written together.
+//
 // Maps every read of `reads` and hands the PAF lines to `write`. The first error (bad
 // input, write failure) stops the pipeline and is rethrown; batches before it were
 // already written.
+PipelineStats map_reads(const ReadMapper& mapper, io::ReadInput& reads, const RecordWriter& write, int threads,
+                        uint64_t batch_bases);
 PipelineStats map_reads(const ReadMapper& mapper, io::SeqReader& reads, const RecordWriter& write, int threads,
                         uint64_t batch_bases);
 
@@ -58,6 +64,9 @@ struct AlignStats : PipelineStats {
 // events come from the thread that calls the backend: the observer must be thread-safe.
 enum class PipelineStep { kHostBegin, kHostEnd, kDpBegin, kDpEnd };
 using StepObserver = std::function<void(PipelineStep, uint64_t group)>;
+AlignStats align_reads(const ReadAligner& aligner, DpBackend& dp, io::ReadInput& reads, const RecordWriter& write,
+                       int threads, uint64_t batch_bases, uint64_t round_bases, const StepObserver& observe = {});
+// A single file of reads, each a read of its own.
 AlignStats align_reads(const ReadAligner& aligner, DpBackend& dp, io::SeqReader& reads, const RecordWriter& write,
                        int threads, uint64_t batch_bases, uint64_t round_bases, const StepObserver& observe = {});
 

@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "../io/seq_reader.hpp"
+#include "../io/read_input.hpp"
 
 namespace agatha::pipeline {
 
@@ -21,29 +21,29 @@ struct PipelineStats {
 };
 
 // Reads batches of >= batch_bases bases, has process(batch, lines) fill one output
-// string per read, and writes the non-empty ones in order with write(string_view).
+// string per read (a fragment's records all in its first read's), and writes the non-empty ones in order with write(string_view).
 // name_and_seq_only: SeqReader::next_batch's. The first error stops the loop (after the
 // batch being read ahead is done) and is rethrown.
 template <class Write, class Process>
-void run_batches(io::SeqReader& reads, Write&& write, int threads, uint64_t batch_bases, bool name_and_seq_only,
+void run_batches(io::ReadInput& reads, Write&& write, int threads, uint64_t batch_bases, bool name_and_seq_only,
                  PipelineStats& stats, Process&& process) {
   auto read_next = [&reads, batch_bases, name_and_seq_only] {
     return reads.next_batch(batch_bases, name_and_seq_only);
   };
-  std::vector<io::SeqRecord> batch = read_next();
+  io::ReadBatch batch = read_next();
   std::vector<std::string> lines;
   while (!batch.empty()) {
-    std::future<std::vector<io::SeqRecord>> ahead;
+    std::future<io::ReadBatch> ahead;
     if (threads > 1) ahead = std::async(std::launch::async, read_next);
     try {
-      lines.assign(batch.size(), std::string());
+      lines.assign(batch.reads.size(), std::string());
       process(batch, lines);
     } catch (...) {
       if (ahead.valid()) ahead.wait();  // the reader refers to `reads`; let it finish
       throw;
     }
-    ++stats.batches, stats.reads += batch.size();
-    for (const io::SeqRecord& r : batch) stats.bases += r.seq.size();
+    ++stats.batches, stats.reads += batch.reads.size();
+    for (const io::SeqRecord& r : batch.reads) stats.bases += r.seq.size();
     for (const std::string& s : lines)
       if (!s.empty()) write(s);
     batch = ahead.valid() ? ahead.get() : read_next();

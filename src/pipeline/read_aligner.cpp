@@ -8,6 +8,8 @@
 #include <span>
 
 #include "../align/cigar_fix.hpp"
+#include "../format/sam.hpp"
+#include "../map/fragment.hpp"
 #include "split_merge.hpp"
 
 namespace agatha::pipeline {
@@ -18,18 +20,47 @@ ReadAligner::ReadAligner(const ReadMapper& mapper, const AlignOptions& opt, Outp
     : mapper_(mapper), idx_(mapper.index()), opt_(opt), out_(std::move(out)) {}
 
 void ReadAligner::start(AlignJob& job) const {
-  job.mapping = mapper_.map(job.read->name, job.read->seq);
-  job.regions.clear();
-  job.done = job.mapping.regions.empty();
-  if (!job.done) job.codes.emplace(job.read->seq);
+  const size_t n = job.reads.size();
+  job.segs.assign(n, SegmentJob());
+  job.done = true;
+  // Segments mapped reverse-complemented (pe_ori) are mapped and aligned as such.
+  std::vector<std::string> flipped(n);
+  std::vector<std::string_view> names(n), seqs(n);
+  for (size_t i = 0; i < n; ++i) {
+    SegmentJob& sg = job.segs[i];
+    sg.read = &job.reads[i];
+    sg.flipped = segment_flipped(opt_.pe_ori, n, i);
+    names[i] = sg.read->name;
+    if (sg.flipped) flipped[i] = format::reverse_complement(sg.read->seq);
+    seqs[i] = sg.flipped ? std::string_view(flipped[i]) : std::string_view(sg.read->seq);
+  }
+  FragmentMapping f = mapper_.map_fragment(names, seqs, true);
+  job.frag_gap = f.frag_gap;
+  for (size_t i = 0; i < n; ++i) {
+    SegmentJob& sg = job.segs[i];
+    sg.mapping = std::move(f.segs[i]);
+    if (!sg.mapping.regions.empty()) {
+      sg.codes.emplace(seqs[i]);
+      job.done = false;
+    }
+  }
+}
+
+void ReadAligner::align_segments(AlignJob& job, std::vector<std::vector<Region>>& regs, align::DpSource& dp) const {
+  for (size_t i = 0; i < job.segs.size(); ++i) {
+    SegmentJob& sg = job.segs[i];
+    if (!sg.codes) continue;  // no region
+    align::align_skeleton(opt_, idx_, *sg.codes, regs[i], sg.mapping.chains.anchors, dp, &mapper_.junctions());
+  }
 }
 
 bool ReadAligner::pass(AlignJob& job) const {
   if (job.done) return true;
-  std::vector<Region> regs = job.mapping.regions;
+  std::vector<std::vector<Region>> regs(job.segs.size());
+  for (size_t i = 0; i < regs.size(); ++i) regs[i] = job.segs[i].mapping.regions;
   job.memo.begin_pass();
   try {
-    align::align_skeleton(opt_, idx_, *job.codes, regs, job.mapping.chains.anchors, job.memo, &mapper_.junctions());
+    align_segments(job, regs, job.memo);
   } catch (const Error&) {
     // A pass that went on from provisional answers may reach states the sequential
     // order never does (a CIGAR that does not span its sequences); only a pass on real
@@ -44,52 +75,76 @@ bool ReadAligner::pass(AlignJob& job) const {
 
 void ReadAligner::align(AlignJob& job, align::DpSource& dp) const {
   if (job.done) return;
-  std::vector<Region> regs = std::move(job.mapping.regions);
-  align::align_skeleton(opt_, idx_, *job.codes, regs, job.mapping.chains.anchors, dp, &mapper_.junctions());
+  std::vector<std::vector<Region>> regs(job.segs.size());
+  for (size_t i = 0; i < regs.size(); ++i) regs[i] = std::move(job.segs[i].mapping.regions);
+  align_segments(job, regs, dp);
   finish(job, std::move(regs));
 }
 
-void ReadAligner::finish(AlignJob& job, std::vector<Region>&& regs) const {
-  // align_regs: primaries and secondaries again, now with the alignments' dp_max; then
-  // mm_map_frag's MAPQ, and the inversions' from their neighbours.
+void ReadAligner::finish(AlignJob& job, std::vector<std::vector<Region>>&& regs) const {
+  // align_regs for each segment: primaries and secondaries again, now with the
+  // alignments' dp_max; then mm_map_frag's MAPQ, and the inversions' from their
+  // neighbours.
   const map::RegionParams& p = mapper_.region_params();
-  if (!p.all_chains) {
-    map::set_parent(regs, p.mask_level, p.mask_len, p.sub_diff, false);
-    map::select_sub(regs, p.pri_ratio, idx_.k() * 2, p.best_n, false, p.min_strand_sc);
-    map::set_sam_pri(regs);
+  for (size_t i = 0; i < regs.size(); ++i) {
+    std::vector<Region>& rg = regs[i];
+    if (!p.all_chains) {
+      map::set_parent(rg, p.mask_level, p.mask_len, p.sub_diff, false);
+      map::select_sub(rg, p.pri_ratio, idx_.k() * 2, p.best_n, false, p.min_strand_sc);
+      map::set_sam_pri(rg);
+    }
+    map::set_mapq(rg, p.min_chain_score, p.match_sc, job.segs[i].mapping.rep_len, opt_.sr);
+    map::set_inversion_mapq(rg);
   }
-  map::set_mapq(regs, p.min_chain_score, p.match_sc, job.mapping.rep_len, false);
-  map::set_inversion_mapq(regs);
-  job.regions = std::move(regs);
+  // mm_pair: two segments mapped together (not with --no-pairing, which maps each as a
+  // read of its own).
+  if (regs.size() == 2 && !opt_.independent_segments && opt_.pe_ori >= 0)
+    map::pair_segments(job.frag_gap, opt_.pe_bonus, opt_.a * 2 + opt_.b, opt_.a, regs[0], regs[1]);
+  for (size_t i = 0; i < regs.size(); ++i) {
+    SegmentJob& sg = job.segs[i];
+    if (sg.flipped) {  // back to the read's strand (worker_for)
+      const auto qlen = static_cast<int>(sg.read->seq.size());
+      for (Region& r : regs[i]) flip_region(r, qlen);
+      if (sg.codes) std::swap(sg.codes->fwd, sg.codes->rev);
+    }
+    sg.regions = std::move(regs[i]);
+    // Only the final regions and the read's codes are needed from here on.
+    sg.mapping.chains = map::Chains();
+    std::vector<Region>().swap(sg.mapping.regions);
+  }
   job.done = true;
-  // Only the final regions and the read's codes are needed from here on.
   job.memo = align::DpMemo();
-  job.mapping.chains = map::Chains();
-  std::vector<Region>().swap(job.mapping.regions);
 }
 
 void ReadAligner::format(const AlignJob& job, std::string& out) const {
-  const auto qlen = static_cast<int32_t>(job.read->seq.size());
   if (out_.kind != OutputKind::kRegions) {
-    append_records(out, ReadRegions{*job.read, job.regions, job.mapping.rep_len}, idx_.reference().seqs(), out_,
-                   opt_.print_secondary, opt_.copy_comment, [&](const Region& r) { return printed(job, r); });
-  } else if (!out_.eqx) {
-    append_part_result(out, qlen, job.mapping.rep_len, job.regions);
+    std::vector<ReadRegions> segs;
+    segs.reserve(job.segs.size());
+    for (const SegmentJob& sg : job.segs) segs.push_back(ReadRegions{*sg.read, sg.regions, sg.mapping.rep_len});
+    append_fragment_records(out, segs, idx_.reference().seqs(), out_, opt_.print_secondary, opt_.copy_comment,
+                            [&](size_t i, const Region& r) { return printed(job.segs[i], r); });
+    return;
+  }
+  if (job.segs.size() != 1) throw Error("the regions of a fragment cannot be written for a split index");
+  const SegmentJob& sg = job.segs[0];
+  const auto qlen = static_cast<int32_t>(sg.read->seq.size());
+  if (!out_.eqx) {
+    append_part_result(out, qlen, sg.mapping.rep_len, sg.regions);
   } else {  // the merge prints the CIGARs it is given: here are the reference's bases
-    std::vector<Region> regs = job.regions;
+    std::vector<Region> regs = sg.regions;
     for (Region& r : regs)
-      if (r.aligned) r.cigar = printed(job, r).cigar;
-    append_part_result(out, qlen, job.mapping.rep_len, regs);
+      if (r.aligned) r.cigar = printed(sg, r).cigar;
+    append_part_result(out, qlen, sg.mapping.rep_len, regs);
   }
 }
 
-PrintedRegion ReadAligner::printed(const AlignJob& job, const Region& r) const {
+PrintedRegion ReadAligner::printed(const SegmentJob& seg, const Region& r) const {
   PrintedRegion p;
   if (!out_.eqx && out_.diff == format::DiffTag::kNone) return p;
   // The aligned read on the alignment strand, from the codes the alignment used; the
   // reference is fetched again, as minimap2's write_cs_or_MD does, rather than held by
   // every region from alignment to output.
-  const std::vector<uint8_t>& strand = job.codes->strand(r.rev);
+  const std::vector<uint8_t>& strand = seg.codes->strand(r.rev);
   const auto qlen = static_cast<int32_t>(strand.size());
   const std::span<const uint8_t> query(strand.data() + (r.rev ? qlen - r.qe : r.qs), static_cast<size_t>(r.qe - r.qs));
   std::vector<uint8_t> target(static_cast<size_t>(r.re - r.rs));

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -25,13 +26,23 @@
 
 namespace agatha::pipeline {
 
-// One read on its way through the alignment.
-struct AlignJob {
+// One segment of a fragment (or a single read) on its way through the alignment.
+struct SegmentJob {
   const io::SeqRecord* read = nullptr;
-  std::optional<align::ReadCodes> codes;  // the read's codes on both strands, made once
-  ReadMapping mapping;                    // the regions before alignment and their anchors
-  align::DpMemo memo;                     // the DP answers so far
-  std::vector<map::Region> regions;       // final, once done
+  bool flipped = false;  // mapped and aligned reverse-complemented (segment_flipped)
+  // The segment's codes on both strands, made once: of the sequence as aligned until
+  // the job is done, then of the read as input.
+  std::optional<align::ReadCodes> codes;
+  ReadMapping mapping;                // the regions before alignment and their anchors
+  std::vector<map::Region> regions;   // final, once done
+};
+
+// One read, or the segments of one fragment, on its way through the alignment.
+struct AlignJob {
+  std::span<const io::SeqRecord> reads;  // the segments, in input order
+  std::vector<SegmentJob> segs;
+  align::DpMemo memo;                    // the DP answers so far, of every segment
+  int frag_gap = 0;                      // mm_pair's reference gap limit
   bool done = false;
 };
 
@@ -56,10 +67,12 @@ class ReadAligner {
 
  private:
   // align_regs' selection and the MAPQs on the aligned regions; the job is done.
-  void finish(AlignJob& job, std::vector<map::Region>&& regs) const;
+  void finish(AlignJob& job, std::vector<std::vector<map::Region>>&& regs) const;
+  // align_skeleton of every segment with a region, in order.
+  void align_segments(AlignJob& job, std::vector<std::vector<map::Region>>& regs, align::DpSource& dp) const;
   // The CIGAR to print (=/X with --eqx; empty without) and the MD/cs tag of an aligned
   // region.
-  [[nodiscard]] PrintedRegion printed(const AlignJob& job, const map::Region& r) const;
+  [[nodiscard]] PrintedRegion printed(const SegmentJob& seg, const map::Region& r) const;
 
   const ReadMapper& mapper_;
   const index::MinimizerIndex& idx_;

@@ -7,6 +7,8 @@
 
 #include "../align/cigar_fix.hpp"
 #include "../format/paf.hpp"
+#include "../format/sam.hpp"
+#include "../map/fragment.hpp"
 #include "../map/est_err.hpp"
 #include "../map/seed.hpp"
 
@@ -105,6 +107,85 @@ ReadMapping ReadMapper::map(std::string_view name, std::string_view seq) const {
   m.chains = map::chain_read(seeds.anchors, qlen, 1, idx_.k(), chain_);
   m.regions = regions_unaligned(name, qlen, idx_.k(), seeds.rep_len, m.chains, seeds.mini_pos, ref_lens_, region_);
   return m;
+}
+
+void flip_region(map::Region& r, int qlen) {
+  const int32_t qs = r.qs;
+  r.qs = qlen - r.qe;
+  r.qe = qlen - qs;
+  r.rev = !r.rev;
+}
+
+FragmentMapping ReadMapper::map_fragment(std::span<const std::string_view> names, std::span<const std::string_view> seqs,
+                                         bool for_alignment) const {
+  FragmentMapping f;
+  const size_t n_segs = seqs.size();
+  f.segs.resize(n_segs);
+  std::vector<int> qlens(n_segs);
+  int qlen_sum = 0;
+  for (size_t i = 0; i < n_segs; ++i) qlen_sum += qlens[i] = static_cast<int>(seqs[i].size());
+  if (opt_.independent_segments || n_segs == 1) {  // MM_F_INDEPEND_SEG: each segment a read of its own
+    for (size_t i = 0; i < n_segs; ++i) {
+      f.segs[i] = map(names[i], seqs[i]);
+      f.frag_gap = map::chain_ref_gap(chain_, qlens[i]);
+    }
+    return f;
+  }
+  f.frag_gap = map::chain_ref_gap(chain_, qlen_sum);
+  if (qlen_sum == 0 || (opt_.max_qlen > 0 && qlen_sum > opt_.max_qlen)) return f;
+  // mm_map_frag: seeds of all segments, chains across them, regions of the fragment.
+  const map::SeedResult seeds = map::seed_read(names[0], seqs, idx_, opt_, mid_occ_);
+  const map::Chains chains = map::chain_read(seeds.anchors, qlen_sum, static_cast<int>(n_segs), idx_.k(), chain_);
+  const uint32_t hash = read_hash(names[0], qlen_sum, region_.seed, region_.hash_name);
+  std::vector<map::Region> regs = map::gen_regions(hash, qlen_sum, chains);
+  if (!region_.all_chains) {
+    map::set_parent(regs, region_.mask_level, region_.mask_len, region_.sub_diff, opt_.hard_mask_level);
+    map::select_sub_multi(regs, region_.pri_ratio, 0.2f, 0.7f, f.frag_gap, idx_.k() * 2, region_.best_n, qlens);
+  }
+  if (!opt_.sr) {
+    map::estimate_divergence(regs, qlen_sum, chains.anchors.data(), seeds.mini_pos, ref_lens_);
+    map::filter_strand_retained(regs);
+  }
+  // mm_seg_gen, then each segment's mm_set_parent (and without alignment its MAPQ).
+  std::vector<map::SegmentChains> parts = map::split_fragment(hash, qlens, regs, chains.anchors);
+  for (size_t i = 0; i < n_segs; ++i) {
+    ReadMapping& m = f.segs[i];
+    m.rep_len = seeds.rep_len;
+    m.chains = std::move(parts[i].chains);
+    m.regions = std::move(parts[i].regions);
+    map::set_parent(m.regions, region_.mask_level, region_.mask_len, region_.sub_diff, opt_.hard_mask_level);
+    if (!for_alignment) map::set_mapq(m.regions, region_.min_chain_score, region_.match_sc, seeds.rep_len, opt_.sr);
+  }
+  return f;
+}
+
+std::string ReadMapper::map_paf_fragment(std::span<const io::SeqRecord> reads) const {
+  if (reads.size() == 1) return map_paf(reads[0].name, reads[0].seq);
+  const size_t n = reads.size();
+  std::vector<std::string> flipped(n);
+  std::vector<std::string_view> names(n), seqs(n);
+  for (size_t i = 0; i < n; ++i) {
+    names[i] = reads[i].name;
+    if (segment_flipped(opt_.pe_ori, n, i)) {
+      flipped[i] = format::reverse_complement(reads[i].seq);
+      seqs[i] = flipped[i];
+    } else {
+      seqs[i] = reads[i].seq;
+    }
+  }
+  FragmentMapping f = map_fragment(names, seqs, false);
+  std::string out;
+  const index::Reference& ref = idx_.reference();
+  for (size_t i = 0; i < n; ++i) {
+    const int qlen = static_cast<int>(reads[i].seq.size());
+    for (map::Region& r : f.segs[i].regions) {
+      if (segment_flipped(opt_.pe_ori, n, i)) flip_region(r, qlen);
+      if (!opt_.print_secondary && r.id != r.parent) continue;
+      const index::RefSeq& rs = ref.seq(static_cast<uint32_t>(r.rid));
+      out += paf_line(reads[i].name, qlen, rs.name, static_cast<int32_t>(rs.len), r, f.segs[i].rep_len);
+    }
+  }
+  return out;
 }
 
 std::string ReadMapper::map_paf(std::string_view name, std::string_view seq) const {

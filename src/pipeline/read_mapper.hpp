@@ -12,12 +12,14 @@
 
 #include <cstdint>
 #include <string>
+#include <span>
 #include <string_view>
 #include <vector>
 
 #include "../format/tags.hpp"
 #include "../index/index.hpp"
 #include "../index/junctions.hpp"
+#include "../io/seq_reader.hpp"
 #include "../map/chain.hpp"
 #include "../map/hit.hpp"
 
@@ -30,6 +32,24 @@ struct ReadMapping {
   map::Chains chains;  // the anchors the regions refer to
 };
 
+// The mappings of a fragment's segments (minimap2's mm_map_frag with n_segs > 1, or
+// once per segment with --no-pairing), each on the segment as it was mapped (see
+// fragment_orientation) with anchors relative to it, and the reference gap limit that
+// pairing uses.
+struct FragmentMapping {
+  std::vector<ReadMapping> segs;
+  int frag_gap = 0;
+};
+
+// Whether segment `seg` of a fragment of n_segs is mapped reverse-complemented: with two
+// segments, the first when bit 1 of pe_ori is set, the second when bit 0 is (sr: FR,
+// the second). Its regions are turned back to the read's strand for output (worker_for).
+[[nodiscard]] inline bool segment_flipped(int pe_ori, size_t n_segs, size_t seg) {
+  return n_segs == 2 && ((seg == 0 && (pe_ori >> 1 & 1)) || (seg == 1 && (pe_ori & 1)));
+}
+// A region of a flipped segment of qlen bases, on the read's own strand.
+void flip_region(map::Region& r, int qlen);
+
 class ReadMapper {
  public:
   // Resolves everything that depends on the index (mid_occ, reference lengths) once.
@@ -37,8 +57,18 @@ class ReadMapper {
   ReadMapper(const index::MinimizerIndex& idx, const AlignOptions& opt);
 
   [[nodiscard]] ReadMapping map(std::string_view name, std::string_view seq) const;
+  // A fragment of several segments (seqs as mapped: already reverse-complemented where
+  // segment_flipped says so), named after its first segment. for_alignment: the
+  // regions are left for align_skeleton (each segment's after mm_set_parent); otherwise
+  // they are final, with MAPQ. With --no-pairing each segment is mapped as a read of its
+  // own, under its own name (names[i]).
+  [[nodiscard]] FragmentMapping map_fragment(std::span<const std::string_view> names,
+                                             std::span<const std::string_view> seqs, bool for_alignment) const;
   // The PAF lines of the read (minimap2 without -a/-c); empty when it has no hit.
   [[nodiscard]] std::string map_paf(std::string_view name, std::string_view seq) const;
+  // The PAF lines of a fragment's segments, each under its own name (reads: the
+  // segments as input).
+  [[nodiscard]] std::string map_paf_fragment(std::span<const io::SeqRecord> reads) const;
 
   int32_t mid_occ() const { return mid_occ_; }
   const index::MinimizerIndex& index() const { return idx_; }

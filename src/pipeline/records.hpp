@@ -58,4 +58,15 @@ struct ReadRegions {
 void append_records(std::string& out, const ReadRegions& rr, std::span<const index::RefSeq> refs,
                     const OutputOptions& oo, bool print_secondary, bool copy_comment, const PrintRegion& printed = {});
 
+// The records of a fragment's segments, segment after segment: SAM records as
+// mm_write_sam3 writes them for n_seg > 1 (QNAME without a trailing /1 /2, FLAG's pair
+// bits, RNEXT/PNEXT/TLEN from the next segment's SAM primary, an unmapped segment placed
+// at its mate's position, FI:i with more than two segments), or each segment's PAF lines
+// as for a read (mm_write_paf3 knows nothing of fragments). A fragment of one segment is
+// a read. printed(seg, region) as PrintRegion.
+using PrintSegmentRegion = std::function<PrintedRegion(size_t, const map::Region&)>;
+void append_fragment_records(std::string& out, std::span<const ReadRegions> segs, std::span<const index::RefSeq> refs,
+                             const OutputOptions& oo, bool print_secondary, bool copy_comment,
+                             const PrintSegmentRegion& printed = {});
+
 }  // namespace agatha::pipeline

@@ -138,9 +138,17 @@ void merge_part_regions(std::vector<Region>& regs, int qlen, int32_t rep_len, in
 
 PipelineStats map_reads_to_part(const ReadMapper& mapper, io::SeqReader& reads, const RecordWriter& write, int threads,
                                 uint64_t batch_bases) {
+  io::ReadInput input(reads);
+  return map_reads_to_part(mapper, input, write, threads, batch_bases);
+}
+
+PipelineStats map_reads_to_part(const ReadMapper& mapper, io::ReadInput& input, const RecordWriter& write, int threads,
+                                uint64_t batch_bases) {
+  if (input.frag_mode()) throw Error("the results of fragments cannot be written for a split index");
   PipelineStats stats;
-  run_batches(reads, write, threads, batch_bases, true, stats,
-              [&](const std::vector<io::SeqRecord>& batch, std::vector<std::string>& lines) {
+  run_batches(input, write, threads, batch_bases, true, stats,
+              [&](const io::ReadBatch& rb, std::vector<std::string>& lines) {
+                const std::vector<io::SeqRecord>& batch = rb.reads;
                 util::parallel_for(batch.size(), threads, [&](size_t i, int) {
                   const ReadMapping m = mapper.map(batch[i].name, batch[i].seq);
                   append_part_result(lines[i], static_cast<int32_t>(batch[i].seq.size()), m.rep_len, m.regions);
@@ -173,6 +181,14 @@ void merged_records(std::string& out, const io::SeqRecord& rd, std::vector<Regio
 PipelineStats merge_parts(const SplitParts& parts, io::SeqReader& reads, const AlignOptions& opt,
                           const OutputOptions& oo, bool map_only, const RecordWriter& write, int threads,
                           uint64_t batch_bases) {
+  io::ReadInput input(reads);
+  return merge_parts(parts, input, opt, oo, map_only, write, threads, batch_bases);
+}
+
+PipelineStats merge_parts(const SplitParts& parts, io::ReadInput& input, const AlignOptions& opt,
+                          const OutputOptions& oo, bool map_only, const RecordWriter& write, int threads,
+                          uint64_t batch_bases) {
+  if (input.frag_mode()) throw Error("fragments cannot be merged from the parts of a split index");
   if (oo.eqx || oo.diff != format::DiffTag::kNone) throw Error("merge_parts: --eqx, --MD and --cs are the parts' own");
   std::vector<std::unique_ptr<PartResultReader>> files;
   for (const std::string& f : parts.files) files.push_back(std::make_unique<PartResultReader>(f));
@@ -180,8 +196,9 @@ PipelineStats merge_parts(const SplitParts& parts, io::SeqReader& reads, const A
   std::vector<std::vector<Region>> regs;
   std::vector<int32_t> rep_len;
   PartResult r;
-  run_batches(reads, write, threads, batch_bases, map_only, stats,
-              [&](const std::vector<io::SeqRecord>& batch, std::vector<std::string>& lines) {
+  run_batches(input, write, threads, batch_bases, map_only, stats,
+              [&](const io::ReadBatch& rb, std::vector<std::string>& lines) {
+                const std::vector<io::SeqRecord>& batch = rb.reads;
                 // The parts' results in order (the files are read in one sequence), then
                 // the merge and the records on the threads.
                 regs.assign(batch.size(), {});

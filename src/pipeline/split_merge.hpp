@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "../index/reference.hpp"
+#include "../io/read_input.hpp"
 #include "../io/seq_reader.hpp"
 #include "../map/hit.hpp"
 #include "batch_aligner.hpp"
@@ -92,6 +93,8 @@ void merge_part_regions(std::vector<map::Region>& regs, int qlen, int32_t rep_le
 
 // A part's pass of --map-only with --split-prefix: every read mapped (ReadMapper::map),
 // its result appended to `write` in input order; batches and threads as map_reads.
+PipelineStats map_reads_to_part(const ReadMapper& mapper, io::ReadInput& reads, const RecordWriter& write, int threads,
+                                uint64_t batch_bases);
 PipelineStats map_reads_to_part(const ReadMapper& mapper, io::SeqReader& reads, const RecordWriter& write, int threads,
                                 uint64_t batch_bases);
 
@@ -109,6 +112,9 @@ struct SplitParts {
 // map_only the mapping-only PAF lines. Batches (-K) and threads as align_reads. Throws
 // Error when a file ends early, holds results for more reads, or a result's read length
 // is not the read's (the reads changed between the passes).
+PipelineStats merge_parts(const SplitParts& parts, io::ReadInput& reads, const AlignOptions& opt,
+                          const OutputOptions& oo, bool map_only, const RecordWriter& write, int threads,
+                          uint64_t batch_bases);
 PipelineStats merge_parts(const SplitParts& parts, io::SeqReader& reads, const AlignOptions& opt,
                           const OutputOptions& oo, bool map_only, const RecordWriter& write, int threads,
                           uint64_t batch_bases);

@@ -1,0 +1,86 @@
+// Reads, pairs and fragments (bseq.c: mm_bseq_read3, mm_bseq_read_frag2; map.c:
+// worker_pipeline). See read_input.hpp.
+#include "read_input.hpp"
+
+#include <agatha/error.hpp>
+
+#include <algorithm>
+
+namespace agatha::io {
+
+std::string_view fragment_name(std::string_view name) {
+  const size_t l = name.size();
+  if (l >= 3 && name[l - 1] >= '0' && name[l - 1] <= '9' && name[l - 2] == '/') return name.substr(0, l - 2);
+  return name;
+}
+
+ReadInput::ReadInput(const std::vector<std::string>& paths, bool frag_mode)
+    : frag_mode_(frag_mode || paths.size() > 1) {
+  if (paths.empty()) throw InputError("no reads file given");
+  for (const std::string& p : paths) {
+    owned_.push_back(std::make_unique<SeqReader>(p));
+    readers_.push_back(owned_.back().get());
+  }
+}
+
+ReadInput::ReadInput(SeqReader& reader) : readers_{&reader} {}
+
+bool ReadInput::next_unit(std::vector<SeqRecord>& unit, bool name_and_seq_only) {
+  unit.resize(readers_.size());
+  size_t got = 0;
+  for (size_t i = 0; i < readers_.size(); ++i) got += readers_[i]->next(unit[i]) ? 1 : 0;
+  if (got == 0) return false;
+  if (got < readers_.size()) {
+    // The first file that ended and the first that did not.
+    size_t ended = 0, more = 0;
+    uint64_t most = 0;
+    for (const SeqReader* r : readers_) most = std::max(most, r->records_read());
+    while (readers_[ended]->records_read() == most) ++ended;
+    while (readers_[more]->records_read() != most) ++more;
+    throw InputError(readers_[ended]->path() + ": ends after " + std::to_string(readers_[ended]->records_read()) +
+                     " records, but " + readers_[more]->path() +
+                     " has more: the reads files of a paired run must hold the same number of records");
+  }
+  if (name_and_seq_only)
+    for (SeqRecord& r : unit) std::string().swap(r.comment), std::string().swap(r.qual);
+  return true;
+}
+
+ReadBatch ReadInput::next_batch(uint64_t min_bases, bool name_and_seq_only) {
+  ReadBatch b;
+  uint64_t bases = 0;
+  std::vector<SeqRecord> unit;
+  auto take = [&](std::vector<SeqRecord>& u) {
+    for (SeqRecord& r : u) {
+      bases += r.seq.size();
+      b.reads.push_back(std::move(r));
+    }
+  };
+  if (!pending_.empty()) {
+    take(pending_);
+    pending_.clear();
+  }
+  // At least one unit; then units until min_bases, as minimap2 checks the size after
+  // adding each.
+  while (b.reads.empty() || bases < min_bases) {
+    if (!next_unit(unit, name_and_seq_only)) break;
+    take(unit);
+  }
+  // The fragment of the last record may go on in the next units.
+  if (frag_mode_ && !b.reads.empty()) {
+    while (next_unit(unit, name_and_seq_only)) {
+      if (fragment_name(unit.front().name) != fragment_name(b.reads.back().name)) {
+        pending_ = std::move(unit);
+        break;
+      }
+      take(unit);
+    }
+  }
+  for (uint32_t i = 0; i < b.reads.size(); ++i)
+    if (i == 0 || !frag_mode_ || fragment_name(b.reads[i - 1].name) != fragment_name(b.reads[i].name))
+      b.frag_start.push_back(i);
+  if (!b.reads.empty()) b.frag_start.push_back(static_cast<uint32_t>(b.reads.size()));
+  return b;
+}
+
+}  // namespace agatha::io

@@ -1,0 +1,71 @@
+// src/io/read_input.hpp — the reads of `agatha align` as minimap2 2.24 reads them
+// (bseq.c: mm_bseq_read3, mm_bseq_read_frag2; map.c: worker_pipeline's grouping into
+// fragments):
+//   - one file, not in fragment mode: every record is a read of its own;
+//   - one file in fragment mode (--frag=yes, set by -x sr): consecutive records whose
+//     names are equal once a trailing `/<digit>` is dropped (mm_qname_same) are the
+//     segments of one fragment (interleaved pairs);
+//   - several files (fragment mode is implied): the files are read in step, one record
+//     of each in turn, and the records so interleaved are grouped by name as above (so
+//     r1.fq and r2.fq give pairs when their names agree up to /1 /2).
+// A batch never splits a fragment. Where minimap2 warns that the files hold different
+// numbers of records and drops the surplus, this reader throws InputError naming both
+// files.
+//
+// Threading: one reader per thread; not copyable.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "seq_reader.hpp"
+
+namespace agatha::io {
+
+// A read name without a trailing `/<digit>` when it is at least 3 bytes long
+// (mm_qname_len): the part compared to group segments, and the QNAME of a segment's SAM
+// records.
+[[nodiscard]] std::string_view fragment_name(std::string_view name);
+
+// Records in input order and their fragments: fragment k is
+// reads[frag_start[k], frag_start[k + 1]).
+struct ReadBatch {
+  std::vector<SeqRecord> reads;
+  std::vector<uint32_t> frag_start;  // fragments + 1 entries (empty when no reads)
+  size_t fragments() const { return frag_start.empty() ? 0 : frag_start.size() - 1; }
+  bool empty() const { return reads.empty(); }
+};
+
+class ReadInput {
+ public:
+  // Opens every file (InputError if one cannot be opened). frag_mode: --frag=yes; with
+  // several paths it is implied.
+  ReadInput(const std::vector<std::string>& paths, bool frag_mode);
+  // One reader already open, not in fragment mode; it must outlive this input.
+  explicit ReadInput(SeqReader& reader);
+  ReadInput(const ReadInput&) = delete;
+  ReadInput& operator=(const ReadInput&) = delete;
+
+  // Reads fragments until their total sequence length reaches min_bases (the fragment
+  // crossing the threshold included) or the input ends; empty at the end.
+  // name_and_seq_only: as SeqReader::next_batch.
+  [[nodiscard]] ReadBatch next_batch(uint64_t min_bases, bool name_and_seq_only = false);
+
+  bool frag_mode() const { return frag_mode_; }
+  size_t files() const { return readers_.size(); }
+
+ private:
+  // The next unit: one record, or one record of each file (several files). False at the
+  // end of the input; InputError when only some files ended.
+  bool next_unit(std::vector<SeqRecord>& unit, bool name_and_seq_only);
+
+  std::vector<std::unique_ptr<SeqReader>> owned_;
+  std::vector<SeqReader*> readers_;
+  bool frag_mode_ = false;
+  std::vector<SeqRecord> pending_;  // a unit read ahead that starts the next fragment
+};
+
+}  // namespace agatha::io
