@@ -223,7 +223,9 @@ void map_and_merge(PassSetup& p, io::IndexParts& parts, std::optional<index::Min
     merge.k = part.k();
     const std::string file = scratch.add();
     if (same_output(file, a.output)) throw OptionError("-o names the scratch file '" + file + "' of --split-prefix");
-    io::refuse_input_as_output(file, {a.reference, a.reads});
+    std::vector<std::string> inputs = a.read_files();
+    inputs.push_back(a.reference);
+    io::refuse_input_as_output(file, inputs);
     merge.files.push_back(file);
     io::OutputFile part_out(file);
     map_part(p, part, rd, [&part_out](std::string_view s) { part_out.write(s); });
@@ -281,16 +283,18 @@ void check_parts_output(const AlignArgs& a, bool split, bool one_part, bool bam)
   if (a.reads.empty() && a.index_out.empty())
     throw OptionError("missing input: please specify a query file to map or option -d to keep the index");
   const bool map = !a.reads.empty();
-  if (map) io::refuse_input_as_output(a.output, {a.reference, a.reads});
+  std::vector<std::string> inputs = a.read_files();
+  inputs.push_back(a.reference);
+  if (map) io::refuse_input_as_output(a.output, inputs);
   if (!a.index_out.empty()) {
-    io::refuse_input_as_output(a.index_out, {a.reference, a.reads});
+    io::refuse_input_as_output(a.index_out, inputs);
     if (map && same_output(a.index_out, a.output))
       throw OptionError("-d and -o name the same output '" + a.index_out + "'");
   }
   // Fragments are paired within one pass over the reads; the merge of a split index
   // pairs nothing.
-  if (split && (opt.frag_mode || !a.mates.empty()))
-    throw OptionError("--split-prefix maps single reads only: not with --frag=yes, -x sr or several reads files");
+  if (split && opt.frag_mode)
+    throw OptionError("--split-prefix maps single reads only: not with --frag=yes or -x sr");
   std::optional<io::ReadInput> reads;
   if (map) reads.emplace(a.read_files(), opt.frag_mode);  // fails before the index is built if the reads are missing
   // Created before the (long) build, so that an index file that cannot be created fails

@@ -14,8 +14,7 @@ std::string_view fragment_name(std::string_view name) {
   return name;
 }
 
-ReadInput::ReadInput(const std::vector<std::string>& paths, bool frag_mode)
-    : frag_mode_(frag_mode || paths.size() > 1) {
+ReadInput::ReadInput(const std::vector<std::string>& paths, bool frag_mode) : frag_mode_(frag_mode) {
   if (paths.empty()) throw InputError("no reads file given");
   for (const std::string& p : paths) {
     owned_.push_back(std::make_unique<SeqReader>(p));
@@ -26,6 +25,13 @@ ReadInput::ReadInput(const std::vector<std::string>& paths, bool frag_mode)
 ReadInput::ReadInput(SeqReader& reader) : readers_{&reader} {}
 
 bool ReadInput::next_unit(std::vector<SeqRecord>& unit, bool name_and_seq_only) {
+  if (!frag_mode_) {  // one file after another (minimap2 maps each in turn)
+    unit.resize(1);
+    while (current_ < readers_.size() && !readers_[current_]->next(unit[0])) ++current_;
+    if (current_ == readers_.size()) return false;
+    if (name_and_seq_only) std::string().swap(unit[0].comment), std::string().swap(unit[0].qual);
+    return true;
+  }
   unit.resize(readers_.size());
   size_t got = 0;
   for (size_t i = 0; i < readers_.size(); ++i) got += readers_[i]->next(unit[i]) ? 1 : 0;
@@ -37,9 +43,9 @@ bool ReadInput::next_unit(std::vector<SeqRecord>& unit, bool name_and_seq_only) 
     for (const SeqReader* r : readers_) most = std::max(most, r->records_read());
     while (readers_[ended]->records_read() == most) ++ended;
     while (readers_[more]->records_read() != most) ++more;
-    throw InputError(readers_[ended]->path() + ": ends after " + std::to_string(readers_[ended]->records_read()) +
-                     " records, but " + readers_[more]->path() +
-                     " has more: the reads files of a paired run must hold the same number of records");
+    throw InputError("'" + readers_[ended]->path() + "' ends after " + std::to_string(readers_[ended]->records_read()) +
+                     " records, but '" + readers_[more]->path() +
+                     "' has more: the reads files of fragments (pairs) must hold the same number of records");
   }
   if (name_and_seq_only)
     for (SeqRecord& r : unit) std::string().swap(r.comment), std::string().swap(r.qual);

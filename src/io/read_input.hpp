@@ -5,9 +5,11 @@
 //   - one file in fragment mode (--frag=yes, set by -x sr): consecutive records whose
 //     names are equal once a trailing `/<digit>` is dropped (mm_qname_same) are the
 //     segments of one fragment (interleaved pairs);
-//   - several files (fragment mode is implied): the files are read in step, one record
-//     of each in turn, and the records so interleaved are grouped by name as above (so
-//     r1.fq and r2.fq give pairs when their names agree up to /1 /2).
+//   - several files in fragment mode: the files are read in step, one record of each in
+//     turn, and the records so interleaved are grouped by name as above (so r1.fq and
+//     r2.fq give pairs when their names agree up to /1 /2);
+//   - several files, not in fragment mode: one file after another, every record a read
+//     of its own (minimap2's main maps each file in turn).
 // A batch never splits a fragment. Where minimap2 warns that the files hold different
 // numbers of records and drops the surplus, this reader throws InputError naming both
 // files.
@@ -41,8 +43,8 @@ struct ReadBatch {
 
 class ReadInput {
  public:
-  // Opens every file (InputError if one cannot be opened). frag_mode: --frag=yes; with
-  // several paths it is implied.
+  // Opens every file (InputError if one cannot be opened). frag_mode: --frag=yes (set
+  // by -x sr).
   ReadInput(const std::vector<std::string>& paths, bool frag_mode);
   // One reader already open, not in fragment mode; it must outlive this input.
   explicit ReadInput(SeqReader& reader);
@@ -65,6 +67,7 @@ class ReadInput {
   std::vector<std::unique_ptr<SeqReader>> owned_;
   std::vector<SeqReader*> readers_;
   bool frag_mode_ = false;
+  size_t current_ = 0;  // not in fragment mode: the file being read
   std::vector<SeqRecord> pending_;  // a unit read ahead that starts the next fragment
 };
 

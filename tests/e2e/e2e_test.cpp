@@ -96,6 +96,26 @@ using test::shell_quote;
 
 std::string src(const std::string& rel) { return test::quoted_source_path(rel); }
 
+// The words of a cases.tsv field separated by single spaces (READS: one file, or the
+// files of fragments).
+std::vector<std::string> words(const std::string& text) {
+  std::vector<std::string> out;
+  for (size_t pos = 0; pos <= text.size();) {
+    size_t end = text.find(' ', pos);
+    if (end == std::string::npos) end = text.size();
+    if (end > pos) out.push_back(text.substr(pos, end - pos));
+    pos = end + 1;
+  }
+  return out;
+}
+
+// Each reads file of a case as a quoted path into the source tree.
+std::string src_files(const std::string& rels) {
+  std::string out;
+  for (const std::string& rel : words(rels)) out += (out.empty() ? "" : " ") + src(rel);
+  return out;
+}
+
 bool have_samtools() { return test::run_shell("command -v samtools > /dev/null 2>&1").code == 0; }
 
 // `bash SCRIPT`'s exit code (its stdout discarded: no process the script leaves behind
@@ -121,8 +141,23 @@ std::vector<std::string> read_names(const std::string& rel) {
 // ---- the cases of tests/data/e2e/cases.tsv ----
 
 struct Case {
-  std::string name, output, reference, reads, options;  // output: "sam" or "paf"
+  std::string name, output, reference, reads, options;  // output: "sam" or "paf"; reads: files separated by spaces
   std::string expected() const { return "tests/data/e2e/expected/" + name + "." + output + ".gz"; }
+  // agatha's options: a PAF case with neither -a nor -c is minimap2's mapping-only PAF,
+  // which `agatha align` writes with --map-only.
+  std::string agatha_options() const {
+    if (output != "paf") return options;
+    for (const std::string& w : words(options))
+      if (w == "-c" || w == "-a" || (w.size() > 1 && w[0] == '-' && w[1] != '-' && w.find_first_of("ac") != std::string::npos))
+        return options;
+    return "--map-only " + options;
+  }
+  // Whether the reads are fragments (SAM names their segments without /1 /2).
+  bool fragments() const {
+    for (const std::string& w : words(options))
+      if (w == "--frag=yes" || w == "sr" || w == "-xsr" || w == "-axsr") return true;
+    return false;
+  }
 };
 
 const std::string kCasesFile = "tests/data/e2e/cases.tsv";
@@ -177,8 +212,9 @@ TEST(CasesFile, IsWellFormed) {
         << f[0];
     EXPECT_TRUE(f[1] == "sam" || f[1] == "paf") << f[1];
     const Case c{f[0], f[1], f[2], f[3], f[4]};
-    for (const std::string& rel : {c.reference, c.reads, c.expected()})
-      EXPECT_TRUE(fs::exists(test::source_path(rel))) << rel;
+    std::vector<std::string> files = words(c.reads);
+    files.push_back(c.reference), files.push_back(c.expected());
+    for (const std::string& rel : files) EXPECT_TRUE(fs::exists(test::source_path(rel))) << rel;
     ++n;
   }
   EXPECT_EQ(n, static_cast<int>(load_cases().size()));
@@ -227,7 +263,8 @@ class E2eCase : public E2e, public ::testing::WithParamInterface<Case> {
     const Case& c = GetParam();
     const std::string key = c.options + '\n' + c.reference + '\n' + c.reads;
     auto it = runs.find(key);
-    if (it == runs.end()) return runs.emplace(key, align(c.options, src(c.reference), src(c.reads), file)).first->second;
+    if (it == runs.end())
+      return runs.emplace(key, align(c.agatha_options(), src(c.reference), src_files(c.reads), file)).first->second;
     EXPECT_TRUE(test::write_file(path(file).string(), it->second.out)) << path(file);
     return it->second;
   }
@@ -259,7 +296,8 @@ TEST_P(E2eGpuEmu, EqualsDefaultBackendAndMinimap2) {
   ASSERT_FALSE(want.empty()) << c.expected();
   const Outcome def = align_case("default.out");
   ASSERT_RAN(def, "agatha align " + c.options);
-  const Outcome emu = align("--dp-backend gpu-emu -t 2 --dp-batch 5000 " + c.options, src(c.reference), src(c.reads), "emu.out");
+  const Outcome emu = align("--dp-backend gpu-emu -t 2 --dp-batch 5000 " + c.agatha_options(), src(c.reference),
+                            src_files(c.reads), "emu.out");
   ASSERT_RAN(emu, "--dp-backend gpu-emu " + c.options);
   const auto got = lines_without_pg(emu.out);
   EXPECT_EQ(describe_difference(lines_without_pg(def.out), got), "") << "gpu-emu vs the default backend: " << c.options;
@@ -273,13 +311,28 @@ INSTANTIATE_TEST_SUITE_P(Minimap2, E2eGpuEmu, ::testing::ValuesIn(load_cases()),
 class E2eSam : public E2eCase {};
 
 // Each input read has exactly one record that is neither secondary (0x100) nor
-// supplementary (0x800): its primary line, or its unmapped line; no other names.
+// supplementary (0x800): its primary line, or its unmapped line; no other names. The
+// segments of a fragment share a name without /1 /2: as many records as segments, and
+// with two segments one first (0x40) and one last (0x80).
 TEST_P(E2eSam, EachReadOncePrimaryOrUnmapped) {
   const Case& c = GetParam();
   const Outcome r = align_case();
   ASSERT_RAN(r, "agatha align " + c.options);
-  std::map<std::string, int> primary;
-  for (const std::string& name : read_names(c.reads)) primary[name] = 0;
+  std::map<std::string, int> want, primary, seg_bits;
+  auto trimmed = [&c](const std::string& name) {
+    return c.fragments() && name.size() >= 3 && name[name.size() - 2] == '/' &&
+                   std::isdigit(static_cast<unsigned char>(name.back()))
+               ? name.substr(0, name.size() - 2)
+               : name;
+  };
+  std::vector<std::string> names;
+  for (const std::string& file : words(c.reads))
+    for (const std::string& name : read_names(file)) names.push_back(name), ++want[trimmed(name)];
+  // A fragment of one segment is a read: its name is printed whole.
+  for (const std::string& name : names) {
+    if (want[trimmed(name)] == 1 && trimmed(name) != name) want.erase(trimmed(name)), want[name] = 1;
+    primary[want.count(name) ? name : trimmed(name)] = 0;
+  }
   ASSERT_FALSE(primary.empty()) << c.reads;
   int bad = 0;
   for (const std::string& line : lines_without_pg(r.out)) {
@@ -294,9 +347,12 @@ TEST_P(E2eSam, EachReadOncePrimaryOrUnmapped) {
       continue;
     }
     ++it->second;
+    seg_bits[f[0]] += flag & 0xc0;
   }
-  for (const auto& [name, n] : primary)
-    if (n != 1 && bad++ < 5) ADD_FAILURE() << name << ": " << n << " primary or unmapped records";
+  for (const auto& [name, n] : primary) {
+    if (n != want[name] && bad++ < 5) ADD_FAILURE() << name << ": " << n << " primary or unmapped records";
+    if (want[name] == 2 && seg_bits[name] != 0xc0 && bad++ < 5) ADD_FAILURE() << name << ": not one first, one last";
+  }
   EXPECT_EQ(bad, 0) << "reads reported other than once";
 }
 
@@ -360,6 +416,23 @@ TEST_F(E2eSame, ForSmallBatches) { expect_same("-t 2", "-t 2 -K 20k"); }
 TEST_F(E2eSame, ForSmallDpGroups) { expect_same("-t 2", "-t 2 --dp-batch 20k"); }
 
 TEST_F(E2eSame, ForScalarAndCpuDpBackends) { expect_same("--dp-backend scalar", "--dp-backend cpu"); }
+
+// Read pairs: the same records for one and two threads, batches and DP groups of a few
+// pairs (a fragment is never split between them) and the scalar backend.
+TEST_F(E2eSame, ForFragmentsWhateverTheThreadsBatchesAndBackend) {
+  const std::string ref = src("tests/data/e2e/ont.ref.fa.gz");
+  const std::string reads = src_files("tests/data/e2e/pe.r1.fq.gz tests/data/e2e/pe.r2.fq.gz");
+  const std::string base = "-x map-ont --frag=yes ";
+  const Outcome want = align(base + "-t 1", ref, reads, "a.sam");
+  ASSERT_RAN(want, "-t 1");
+  const auto lw = lines_without_pg(want.out);
+  ASSERT_GT(lw.size(), 320u);
+  for (const char* other : {"-t 2 -K 2k", "-t 2 --dp-batch 1k", "-t 2 --dp-backend scalar"}) {
+    const Outcome r = align(base + other, ref, reads, "b.sam");
+    ASSERT_RAN(r, other);
+    EXPECT_EQ(describe_difference(lw, lines_without_pg(r.out)), "") << "'-t 1' vs '" << other << "'";
+  }
+}
 
 // The GPU engine's host simulation answers the rounds too (the CUDA kernel runs the
 // same tile rules; scripts/gpu-check.sh compares it on a device): minimap2's SAM on the

@@ -5,13 +5,14 @@
 # Usage (from anywhere):
 #   tests/data/e2e/make-fixtures.sh [inputs|expected|all]     (default: all)
 #
-# Needs the Debian packages minimap2 (2.24+dfsg) and pbsim (1.0.3+git20180330), python3
+# Needs the Debian packages minimap2 (2.24+dfsg), pbsim (1.0.3+git20180330) and dwgsim
+# (0.1.14), python3
 # and gzip. The ONT and DH10B data come from the Debian packages nanook-examples and
 # python3-nanoget-examples, fetched once with `apt-get download` into CACHE/deb (the
 # cache of bench/mapping.sh). Every step is deterministic: a rerun reproduces the
 # committed files byte for byte.
 #
-# Environment (optional): MINIMAP2=minimap2  PBSIM=pbsim  MM2_TEST=/usr/share/doc/minimap2/test
+# Environment (optional): MINIMAP2=minimap2  PBSIM=pbsim  DWGSIM=dwgsim  MM2_TEST=/usr/share/doc/minimap2/test
 #   PBSIM_MODELS=/usr/share/pbsim/models  CACHE=bench/.cache
 set -euo pipefail
 
@@ -19,6 +20,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
 E2E=tests/data/e2e
 MINIMAP2=${MINIMAP2:-minimap2}
 PBSIM=${PBSIM:-pbsim}
+DWGSIM=${DWGSIM:-dwgsim}
 MM2_TEST=${MM2_TEST:-/usr/share/doc/minimap2/test}
 PBSIM_MODELS=${PBSIM_MODELS:-/usr/share/pbsim/models}
 CACHE=${CACHE:-$ROOT/bench/.cache}
@@ -72,6 +74,19 @@ make_inputs() {
   gzip -9n -c "$TMP/hifi_0001.fastq" > "$E2E/hifi.reads.fq.gz"
   gzip -9n -c "$TMP/hifi.ref.fa" > "$E2E/hifi.ref.fa.gz"
 
+  log "dwgsim read pairs"
+  "$DWGSIM" -z 11 -N 160 -1 150 -2 150 -d 450 -s 50 -y 0.03 -e 0.005 -E 0.01 -r 0.001 \
+    "$TMP/ont.ref.fa" "$TMP/pe" > "$TMP/dwgsim.log" 2>&1
+  py pairs 5 "$TMP/pe.bwa.read1.fastq.gz" "$TMP/pe.bwa.read2.fastq.gz" "$TMP/pe.r1.fq" "$TMP/pe.r2.fq" "$TMP/pe.il.fq"
+  local p
+  for p in pe.r1 pe.r2 pe.il; do gzip -9n -c "$TMP/$p.fq" > "$E2E/$p.fq.gz"; done
+  gzip -dc tests/data/seeds/rep.fa.gz > "$TMP/rep.fa"
+  "$DWGSIM" -z 12 -N 16 -1 100 -2 100 -d 300 -s 30 -y 0 -e 0.005 -E 0.01 -r 0.001 \
+    "$TMP/rep.fa" "$TMP/perep" > "$TMP/dwgsim.log" 2>&1
+  py pairs-plain-names "$TMP/perep.bwa.read1.fastq.gz" "$TMP/perep.bwa.read2.fastq.gz" "$TMP/pe.rep.r1.fq" \
+    "$TMP/pe.rep.r2.fq"
+  for p in pe.rep.r1 pe.rep.r2; do gzip -9n -c "$TMP/$p.fq" > "$E2E/$p.fq.gz"; done
+
   py long-cigar "$TMP/longcigar.ref.fa" "$TMP/longcigar.reads.fa"
   gzip -9n -c "$TMP/longcigar.ref.fa" > "$E2E/longcigar.ref.fa.gz"
   gzip -9n -c "$TMP/longcigar.reads.fa" > "$E2E/longcigar.reads.fa.gz"
@@ -84,7 +99,8 @@ make_expected() {
   while IFS=$'\t' read -r name output ref reads opts; do
     [[ -z $name || $name = \#* ]] && continue
     log "$name: minimap2 $opts $ref $reads"
-    if ! eval "\"\$MINIMAP2\" $opts \"\$ref\" \"\$reads\"" 2> "$TMP/minimap2.log" |
+    # READS may name several files (fragments), separated by spaces.
+    if ! eval "\"\$MINIMAP2\" $opts \"\$ref\" $reads" 2> "$TMP/minimap2.log" |
       gzip -9n > "$E2E/expected/$name.$output.gz"; then
       cat "$TMP/minimap2.log" >&2
       exit 1

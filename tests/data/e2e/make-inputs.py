@@ -13,6 +13,13 @@
       a random 130 kb reference and one 120 kb read (reverse strand) whose --eqx CIGAR
       has more than 65,535 operations: blocks of 60 exact bases alternate with 100
       bases in which every other base is substituted
+  make-inputs.py pairs SEED R1.fq.gz R2.fq.gz OUT_R1.fq OUT_R2.fq OUT_IL.fq
+      dwgsim's read pairs with some mates changed so that pairing has improper cases
+      (rules in pairs): a random mate (unmapped), a mate reverse-complemented (wrong
+      strand), a mate swapped with a far pair's, both mates random; written as two
+      files and as one interleaved file in which a few pairs lost their second mate
+  make-inputs.py pairs-plain-names R1.fq.gz R2.fq.gz OUT_R1.fq OUT_R2.fq
+      the pairs with the /1 and /2 of their names dropped (equal names in both files)
 """
 import gzip
 import random
@@ -122,8 +129,57 @@ def long_cigar(out_ref, out_reads):
         write_fasta(f, "dense_mismatches", read)
 
 
+def random_bases(rng, n):
+    return "".join(rng.choice("ACGT") for _ in range(n))
+
+
+def write_fastq(f, head, seq, qual):
+    f.write(f"{head}\n{seq}\n+\n{qual}\n")
+
+
+def pairs(seed, r1, r2, out1, out2, out_il):
+    rng = random.Random(int(seed))
+    p1, p2 = list(fastq_records(r1)), list(fastq_records(r2))
+    assert len(p1) == len(p2)
+    n = len(p1)
+    p2 = [list(r) for r in p2]
+    p1 = [list(r) for r in p1]
+    # Every 12th pair from the 3rd: random second mate; from the 5th: second mate
+    # reverse-complemented; from the 7th: second mate of the pair n/2 further (another
+    # place of the reference); from the 9th: both mates random.
+    for i in range(n):
+        if i % 12 == 3:
+            p2[i][1] = random_bases(rng, len(p2[i][1]))
+        elif i % 12 == 5:
+            p2[i][1] = p2[i][1].translate(COMP)[::-1]
+            p2[i][2] = p2[i][2][::-1]
+        elif i % 12 == 7:
+            j = (i + n // 2) % n
+            p2[i][1], p2[i][2] = p2[j][1], p2[j][2]
+        elif i % 12 == 9:
+            p1[i][1] = random_bases(rng, len(p1[i][1]))
+            p2[i][1] = random_bases(rng, len(p2[i][1]))
+    with open(out1, "w") as f1, open(out2, "w") as f2, open(out_il, "w") as fi:
+        for i in range(n):
+            write_fastq(f1, *p1[i])
+            write_fastq(f2, *p2[i])
+            write_fastq(fi, *p1[i])
+            if i % 10 != 8:  # every 10th pair from the 9th: no second mate in the interleaved file
+                write_fastq(fi, *p2[i])
+
+
+def pairs_plain_names(r1, r2, out1, out2):
+    for src, out in ((r1, out1), (r2, out2)):
+        with open(out, "w") as f:
+            for head, seq, qual in fastq_records(src):
+                name = head.split()[0]
+                assert name[-2] == "/", name
+                write_fastq(f, name[:-2], seq, qual)
+
+
 if __name__ == "__main__":
-    cmds = {"mt-sub": mt_sub, "slice": slice_ref, "pick-ont": pick_ont, "long-cigar": long_cigar}
+    cmds = {"mt-sub": mt_sub, "slice": slice_ref, "pick-ont": pick_ont, "long-cigar": long_cigar, "pairs": pairs,
+            "pairs-plain-names": pairs_plain_names}
     if len(sys.argv) < 2 or sys.argv[1] not in cmds:
         sys.exit(__doc__)
     cmds[sys.argv[1]](*sys.argv[2:])

@@ -1,0 +1,96 @@
+// Reads and fragments: files read in step or one after another, interleaved pairs
+// grouped by name, batches that never split a fragment, and the error for reads files
+// out of step.
+#include "../../src/io/read_input.hpp"
+
+#include <agatha/error.hpp>
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "support/files.hpp"
+
+namespace agatha::io {
+namespace {
+
+class ReadInputTest : public ::testing::Test {
+ protected:
+  std::string write(const std::string& name, const std::string& text) { return dir_.write(name, text); }
+  // Every batch of the input: "name,name|name" per batch, fragments split by '|'.
+  static std::string batches(ReadInput& in, uint64_t min_bases) {
+    std::string out;
+    for (ReadBatch b = in.next_batch(min_bases); !b.empty(); b = in.next_batch(min_bases)) {
+      out += out.empty() ? "" : " ; ";
+      for (size_t f = 0; f < b.fragments(); ++f) {
+        if (f) out += '|';
+        for (uint32_t i = b.frag_start[f]; i < b.frag_start[f + 1]; ++i)
+          out += (i > b.frag_start[f] ? "," : "") + b.reads[i].name;
+      }
+    }
+    return out;
+  }
+  test::TempDir dir_;
+};
+
+TEST(FragmentName, DropsASlashAndOneDigitFromNamesOfThreeBytesOrMore) {
+  EXPECT_EQ(fragment_name("read/1"), "read");
+  EXPECT_EQ(fragment_name("read/2"), "read");
+  EXPECT_EQ(fragment_name("ab/9"), "ab");
+  EXPECT_EQ(fragment_name("a/1"), "a");
+  EXPECT_EQ(fragment_name("/1"), "/1");  // shorter than 3 bytes
+  EXPECT_EQ(fragment_name("read/12"), "read/12");
+  EXPECT_EQ(fragment_name("read/x"), "read/x");
+  EXPECT_EQ(fragment_name("read_1"), "read_1");
+  EXPECT_EQ(fragment_name("read"), "read");
+}
+
+TEST_F(ReadInputTest, TwoFilesInStepGivePairsGroupedByName) {
+  const std::string r1 = write("r1.fa", ">a/1\nACGT\n>b/1\nAC\n>c\nA\n");
+  const std::string r2 = write("r2.fa", ">a/2\nACGT\n>b/2\nAC\n>d\nA\n");
+  ReadInput in({r1, r2}, true);
+  EXPECT_TRUE(in.frag_mode());
+  // c and d are named apart: two fragments of one segment each
+  EXPECT_EQ(batches(in, 1000), "a/1,a/2|b/1,b/2|c|d");
+}
+
+TEST_F(ReadInputTest, BatchesNeverSplitAFragment) {
+  const std::string r1 = write("r1.fa", ">a/1\nACGT\n>b/1\nAC\n>c/1\nA\n");
+  const std::string r2 = write("r2.fa", ">a/2\nACGT\n>b/2\nAC\n>c/2\nA\n");
+  ReadInput in({r1, r2}, true);
+  EXPECT_EQ(batches(in, 1), "a/1,a/2 ; b/1,b/2 ; c/1,c/2");
+  // One interleaved file: the fragment crossing the threshold is completed.
+  const std::string il = write("il.fa", ">a/1\nACGT\n>a/2\nACGT\n>b\nAC\n>c/1\nA\n>c/2\nA\n>c/3\nA\n");
+  ReadInput one({il}, true);
+  EXPECT_EQ(batches(one, 1), "a/1,a/2 ; b ; c/1,c/2,c/3");
+  ReadInput whole({il}, true);
+  EXPECT_EQ(batches(whole, 1000), "a/1,a/2|b|c/1,c/2,c/3");
+}
+
+TEST_F(ReadInputTest, WithoutFragmentModeEveryRecordIsARead) {
+  const std::string il = write("il.fa", ">a/1\nACGT\n>a/2\nACGT\n");
+  const std::string more = write("more.fa", ">z\nACGT\n");
+  ReadInput in({il, more}, false);
+  EXPECT_FALSE(in.frag_mode());
+  EXPECT_EQ(batches(in, 1000), "a/1|a/2|z");  // the files one after another
+}
+
+TEST_F(ReadInputTest, FilesOutOfStepAreAnError) {
+  const std::string r1 = write("r1.fa", ">a/1\nACGT\n>b/1\nAC\n");
+  const std::string r2 = write("r2.fa", ">a/2\nACGT\n");
+  for (const bool r1_first : {true, false}) {
+    ReadInput in(r1_first ? std::vector<std::string>{r1, r2} : std::vector<std::string>{r2, r1}, true);
+    try {
+      (void)batches(in, 1000);
+      ADD_FAILURE() << "no error";
+    } catch (const InputError& e) {
+      EXPECT_EQ(std::string(e.what()), "'" + r2 + "' ends after 1 records, but '" + r1 +
+                                           "' has more: the reads files of fragments (pairs) must hold the same "
+                                           "number of records");
+    }
+  }
+}
+
+}  // namespace
+}  // namespace agatha::io
