@@ -86,6 +86,12 @@ ReadBatch ReadInput::next_batch(uint64_t min_bases, bool name_and_seq_only) {
     if (i == 0 || !frag_mode_ || fragment_name(b.reads[i - 1].name) != fragment_name(b.reads[i].name))
       b.frag_start.push_back(i);
   if (!b.reads.empty()) b.frag_start.push_back(static_cast<uint32_t>(b.reads.size()));
+  for (size_t f = 0; f + 1 < b.frag_start.size(); ++f)
+    if (b.frag_start[f + 1] - b.frag_start[f] > kMaxSegments)
+      throw InputError("'" + readers_.front()->path() + "': fragment '" +
+                       std::string(fragment_name(b.reads[b.frag_start[f]].name)) + "' has " +
+                       std::to_string(b.frag_start[f + 1] - b.frag_start[f]) + " reads; at most " +
+                       std::to_string(kMaxSegments) + " reads form a fragment");
   return b;
 }
 

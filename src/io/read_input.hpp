@@ -10,7 +10,8 @@
 //     r2.fq give pairs when their names agree up to /1 /2);
 //   - several files, not in fragment mode: one file after another, every record a read
 //     of its own (minimap2's main maps each file in turn).
-// A batch never splits a fragment. Where minimap2 warns that the files hold different
+// A batch never splits a fragment. A fragment of more than kMaxSegments reads (minimap2
+// fails an assertion) is an InputError. Where minimap2 warns that the files hold different
 // numbers of records and drops the surplus, this reader throws InputError naming both
 // files.
 //
@@ -26,6 +27,10 @@
 #include "seq_reader.hpp"
 
 namespace agatha::io {
+
+// The most segments a fragment may have (minimap2's MM_MAX_SEG; a segment's number is
+// 8 bits of an anchor).
+inline constexpr uint32_t kMaxSegments = 255;
 
 // A read name without a trailing `/<digit>` when it is at least 3 bytes long
 // (mm_qname_len): the part compared to group segments, and the QNAME of a segment's SAM

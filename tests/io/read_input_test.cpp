@@ -92,5 +92,21 @@ TEST_F(ReadInputTest, FilesOutOfStepAreAnError) {
   }
 }
 
+TEST_F(ReadInputTest, MoreThan255ReadsOfOneNameAreAnError) {
+  std::string text;
+  for (int i = 0; i < 256; ++i) text += ">frag/1\nACGT\n";
+  const std::string path = write("many.fa", text);
+  ReadInput in({path}, true);
+  try {
+    (void)batches(in, 1000);
+    ADD_FAILURE() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "'" + path + "': fragment 'frag' has 256 reads; at most 255 reads form a fragment");
+  }
+  ReadInput single({path}, false);  // not in fragment mode: 256 reads
+  EXPECT_NO_THROW((void)batches(single, 1000));
+}
+
 }  // namespace
 }  // namespace agatha::io
