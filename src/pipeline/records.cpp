@@ -46,7 +46,8 @@ void append_sam(std::string& out, const ReadRegions& rr, std::span<const index::
                 bool print_secondary, std::string_view comment, const PrintRegion& printed) {
   const io::SeqRecord& rd = rr.read;
   if (rr.regions.empty()) {
-    if (!oo.sam_hit_only) format::append_sam_unmapped(out, rd.name, rd.seq, rd.qual, rr.rep_len, oo.sam, comment);
+    if (!oo.sam_hit_only) format::append_sam_unmapped(out, rd.name, rd.seq, oo.no_qual ? std::string_view() : std::string_view(rd.qual),
+                                  rr.rep_len, oo.sam, comment);
     return;
   }
   const auto qlen = static_cast<int32_t>(rd.seq.size());
@@ -57,7 +58,7 @@ void append_sam(std::string& out, const ReadRegions& rr, std::span<const index::
     const std::string sa = r.aligned && r.id == r.parent && regs.size() > 1 ? sa_tag(regs, i, refs, qlen) : "";
     const PrintedRegion pr = printed_of(printed, r);
     format::SamRecord s;
-    s.qname = rd.name, s.seq = rd.seq, s.qual = rd.qual;
+    s.qname = rd.name, s.seq = rd.seq, s.qual = oo.no_qual ? std::string_view() : std::string_view(rd.qual);
     s.secondary = r.id != r.parent;
     s.supplementary = !s.secondary && !r.sam_pri;
     s.rname = refs[static_cast<size_t>(r.rid)].name;
@@ -86,6 +87,7 @@ void append_paf(std::string& out, const ReadRegions& rr, std::span<const index::
     p.mlen = r.mlen, p.blen = r.blen;
     fill_shared(p, r, cigar_of(pr, r), rr.rep_len, comment);
     p.diff_tag = pr.diff_tag;
+    p.cg = oo.paf_cg;
     format::append_paf(out, p);
   }
 }
