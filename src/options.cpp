@@ -2,6 +2,8 @@
 #include <agatha/error.hpp>
 #include <agatha/options.hpp>
 
+#include <string>
+
 namespace agatha {
 namespace {
 
@@ -108,8 +110,12 @@ void AlignOptions::apply_preset(std::string_view name) {
   }
 }
 
-void AlignOptions::validate() const {
+void AlignOptions::validate(const OutputChecks& out) const {
+  if (bw > bw_long)
+    throw OptionError("with '-rNUM1,NUM2', NUM1 (" + std::to_string(bw) + ") can't be larger than NUM2 (" +
+                      std::to_string(bw_long) + ")");
   if (rmq && (sr || splice)) throw OptionError("--rmq doesn't work with --sr or --splice");
+  if (!split_prefix.empty() && out.cs_or_md) throw OptionError("--cs or --MD doesn't work with --split-prefix");
   if (k <= 0 || w <= 0) throw OptionError("-k and -w must be positive");
   if (k > 28) throw OptionError("-k must be at most 28");
   if (w > 255) throw OptionError("-w must be less than 256");
@@ -122,6 +128,8 @@ void AlignOptions::validate() const {
   if ((q + e) + (q2 + e2) > 127) throw OptionError("scoring system violating ({-O}+{-E})+({-O2}+{-E2}) <= 127");
   if (zdrop < zdrop_inv) throw OptionError("Z-drop should not be less than inversion-Z-drop");
   if (!print_secondary && all_chains) throw OptionError("-X/-P and --secondary=no can't be applied at the same time");
+  if (qstrand && (out.sam || splice || frag_mode || hpc))
+    throw OptionError("--qstrand doesn't work with -a, -H, --frag or --splice");
 }
 
 }  // namespace agatha

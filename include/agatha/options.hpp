@@ -19,6 +19,12 @@
 
 namespace agatha {
 
+// What mm_check_opt also looks at beyond AlignOptions: the output's kind and tags.
+struct OutputChecks {
+  bool sam = false;       // SAM output (-a)
+  bool cs_or_md = false;  // --cs or --MD
+};
+
 struct AlignOptions {
   // ---- index (mm_idxopt_t) ----
   int k = 15;            // -k, 0 < k <= 28
@@ -154,7 +160,7 @@ struct AlignOptions {
 
   // minimap2's option checks (mm_check_opt, plus the k/w limits its sketcher asserts),
   // in minimap2's order. Throws OptionError with minimap2's message, minus colours.
-  void validate() const;
+  void validate(const OutputChecks& out = OutputChecks{}) const;
 };
 
 // The read bases whose DP rounds run together when --dp-batch is not given. A GPU round

@@ -13,6 +13,7 @@
 #include <agatha/dp.hpp>
 #include <agatha/error.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -38,26 +39,34 @@
 #include "../pipeline/split_merge.hpp"
 #include "commands.hpp"
 #include "map_options.hpp"
+#include "minimap2_args.hpp"
 
 namespace agatha::cli {
 namespace {
 
-// What the command line of `agatha align` sets: the minimap2 options (map_options.hpp)
-// and -y, --dp-batch in AlignOptions; the rest here.
+// What the command line sets: the minimap2 options (minimap2_args.hpp) and --dp-batch
+// in AlignOptions; the rest here. Filled by `agatha align` and by `agatha minimap2`.
 struct AlignArgs {
   AlignOptions opt;
-  std::string reference, reads;  // reads: empty when not given (then -d is required)
-  std::vector<std::string> mates;  // reads files after the first: fragment mode
-  std::vector<std::string> read_files() const {
-    std::vector<std::string> v{reads};
-    v.insert(v.end(), mates.begin(), mates.end());
-    return v;
+  std::string reference;
+  std::vector<std::string> reads;  // the query files, mapped in turn; none: -d is required
+  // The passes over the reads: in fragment mode (--frag=yes, -x sr) one over all files
+  // read in step (mm_map_file_frag); otherwise one per file, in turn (mm_map_file).
+  std::vector<std::vector<std::string>> read_groups() const {
+    if (opt.frag_mode) return {reads};
+    std::vector<std::vector<std::string>> g;
+    for (const std::string& f : reads) g.push_back({f});
+    return g;
   }
   std::string output = "-";
   std::string index_out;  // -d: empty without it
-  bool map_only = false;
-  bool sam = false;           // -a: SAM, the default
-  bool paf = false;           // -c
+  bool map_only = false;  // PAF without base-level alignment
+  bool sam = false;       // -a: SAM (agatha align: the default)
+  bool paf = false;       // -c: PAF with base-level alignment (unless -a)
+  bool idx_no_seq = false;  // --idx-no-seq: an index without the reference's bases
+  // The reference alone, with neither reads nor -d: minimap2 loads an index file and
+  // stops (a FASTA file is a "missing input" error); agatha align always refuses.
+  bool index_alone_ok = false;
   DpBackendOptions dp = [] {  // --dp-backend (auto by default), --isa (threads: -t)
     DpBackendOptions d;
     d.backend = "auto";
@@ -65,7 +74,7 @@ struct AlignArgs {
   }();
   pipeline::OutputOptions out;  // -Y -L --eqx --sam-hit-only --paf-no-hit (the rest: run_align)
   bool md = false;              // --MD
-  std::string cs;               // --cs: "short" or "long"; empty without --cs
+  std::string cs;               // --cs: "short" or "long"; empty without --cs (or --cs=none)
   std::string format;           // --format: sam or bam; empty: from -o's extension
   std::string read_group;       // -R
   bool sort = false;            // --sort
@@ -141,6 +150,13 @@ class RunOutput {
   std::optional<io::OutputFile> text_;
 };
 
+// The input files: the reference and the query files.
+[[nodiscard]] std::vector<std::string> inputs_of(const AlignArgs& a) {
+  std::vector<std::string> in{a.reference};
+  in.insert(in.end(), a.reads.begin(), a.reads.end());
+  return in;
+}
+
 // What every part's pass shares.
 struct PassSetup {
   const AlignArgs& args;
@@ -193,14 +209,19 @@ void log_part(std::chrono::steady_clock::time_point t0, size_t part, const index
   std::fprintf(stderr, "\n");
 }
 
-// Runs pass(part, reads) for the part `idx` and every later one of `parts`, each with the
-// reads read from the start (`reads` is open for the first), one part in memory at a time.
+// Runs pass(part, reads) for the part `idx` and every later one of `parts`, and within a
+// part for each query file in turn (main.c's loop over mm_map_file), each read from the
+// start (`reads` is the first file, open for the first part), one part in memory at a
+// time.
 template <class Pass>
 void for_each_part(io::IndexParts& parts, std::optional<index::MinimizerIndex> idx, std::optional<io::ReadInput>& reads,
                    const PassSetup& p, Pass&& pass) {
   while (idx) {
-    if (parts.parts_read() > 1) reads.emplace(p.args.read_files(), p.opt.frag_mode);
-    pass(*idx, *reads);
+    const auto groups = p.args.read_groups();
+    for (size_t f = 0; f < groups.size(); ++f) {
+      if (parts.parts_read() > 1 || f > 0) reads.emplace(groups[f], p.args.opt.frag_mode);
+      pass(*idx, *reads);
+    }
     idx.reset();
     idx = parts.next();
     if (idx) log_part(p.t0, parts.parts_read(), *idx);
@@ -223,9 +244,7 @@ void map_and_merge(PassSetup& p, io::IndexParts& parts, std::optional<index::Min
     merge.k = part.k();
     const std::string file = scratch.add();
     if (same_output(file, a.output)) throw OptionError("-o names the scratch file '" + file + "' of --split-prefix");
-    std::vector<std::string> inputs = a.read_files();
-    inputs.push_back(a.reference);
-    io::refuse_input_as_output(file, inputs);
+    io::refuse_input_as_output(file, inputs_of(a));
     merge.files.push_back(file);
     io::OutputFile part_out(file);
     map_part(p, part, rd, [&part_out](std::string_view s) { part_out.write(s); });
@@ -237,7 +256,7 @@ void map_and_merge(PassSetup& p, io::IndexParts& parts, std::optional<index::Min
     format::append_sam_sq_lines(header, refs);
   }
   out.header(header);
-  reads.emplace(a.read_files(), a.opt.frag_mode);
+  reads.emplace(std::vector<std::string>{a.reads.front()}, false);
   const pipeline::PipelineStats st =
       pipeline::merge_parts(merge, *reads, a.opt, merged, a.map_only, out.writer(), a.opt.threads, a.opt.read_batch);
   print_done(p.t0, st, "merged the parts' results of");
@@ -248,7 +267,7 @@ void map_and_merge(PassSetup& p, io::IndexParts& parts, std::optional<index::Min
 // input. BAM records name sequences by their place in the header, which a multi-part
 // index without --split-prefix leaves without @SQ lines.
 void check_parts_output(const AlignArgs& a, bool split, bool one_part, bool bam) {
-  if ((split || !one_part) && a.reads == "-")
+  if ((split || !one_part) && std::find(a.reads.begin(), a.reads.end(), "-") != a.reads.end())
     throw OptionError(std::string("reads from standard input cannot be read again, and ") +
                       (split ? "--split-prefix reads them once per index part and once to merge"
                              : "a multi-part index (-I below the reference's size) maps them once per part") +
@@ -262,10 +281,13 @@ void check_parts_output(const AlignArgs& a, bool split, bool one_part, bool bam)
 [[nodiscard]] int run_align(const AlignArgs& a) {
   const auto t0 = std::chrono::steady_clock::now();
   const AlignOptions& opt = a.opt;
-  opt.validate();
-  pipeline::OutputOptions oo = a.out;
   const bool paf = a.paf && !a.sam;  // with both -a and -c minimap2 writes SAM
+  opt.validate({.sam = !paf && !a.map_only, .cs_or_md = a.md || !a.cs.empty()});
+  if (opt.sr && a.reads.size() > 2)
+    throw OptionError("incorrect input: in the sr mode, please specify no more than two query files.");
+  pipeline::OutputOptions oo = a.out;
   oo.kind = paf ? pipeline::OutputKind::kPaf : pipeline::OutputKind::kSam;
+  oo.no_qual = opt.no_qual;
   oo.diff = format::diff_tag_kind(a.md, !a.cs.empty(), a.cs == "long");
   const bool bam = a.format.empty() ? a.output.size() > 4 && a.output.ends_with(".bam") : a.format == "bam";
   if (bam && (a.map_only || paf)) throw OptionError("BAM output is SAM's: it cannot hold PAF (--map-only, -c)");
@@ -275,19 +297,23 @@ void check_parts_output(const AlignArgs& a, bool split, bool one_part, bool bam)
     rg = format::parse_read_group(a.read_group);
     oo.sam.rg_id = rg->id;
   }
-  // As minimap2's main: the merge of a split index has no reference bases.
   const bool split = !opt.split_prefix.empty();
-  if (split && oo.diff != format::DiffTag::kNone) throw OptionError("--cs or --MD doesn't work with --split-prefix");
+  if (split && a.reads.size() > 1)
+    throw OptionError("--split-prefix with more than one query file is not supported");
 
-  // As minimap2's main: with neither reads nor -d there is nothing to do.
-  if (a.reads.empty() && a.index_out.empty())
+  // As minimap2's main: with neither reads nor -d there is nothing to do (minimap2 loads
+  // an index file given alone, and stops).
+  if (a.reads.empty() && a.index_out.empty()) {
+    if (a.index_alone_ok) {
+      io::IndexParts parts(a.reference, opt);
+      if (parts.from_index_file()) return 0;
+    }
     throw OptionError("missing input: please specify a query file to map or option -d to keep the index");
+  }
   const bool map = !a.reads.empty();
-  std::vector<std::string> inputs = a.read_files();
-  inputs.push_back(a.reference);
-  if (map) io::refuse_input_as_output(a.output, inputs);
+  if (map) io::refuse_input_as_output(a.output, inputs_of(a));
   if (!a.index_out.empty()) {
-    io::refuse_input_as_output(a.index_out, inputs);
+    io::refuse_input_as_output(a.index_out, inputs_of(a));
     if (map && same_output(a.index_out, a.output))
       throw OptionError("-d and -o name the same output '" + a.index_out + "'");
   }
@@ -296,7 +322,10 @@ void check_parts_output(const AlignArgs& a, bool split, bool one_part, bool bam)
   if (split && opt.frag_mode)
     throw OptionError("--split-prefix maps single reads only: not with --frag=yes or -x sr");
   std::optional<io::ReadInput> reads;
-  if (map) reads.emplace(a.read_files(), opt.frag_mode);  // fails before the index is built if the reads are missing
+  if (map) {  // fails before the index is built if a query file is missing
+    const auto groups = a.read_groups();
+    for (size_t f = groups.size(); f-- > 0;) reads.emplace(groups[f], opt.frag_mode);
+  }
   // Created before the (long) build, so that an index file that cannot be created fails
   // at once; written under a temporary name, renamed when complete (OutputFile).
   std::optional<io::OutputFile> index_file;
@@ -318,6 +347,8 @@ void check_parts_output(const AlignArgs& a, bool split, bool one_part, bool bam)
     std::fprintf(stderr, "[M::align::%.3f] wrote the index to '%s'\n", seconds_since(t0), a.index_out.c_str());
   }
   if (!map) return 0;
+  // minimap2 refuses base-level alignment against an index without the reference's bases.
+  if (a.idx_no_seq && !a.map_only) throw OptionError("the prebuilt index doesn't contain sequences.");
   check_parts_output(a, split, one_part, bam);
 
   std::unique_ptr<DpBackend> dp;
@@ -365,7 +396,86 @@ void check_parts_output(const AlignArgs& a, bool split, bool one_part, bool bam)
   return 0;
 }
 
+// agatha align's own options, scanned with minimap2's (so that their values are not
+// taken for arguments) and passed on to CLI11.
+const std::vector<ExtraOption> kAlignOwnOptions = {
+    {"dp-backend", ArgKind::kRequired}, {"isa", ArgKind::kRequired},      {"dp-batch", ArgKind::kRequired},
+    {"map-only", ArgKind::kNone},       {"format", ArgKind::kRequired},   {"sort", ArgKind::kNone},
+    {"sort-mem", ArgKind::kRequired},   {"index-format", ArgKind::kRequired}};
+
+// The minimap2 options of the `agatha align` command line being run (preparse_align).
+std::optional<Minimap2Settings>& align_minimap2_settings() {
+  static std::optional<Minimap2Settings> settings;
+  return settings;
+}
+
+// What both front ends take over from minimap2's options.
+void take_settings(AlignArgs& a, const Minimap2Settings& s) {
+  a.opt = s.opt;
+  if (!s.arguments.empty()) {
+    a.reference = s.arguments.front();
+    a.reads.assign(s.arguments.begin() + 1, s.arguments.end());
+  }
+  a.output = s.output;
+  a.index_out = s.index_out;
+  a.read_group = s.read_group;
+  a.sam = s.sam;
+  a.paf = s.paf_cg;
+  a.idx_no_seq = s.idx_no_seq;
+  a.out.sam.soft_clip = s.soft_clip;
+  a.out.sam.long_cigar = s.long_cigar;
+  a.out.sam_hit_only = s.sam_hit_only;
+  a.out.paf_no_hit = s.paf_no_hit;
+  a.out.eqx = s.eqx;
+  a.md = s.md;
+  a.cs = s.cs ? (s.cs_long ? "long" : "short") : "";
+}
+
+void print_warning(const char* prefix, const std::string& text) { std::fprintf(stderr, "%s%s\n", prefix, text.c_str()); }
+
 }  // namespace
+
+std::vector<std::string> preparse_align(const std::vector<std::string>& argv) {
+  // argv: agatha align ...; the scanner's program name is "align".
+  std::vector<std::string> words(argv.begin() + 1, argv.end());
+  // SAM unless -c without -a, or --map-only (run_align's rule).
+  Minimap2Parse p = parse_minimap2_args(std::move(words), Minimap2Flavor::kAlign, Minimap2Settings{},
+                                        [](const std::string& w) { print_warning("[W::align] ", w); },
+                                        kAlignOwnOptions);
+  refuse_unsupported(p.settings);
+  std::vector<std::string> out{argv[0], argv[1]};
+  out.insert(out.end(), p.extras.begin(), p.extras.end());
+  out.emplace_back("--");
+  out.insert(out.end(), p.settings.arguments.begin(), p.settings.arguments.end());
+  align_minimap2_settings() = std::move(p.settings);
+  return out;
+}
+
+int run_minimap2(const std::vector<std::string>& words) {
+  try {
+    const Minimap2Parse p = parse_minimap2_args(words, Minimap2Flavor::kMinimap2, Minimap2Settings{},
+                                                [](const std::string& w) { print_warning("[WARNING] ", w); });
+    switch (p.action) {
+      case Minimap2Action::kVersion: std::printf("%s\n", kMinimap2Version); return 0;
+      case Minimap2Action::kHelp: std::fputs(minimap2_usage(p.settings).c_str(), stdout); return 0;
+      case Minimap2Action::kUsage: std::fputs(minimap2_usage(p.settings).c_str(), stderr); return 1;
+      case Minimap2Action::kRun: break;
+    }
+    refuse_unsupported(p.settings);
+    AlignArgs a;
+    take_settings(a, p.settings);
+    a.sam = p.settings.sam;
+    a.paf = p.settings.cigar;         // base-level alignment: PAF unless -a
+    a.map_only = !p.settings.cigar;   // minimap2's default: PAF without base alignment
+    a.out.paf_cg = p.settings.paf_cg;  // --cs without -c aligns but prints no cg
+    a.format = "sam";                 // text whatever -o's name, as minimap2 writes
+    a.index_alone_ok = true;
+    return run_align(a);
+  } catch (const Error& e) {
+    std::fprintf(stderr, "[ERROR] %s\n", e.what());
+    return 1;
+  }
+}
 
 void add_align_command(CLI::App& app) {
   auto args = std::make_shared<AlignArgs>();
@@ -373,15 +483,10 @@ void add_align_command(CLI::App& app) {
   sub->add_option("reference", args->reference,
                   "Reference FASTA/FASTQ (plain or gzip), .agi index, or minimap2 2.24 index (.mmi)")
       ->required();
-  sub->add_option("reads", args->reads, "Reads FASTA/FASTQ (plain or gzip), '-' for stdin; may be left out with -d");
-  sub->add_option("mates", args->mates,
-                  "More reads files, read in step with the first: fragments (pairs) of one read of each file");
-  sub->add_option("-o,--output", args->output, "Write output here (default: stdout)");
-  sub->add_option("-d", args->index_out,
-                  "Write the index to FILE as .agi (as minimap2 -d); without reads, only write the index")
-      ->type_name("FILE");
+  sub->add_option("reads", args->reads,
+                  "Reads FASTA/FASTQ (plain or gzip), '-' for stdin; several files are mapped in turn into one "
+                  "output; may be left out with -d");
   sub->add_flag("--map-only", args->map_only, "Mapping only: PAF without base-level alignment (minimap2 without -c)");
-  sub->add_flag("-a", args->sam, "Output SAM (the default)");
   sub->add_option(
          "--dp-backend", args->dp.backend,
          "DP backend: scalar, cpu, gpu, gpu-sim, gpu-emu or auto (gpu if usable, else cpu); same output from all")
@@ -390,33 +495,17 @@ void add_align_command(CLI::App& app) {
   sub->add_option("--isa", args->dp.isa, "Instruction set for --dp-backend cpu: auto, sse41 or avx2")
       ->check(CLI::IsMember(kIsaNames))
       ->capture_default_str();
-  AlignOptions& opt = args->opt;
   sub->add_option_function<std::string>(
          "--dp-batch",
-         [&opt](const std::string& text) {
+         [args](const std::string& text) {
            const int64_t n = parse_num(text, "--dp-batch");
            if (n < 1) throw OptionError("--dp-batch must be positive");
-           opt.dp_batch = static_cast<uint64_t>(n);
+           args->opt.dp_batch = static_cast<uint64_t>(n);
          },
          "Bases of reads aligned together (K/M/G), their records written when all are done; with a GPU backend "
          "their DP tasks go to the device in rounds")
       ->type_name("NUM")
       ->default_str(std::to_string(kDpBatchCpu) + " on the CPU, " + std::to_string(kDpBatchGpu) + " on the GPU");
-  sub->add_flag("-Y", args->out.sam.soft_clip, "Soft clipping for supplementary alignments");
-  sub->add_flag("-L", args->out.sam.long_cigar, "Write CIGARs with more than 65535 operations to the CG tag");
-  sub->add_option("-R", args->read_group, "SAM read group line, like '@RG\\tID:foo\\tSM:bar'");
-  sub->add_flag("-y", opt.copy_comment, "Copy the FASTA/FASTQ comment to the output");
-  sub->add_flag("--sam-hit-only", args->out.sam_hit_only, "No SAM records for unmapped reads");
-  sub->add_flag("-c,--paf", args->paf, "Output PAF with base-level alignment (the cg tag), as minimap2 -c");
-  sub->add_flag("--paf-no-hit", args->out.paf_no_hit, "With -c: a PAF line for each unmapped read");
-  sub->add_flag("--MD", args->md, "Output the MD tag");
-  sub->add_flag("--cs{short}", args->cs, "Output the cs tag: --cs or --cs=short, --cs=long")
-      ->check(one_of({"short", "long"}, "--cs only takes 'short' or 'long'"));
-  sub->add_flag("--eqx", args->out.eqx, "Write =/X CIGAR operators instead of M");
-  sub->add_option("--split-prefix", opt.split_prefix,
-                  "With an index of several parts (-I): map each part's results to scratch files STR.NNNN.tmp, "
-                  "then merge them into one output with every @SQ line (as minimap2 --split-prefix)")
-      ->type_name("STR");
   sub->add_option("--format", args->format, "Output format: sam (default) or bam (also chosen by -o *.bam)")
       ->check(one_of({"sam", "bam"}, "--format only takes 'sam' or 'bam'"));
   sub->add_flag(
@@ -434,9 +523,23 @@ void add_align_command(CLI::App& app) {
       ->default_str("768M");
   sub->add_option("--index-format", args->index_format, "With --sort: the index written, csi (default) or bai")
       ->check(one_of({"csi", "bai"}, "--index-format only takes 'csi' or 'bai'"));
-  add_index_options(*sub, opt);
-  add_map_options(*sub, opt);
-  run_when_parsed(*sub, [args] { return run_align(*args); });
+  sub->footer(
+      "minimap2 2.24's options, with minimap2's meaning, value syntax and defaults (the preset -x first, whatever "
+      "its place; then the others in order). agatha align writes SAM unless -c (PAF with base alignment) or "
+      "--map-only; --paf is -c, --output is -o:\n" +
+      minimap2_option_help());
+  run_when_parsed(*sub, [args] {
+    const std::optional<Minimap2Settings>& s = align_minimap2_settings();
+    if (s) {
+      const uint64_t dp_batch = args->opt.dp_batch;
+      const std::string reference = args->reference;
+      const std::vector<std::string> reads = args->reads;
+      take_settings(*args, *s);
+      args->opt.dp_batch = dp_batch;
+      args->reference = reference, args->reads = reads;
+    }
+    return run_align(*args);
+  });
 }
 
 }  // namespace agatha::cli

@@ -35,6 +35,17 @@ void add_index_command(CLI::App& app);
 // agatha align: map reads to a reference or index (align_cmd.cpp).
 void add_align_command(CLI::App& app);
 
+// `agatha align`'s command line (argv: agatha align ...) with its minimap2 options read
+// by minimap2's rules (minimap2_args.hpp) and kept for the command; returns the command
+// line left for CLI11: agatha align, align's own options, --, the files. Throws
+// OptionError.
+[[nodiscard]] std::vector<std::string> preparse_align(const std::vector<std::string>& argv);
+
+// `agatha minimap2 ARGS` and a link named minimap2: minimap2 2.24's command line exactly
+// (words[0]: the program's name). Returns the exit status; reports its errors itself, in
+// minimap2's words.
+[[nodiscard]] int run_minimap2(const std::vector<std::string>& words);
+
 // agatha eval: mapping accuracy against simulated origins (eval_cmd.cpp).
 void add_eval_command(CLI::App& app);
 

@@ -15,10 +15,12 @@
 #include <csignal>
 #include <cstdio>
 #include <exception>
+#include <filesystem>
 #include <functional>
 #include <new>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace agatha::cli {
 namespace {
@@ -49,12 +51,35 @@ int main(int argc, char** argv) {
   mallopt(M_MMAP_THRESHOLD, 256 * 1024);
   // Errors are reported here, with the file and line; htslib's own log would repeat them.
   hts_set_log_level(HTS_LOG_OFF);
+  // minimap2's command line, as `agatha minimap2 ...` or through a link named minimap2:
+  // its own scanner, messages and exit codes, no CLI11.
+  std::vector<std::string> words(argv, argv + argc);
+  if (!words.empty() && std::filesystem::path(words[0]).filename() == "minimap2")
+    return agatha::cli::run_minimap2(words);
+  if (words.size() > 1 && words[1] == "minimap2")
+    return agatha::cli::run_minimap2(std::vector<std::string>(words.begin() + 1, words.end()));
+  // agatha align: its minimap2 options are read by minimap2's rules first; CLI11 gets the rest.
+  if (words.size() > 1 && words[1] == "align") {
+    try {
+      words = agatha::cli::preparse_align(words);
+    } catch (const agatha::Error& e) {
+      std::fprintf(stderr, "[E::align] %s\n", e.what());
+      return 1;
+    }
+  }
+  std::vector<char*> args;
+  for (std::string& w : words) args.push_back(w.data());
   CLI::App app{"agatha: long-read alignment, minimap2-compatible, on CPU SIMD and GPU"};
   app.set_version_flag("--version", [] {
     return "agatha " + std::string(agatha::kVersion) + "\n" + agatha::cuda_build_summary() +
            "\n(agatha gpu-info describes the device)";
   });
   app.require_subcommand(1);
+  // Listed in the help; run before CLI11 sees the command line (below).
+  app.add_subcommand("minimap2", "minimap2 2.24's command line, exactly: agatha minimap2 [minimap2 options] "
+                                 "<target> [query ...] (or a link to agatha named minimap2)")
+      ->allow_extras()
+      ->prefix_command();
   agatha::cli::add_dp_command(app);
   agatha::cli::add_index_command(app);
   agatha::cli::add_align_command(app);
@@ -67,7 +92,7 @@ int main(int argc, char** argv) {
     return subs.empty() ? std::string("agatha") : subs.front()->get_name();
   };
   try {
-    app.parse(argc, argv);  // runs the subcommand given, as its callback
+    app.parse(static_cast<int>(args.size()), args.data());  // runs the subcommand given, as its callback
     return 0;
   } catch (const CLI::RuntimeError& e) {  // the subcommand's own non-zero exit status
     return e.get_exit_code();

@@ -1,8 +1,8 @@
-// src/cli/map_options.hpp — the minimap2 options of `agatha index` and `agatha align`,
-// bound to the fields of AlignOptions (the one place their defaults live) the way
-// minimap2 2.24's main.c reads them: the preset (-x) first, whatever its position on the
-// command line, then every other option given; then AlignOptions::validate()
-// (mm_check_opt).
+// src/cli/map_options.hpp — the indexing options of `agatha index` (CLI11), bound to the
+// fields of AlignOptions (the one place their defaults live): the preset (-x) first,
+// whatever its position on the command line, then every other option given. (`agatha
+// align` and `agatha minimap2` read every minimap2 option with minimap2's own rules:
+// minimap2_args.hpp.)
 //
 // How CLI11 keeps that order: -x is applied as it is parsed (trigger_on_parse), every
 // other option's value is stored once the whole command line is parsed.
@@ -17,11 +17,8 @@
 
 namespace agatha::cli {
 
-// -x -k -w -H -I --bucket-bits -t: what shapes the index and how it is built.
+// -x -k -w -H -I --bucket-bits -t of agatha index: what shapes the index and how it is built.
 void add_index_options(CLI::App& sub, AlignOptions& opt);
-
-// Seeding, chaining, selection, alignment and pipeline options of `agatha align`.
-void add_map_options(CLI::App& sub, AlignOptions& opt);
 
 // A validator that accepts exactly `values` and otherwise throws OptionError(message):
 // main reports it in minimap2's words as "[E::COMMAND] MESSAGE" (exit code 1), where a

@@ -12,7 +12,7 @@ void append_paf(std::string& out, const PafRecord& r) {
       r.rs, '\t', r.re, '\t', r.mlen, '\t', r.blen, '\t', r.mapq);
   append_region_tags(out, r.tags);
   put(out, "\trl:i:", r.rl);
-  if (r.tags.aligned) {
+  if (r.tags.aligned && r.cg) {
     out += "\tcg:Z:";
     cigar::append_text(out, r.cigar);
   }

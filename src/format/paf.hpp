@@ -30,6 +30,8 @@ struct PafRecord {
   std::span<const uint32_t> cigar;  // cg:Z of an aligned region, BAM encoding
   std::string_view diff_tag;        // "MD:Z:..." or "cs:Z:..." (--MD / --cs); empty for none
   std::string_view comment;         // -y: the read's comment; empty for none
+  bool cg = true;                   // the cg:Z tag of an aligned region (minimap2 -c); without -c,
+                                    // --cs aligns but prints no cg
 };
 
 // Appends the line, '\n' included:

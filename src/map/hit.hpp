@@ -98,6 +98,7 @@ struct RegionParams {
   int seed = 0;
   bool hash_name = false;
   bool all_chains = false;  // -P / -X: keep every chain
+  bool hard_mask_level = false;  // --hard-mask-level: mm_set_parent without its unmapped-bases rule
 };
 [[nodiscard]] RegionParams region_params(const AlignOptions& opt);
 

@@ -45,7 +45,7 @@ std::vector<map::Region> regions_unaligned(std::string_view qname, int qlen, int
                                            const std::vector<int32_t>& ref_lens, const map::RegionParams& p) {
   std::vector<map::Region> regs = map::gen_regions(read_hash(qname, qlen, p.seed, p.hash_name), qlen, chains);
   if (!p.all_chains) {
-    map::set_parent(regs, p.mask_level, p.mask_len, p.sub_diff, false);
+    map::set_parent(regs, p.mask_level, p.mask_len, p.sub_diff, p.hard_mask_level);
     map::select_sub(regs, p.pri_ratio, k * 2, p.best_n, true, p.min_strand_sc);
   }
   map::estimate_divergence(regs, qlen, chains.anchors.data(), mini_pos, ref_lens);
@@ -102,6 +102,7 @@ ReadMapping ReadMapper::map(std::string_view name, std::string_view seq) const {
   ReadMapping m;
   if (seq.empty()) return m;  // minimap2 returns before seeding an empty read
   const int qlen = static_cast<int>(seq.size());
+  if (opt_.max_qlen > 0 && qlen > opt_.max_qlen) return m;  // --max-qlen: unmapped, as mm_map_frag leaves it
   const map::SeedResult seeds = map::seed_read(name, std::span<const std::string_view>(&seq, 1), idx_, opt_, mid_occ_);
   m.rep_len = seeds.rep_len;
   m.chains = map::chain_read(seeds.anchors, qlen, 1, idx_.k(), chain_);

@@ -102,10 +102,11 @@ void append_sam(std::string& out, const ReadRegions& rr, std::span<const index::
   const io::SeqRecord& rd = rr.read;
   // A segment's QNAME loses a trailing /1, /2 ...
   const std::string_view qname = frag ? io::fragment_name(rd.name) : std::string_view(rd.name);
+  const std::string_view qual = oo.no_qual ? std::string_view() : std::string_view(rd.qual);  // -Q
   if (rr.regions.empty()) {
     if (oo.sam_hit_only) return;
     if (!frag) {
-      format::append_sam_unmapped(out, qname, rd.seq, rd.qual, rr.rep_len, oo.sam, comment);
+      format::append_sam_unmapped(out, qname, rd.seq, qual, rr.rep_len, oo.sam, comment);
       return;
     }
     // Placed at the previous mapped segment's primary (with two: the mate's).
@@ -124,7 +125,7 @@ void append_sam(std::string& out, const ReadRegions& rr, std::span<const index::
     }
     const int32_t rid = prev ? prev->rid : -1, pos = prev ? prev->rs : -1;
     const format::SamMate m = mate_fields(*frag, nullptr, rid, pos, refs);
-    format::append_sam_unmapped(out, qname, rd.seq, rd.qual, rr.rep_len, oo.sam, comment, &m,
+    format::append_sam_unmapped(out, qname, rd.seq, qual, rr.rep_len, oo.sam, comment, &m,
                                 prev ? std::string_view(refs[static_cast<size_t>(rid)].name) : std::string_view("*"),
                                 prev ? pos + 1 : 0);
     return;
@@ -137,7 +138,7 @@ void append_sam(std::string& out, const ReadRegions& rr, std::span<const index::
     const std::string sa = r.aligned && r.id == r.parent && regs.size() > 1 ? sa_tag(regs, i, refs, qlen) : "";
     const PrintedRegion pr = printed_of(printed, r);
     format::SamRecord s;
-    s.qname = qname, s.seq = rd.seq, s.qual = rd.qual;
+    s.qname = qname, s.seq = rd.seq, s.qual = qual;
     s.secondary = r.id != r.parent;
     s.supplementary = !s.secondary && !r.sam_pri;
     s.rname = refs[static_cast<size_t>(r.rid)].name;
@@ -168,6 +169,7 @@ void append_paf(std::string& out, const ReadRegions& rr, std::span<const index::
     p.mlen = r.mlen, p.blen = r.blen;
     fill_shared(p, r, cigar_of(pr, r), rr.rep_len, comment);
     p.diff_tag = pr.diff_tag;
+    p.cg = oo.paf_cg;
     format::append_paf(out, p);
   }
 }

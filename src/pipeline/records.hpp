@@ -35,6 +35,8 @@ struct OutputOptions {
   bool paf_no_hit = false;                        // --paf-no-hit: a PAF line for an unmapped read
   format::DiffTag diff = format::DiffTag::kNone;  // --MD / --cs[=long]
   bool eqx = false;                               // --eqx: =/X instead of M
+  bool paf_cg = true;                             // PAF: the cg tag (minimap2's -c; --cs alone aligns without it)
+  bool no_qual = false;                           // -Q: SAM QUAL `*`
 };
 
 // The CIGAR to print (empty: the region's own) and the MD/cs tag (empty: none) of an

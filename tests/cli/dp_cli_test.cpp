@@ -137,8 +137,6 @@ TEST_F(Cli, UnexpectedArgumentExitsOneOnEverySubcommand) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"dp " + write("a.tsv", kTask + "\n") + " extra", "extra"},
       {"index " + ref + " -o " + out + " extra", "extra"},
-      // align takes any number of reads files (fragments): an unknown option instead
-      {"align " + ref + " " + reads + " --no-such-option", "--no-such-option"},
       {"eval " + sam + " --no-such-option", "--no-such-option"},
       {"compare " + sam + " " + sam + " extra", "extra"},
       {"gpu-info extra", "extra"},
@@ -149,6 +147,15 @@ TEST_F(Cli, UnexpectedArgumentExitsOneOnEverySubcommand) {
     EXPECT_EQ(r.code, 1) << r.out;
     EXPECT_NE(r.out.find("The following argument was not expected: " + extra), std::string::npos) << r.out;
     EXPECT_FALSE(fs::exists(dir_ / "out"));
+  }
+  // align reads minimap2's options by minimap2's rules (several query files may follow the
+  // reference): an unknown option is minimap2's error, naming the option.
+  for (const std::string& args : {"align " + ref + " " + reads + " --no-such-option", "align -aZ " + ref + " " + reads}) {
+    SCOPED_TRACE(args);
+    const Outcome r = agatha(args);
+    EXPECT_EQ(r.code, 1) << r.out;
+    const std::string word = args.find("-aZ") != std::string::npos ? "-aZ" : "--no-such-option";
+    EXPECT_EQ(last_line(r.out), "[E::align] unknown option in \"" + word + "\"") << r.out;
   }
   for (const char* sub : {"dp", "index", "align", "eval", "compare", "gpu-info"}) {
     const Outcome r = agatha(std::string(sub) + " --help");
@@ -172,7 +179,7 @@ TEST_F(Cli, OptionErrorsAreWordedAsMinimap2) {
       {"align -U 10,x" + inputs, "[E::align] invalid value 'x' for -U"},
       {"align -K 5q" + inputs, "[E::align] invalid value '5q' for -K"},
       {"align --dp-batch 0" + inputs, "[E::align] --dp-batch must be positive"},
-      {"align --cs=longer" + inputs, "[E::align] --cs only takes 'short' or 'long'"},
+      {"align --cs=longer" + inputs, "[E::align] --cs only takes 'short', 'long' or 'none'"},
       {"align --format cram" + inputs, "[E::align] --format only takes 'sam' or 'bam'"},
       {"align --secondary=maybe" + inputs, "[E::align] --secondary only takes 'yes' or 'no'"},
       {"align -x map-pb -x foo" + inputs, "[E::align] unknown preset 'foo'"},
@@ -222,7 +229,7 @@ TEST_F(Cli, DashNZeroKeepsThePreviousValueAndTurnsSecondariesOff) {
     SCOPED_TRACE(options);
     const Outcome r = agatha("align --map-only " + options + inputs);
     EXPECT_EQ(r.code, 0) << r.out;
-    EXPECT_NE(r.out.find("[W::align] changed '-N 0' to '-N " + n + " --secondary=no'\n"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("[W::align] changed '-N 0' to '-N " + n + " --secondary=no'.\n"), std::string::npos) << r.out;
   }
   // --secondary=yes does not undo it (minimap2 converts -N 0 after reading every option).
   const std::string rep =
