@@ -17,12 +17,13 @@
 #   AGATHA_OPTS=         extra options for agatha only (e.g. "--dp-backend scalar")
 #   MINIMAP2=minimap2    minimap2 2.24 binary
 #   CACHE=bench/.cache   where the packages and the prepared data live (git-ignored)
-#   SETS="pb ont hifi rep rephifi splice"   data sets to run (see below)
+#   SETS="pb ont hifi rep rephifi splice srpe"   data sets to run (see below)
 #   PB_READS=2000        reads taken from the head of pacbio_filtered.fastq
 #   HIFI_DEPTH=10        pbsim depth of the simulated HiFi reads
 #   HIFI_SEED=11         pbsim --seed (fixed: the reads are the same on every run)
 #   REP_DEPTH=3          pbsim depth of the rep and rephifi reads
 #   SPLICE_READS=10000   simulated reads of the splice set
+#   SR_PAIRS=100000      dwgsim read pairs of the srpe set
 #   REPEATS=1            runs of each program per set, alternating (minimap2, agatha,
 #                        minimap2, ...); the table gives the median wall time of each and the
 #                        largest peak RSS (machines that are shared and noisy: use 3 or more)
@@ -47,6 +48,10 @@
 #         tails, 5'-truncated ones) from the transcripts of the synthetic 1 Mb genome with
 #         69 genes on both strands that tests/data/splice/make_splice_data.py writes (the
 #         committed test set's generator, asked for more reads), -x splice
+#   srpe  SR_PAIRS Illumina-like read pairs (2 x 150 bp, fragments 450 +- 50 bp, dwgsim
+#         with a fixed seed, 2% random reads) from that DH10B reference, as two files:
+#         -x sr R1 R2 (fragments: the pairs are mapped and paired together); its "reads"
+#         are pairs, compared as units (a pair's SAM records share their name)
 #
 # For each set both programs build the index from the FASTA and run under
 # /usr/bin/time -v (python's resource module when that is missing). Outputs are
@@ -71,12 +76,13 @@ AGATHA=${AGATHA:-build/agatha}
 read -r -a AGATHA_OPTS <<< "${AGATHA_OPTS:-}"
 MINIMAP2=${MINIMAP2:-minimap2}
 CACHE=${CACHE:-$ROOT/bench/.cache}
-SETS=${SETS:-pb ont hifi rep rephifi splice}
+SETS=${SETS:-pb ont hifi rep rephifi splice srpe}
 PB_READS=${PB_READS:-2000}
 HIFI_DEPTH=${HIFI_DEPTH:-10}
 HIFI_SEED=${HIFI_SEED:-11}
 REP_DEPTH=${REP_DEPTH:-3}
 SPLICE_READS=${SPLICE_READS:-10000}
+SR_PAIRS=${SR_PAIRS:-100000}
 RESULTS=${RESULTS:-}
 REPEATS=${REPEATS:-1}
 [[ $REPEATS =~ ^[1-9][0-9]*$ ]] || { echo "mapping.sh: REPEATS must be a positive integer, not '$REPEATS'" >&2; exit 1; }
@@ -181,6 +187,19 @@ prepare_splice() {
   echo "$SPLICE_READS" > "$dir/reads"
 }
 
+prepare_srpe() {
+  prepare_dh10b
+  [[ -s $DATA/srpe.r1.fq.gz && $(cat "$DATA/srpe.pairs" 2>/dev/null) = "$SR_PAIRS" ]] && return
+  command -v dwgsim >/dev/null || { log "dwgsim not installed (apt-get install dwgsim)"; exit 1; }
+  log "dwgsim: $SR_PAIRS pairs"
+  dwgsim -z 13 -N "$SR_PAIRS" -1 150 -2 150 -d 450 -s 50 -y 0.02 -e 0.005 -E 0.01 -r 0.001 \
+    "$DATA/dh10b.fa" "$DATA/srpe" >/dev/null 2>&1
+  mv "$DATA/srpe.bwa.read1.fastq.gz" "$DATA/srpe.r1.fq.gz"
+  mv "$DATA/srpe.bwa.read2.fastq.gz" "$DATA/srpe.r2.fq.gz"
+  rm -f "$DATA"/srpe.bfast.fastq.gz "$DATA"/srpe.mutations.*
+  echo "$SR_PAIRS" > "$DATA/srpe.pairs"
+}
+
 # measure OUT STATS CMD...: bench/measure.sh
 source "$ROOT/bench/measure.sh"
 
@@ -227,8 +246,10 @@ median_stats() {
 }
 
 count_reads() {
-  local f=$1
-  case $f in *.gz) zcat "$f" ;; *) cat "$f" ;; esac | awk 'NR%4==1' | wc -l
+  local f
+  for f in "$@"; do
+    case $f in *.gz) zcat "$f" ;; *) cat "$f" ;; esac
+  done | awk 'NR%4==1' | wc -l
 }
 
 if [[ $MODE = sam ]]; then
@@ -241,6 +262,7 @@ fi
 header+="\tmm2_s\tagatha_s\ttime_ratio\tmm2_MiB\tagatha_MiB\tmem_ratio"
 rows=()
 for set in $SETS; do
+  mates=()  # the second reads file of a paired set
   case $set in
     pb) prepare_pb; ref=$DATA/pb.ref.fa reads=$DATA/pb.reads.fq preset=map-pb ;;
     ont) prepare_ont; ref=$DATA/dh10b.fa reads=$DATA/ont.reads.fq.gz preset=map-ont ;;
@@ -248,14 +270,16 @@ for set in $SETS; do
     rep) prepare_rep; ref=$DATA/rep.fa reads=$DATA/rep.reads.fq preset=map-ont ;;
     rephifi) prepare_rephifi; ref=$DATA/rep.fa reads=$DATA/rephifi.reads.fq preset=map-hifi ;;
     splice) prepare_splice; ref=$DATA/splice/genome.fa.gz reads=$DATA/splice/ont.fq.gz preset=splice ;;
+    srpe) prepare_srpe; ref=$DATA/dh10b.fa reads=$DATA/srpe.r1.fq.gz mates=("$DATA/srpe.r2.fq.gz") preset=sr ;;
     *) log "unknown set '$set'"; exit 1 ;;
   esac
   if [[ -n ${PREPARE_ONLY:-} ]]; then
     log "$set: $ref $reads"
     continue
   fi
-  mm2_cmd=("$MINIMAP2" "${mm2_mode[@]}" -x "$preset" -t "$THREADS" "$ref" "$reads")
-  agatha_cmd=("$AGATHA" align "${agatha_mode[@]}" "${AGATHA_OPTS[@]}" -x "$preset" -t "$THREADS" "$ref" "$reads")
+  mm2_cmd=("$MINIMAP2" "${mm2_mode[@]}" -x "$preset" -t "$THREADS" "$ref" "$reads" "${mates[@]}")
+  agatha_cmd=("$AGATHA" align "${agatha_mode[@]}" "${AGATHA_OPTS[@]}" -x "$preset" -t "$THREADS" "$ref" "$reads"
+    "${mates[@]}")
   for ((rep = 1; rep <= REPEATS; rep++)); do
     log "$set: ${mm2_cmd[*]}"
     measure "$OUT/$set.mm2.$MODE" "$OUT/$set.mm2.$MODE.stats.$rep" "${mm2_cmd[@]}"
@@ -266,7 +290,7 @@ for set in $SETS; do
     "$OUT/$set.agatha.$MODE" "$OUT/$set.$MODE.diff")
   read -r mm_s mm_kb < <(median_stats "$OUT/$set.mm2.$MODE.stats")
   read -r ag_s ag_kb < <(median_stats "$OUT/$set.agatha.$MODE.stats")
-  n_reads=$(count_reads "$reads")
+  n_reads=$(count_reads "$reads")  # paired sets: pairs (their records share a name)
   if [[ $MODE = sam ]]; then
     row=$(awk -v s="$set" -v p="$preset" -v n="$n_reads" -v ml="$mm_lines" -v sa="$same" -v sr="$same_reads" \
       -v d="$diff_reads" -v h="$header_same" 'BEGIN{
