@@ -21,8 +21,9 @@
 #      non-default scorings of the long-read presets. Each run's SAM must equal the
 #      installed minimap2's (@PG aside), so the tasks are the ones minimap2 2.24 runs.
 #   4. Keeps a deterministic selection of each run's tasks (scripts/splice_golden.py
-#      sample: duplicates dropped, groups by flag / Z-drop / end bonus, SHA-1 order) and
-#      gzips each file with -9n.
+#      sample: duplicates dropped, groups by flag / Z-drop / end bonus, SHA-1 order).
+#   5. Answers random tasks (scripts/ksw2_diff.c's generator, fixed seeds) with the
+#      same kernels; gzips each file with -9n.
 set -euo pipefail
 
 die() { echo "record-dp-golden.sh: error: $*" >&2; exit 1; }
@@ -117,8 +118,17 @@ for spec in "${RUNS[@]}"; do
 	"$PYTHON" scripts/splice_golden.py sample "$quota" "$cells" "$W/$name.log" >>"$W/$file.golden.tsv"
 done
 
+# --- 5. random tasks through minimap2's kernels ------------------------------------------
+# scripts/ksw2_diff.c's generator (splitmix64, fixed seeds): 1,500 single-affine tasks
+# (half with scorings past the everyday range) answered by ksw_extz2_sse and 1,000
+# dual-affine tasks with any scoring mm_check_opt accepts answered by ksw_extd2_sse.
+DRV=$(CACHE=$CACHE CC=$CC PYTHON=$PYTHON scripts/ksw2-diff.sh gen 0 0 z 2>&1 >/dev/null | sed -n 's/^ksw2-diff.sh: driver //p')
+[[ -x $DRV ]] || die "could not build scripts/ksw2_diff.c"
+{ "$DRV" gen 1500 20261204 z; "$DRV" gen 1000 20261205 d; } >"$W/syn.in.tsv"
+"$DRV" answer "$W/syn.in.tsv" >"$W/syn.golden.tsv"
+
 mkdir -p "$OUT"
-for f in sr scoring wide; do
+for f in sr scoring wide syn; do
 	gzip -9n <"$W/$f.golden.tsv" >"$OUT/$f.golden.tsv.gz"
 	note "$OUT/$f.golden.tsv.gz: $(wc -l <"$W/$f.golden.tsv") tasks, $(stat -c %s "$OUT/$f.golden.tsv.gz") bytes"
 done
