@@ -59,18 +59,21 @@ inline bool prepare(const DpTask& task, Setup& s) {
   s.qlen = static_cast<int>(task.query.size());
   s.tlen = static_cast<int>(task.target.size());
   if (s.qlen <= 0 || s.tlen <= 0) return false;
-  int q = task.scoring.q, e = task.scoring.e, q2 = task.scoring.q2, e2 = task.scoring.e2;
+  // As minimap2 passes them: q, e, q2, e2 as int8_t, the matrix from ksw_gen_simple_mat.
+  int q = static_cast<int8_t>(task.scoring.q), e = static_cast<int8_t>(task.scoring.e);
+  int q2 = static_cast<int8_t>(task.scoring.q2), e2 = static_cast<int8_t>(task.scoring.e2);
   s.qe_row0 = q + e;
   if (q2 + e2 < q + e) std::swap(q, q2), std::swap(e, e2);
-  const int min_sc = std::min({task.scoring.a, -task.scoring.b, -task.scoring.ambi});
+  const KswMatrix m = ksw_matrix(task.scoring);
+  const int min_sc = std::min({m.match, m.mismatch, m.ambi});
   if (-min_sc > 2 * (q + e)) return false;
   s.q = static_cast<int8_t>(q), s.e = static_cast<int8_t>(e);
   s.q2 = static_cast<int8_t>(q2), s.e2 = static_cast<int8_t>(e2);
   s.qe = static_cast<int8_t>(q + e), s.qe2 = static_cast<int8_t>(q2 + e2);
-  s.sc_match = static_cast<int8_t>(task.scoring.a);
-  s.sc_mismatch = static_cast<int8_t>(-task.scoring.b);
-  // A zero N penalty means "-e2" in the reference.
-  s.sc_ambi = static_cast<int8_t>(task.scoring.ambi == 0 ? -e2 : -task.scoring.ambi);
+  s.sc_match = m.match;
+  s.sc_mismatch = m.mismatch;
+  // A zero N entry means "-e2" in the reference.
+  s.sc_ambi = m.ambi == 0 ? static_cast<int8_t>(-e2) : m.ambi;
   // A band of max(tlen, qlen) already holds every cell, so a wider one (up to INT_MAX)
   // computes the same cells; clamping keeps band arithmetic (w + r, w + 30) in range.
   const int full = std::max(s.tlen, s.qlen);

@@ -7,6 +7,7 @@
 //   exts2_scalar     the splice model (ksw_exts2), one cell at a time (dp_splice_scalar.cpp)
 //   exts2_sse41      the splice model, 16 cells a step, SSE4.1       (dp_splice_simd.cpp)
 //   exts2_avx2       the splice model, 32 cells a step, AVX2         (dp_splice_simd.cpp)
+//   extz2_scalar     single affine gaps (ksw_extz2), one cell at a time (dp_extz2_scalar.cpp)
 #pragma once
 
 #include <agatha/dp.hpp>
@@ -24,6 +25,9 @@ void extd2_avx2(const DpTask& task, DpResult& res, Workspace& ws);
 void exts2_scalar(const DpTask& task, DpResult& res, Workspace& ws);
 void exts2_sse41(const DpTask& task, DpResult& res, Workspace& ws);
 void exts2_avx2(const DpTask& task, DpResult& res, Workspace& ws);
+
+// Single-affine tasks (flag has dp_flag::kSingleAffine), for every backend.
+void extz2_scalar(const DpTask& task, DpResult& res, Workspace& ws);
 
 // Instruction sets of this processor, from CPUID (dp_dispatch.cpp).
 bool cpu_has_sse41();

@@ -51,6 +51,14 @@ inline constexpr uint32_t kSpliceFlank = 0x400;
 // agatha's, not ksw2's: the task is a ksw_exts2 call (see the header comment).
 inline constexpr uint32_t kSplice = 0x10000;
 inline constexpr uint32_t kKnownSplice = kKnown | kSpliceFor | kSpliceRev | kSpliceFlank | kSplice;
+// agatha's, not ksw2's: the task is a ksw_extz2 call, minimap2's single-affine guided
+// DP, which mm_align_pair calls instead of ksw_extd2 when q == q2 and e == e2. Its
+// scoring must have q2 == q and e2 == e. Its answers differ from ksw_extd2's with the
+// two pieces equal (its 8-bit values are unsigned and offset by q+e, so they wrap
+// elsewhere; APPROX_DROP skips the Z-drop test on the first anti-diagonal), see
+// kernels/dp_extz2_scalar.cpp.
+inline constexpr uint32_t kSingleAffine = 0x20000;
+inline constexpr uint32_t kKnownGuided = kKnown | kSingleAffine;
 }  // namespace dp_flag
 
 // Bits of a splice task's junction array (one byte per target base, as minimap2's
@@ -66,6 +74,12 @@ inline constexpr int32_t kDpNegInf = -0x40000000;
 
 // Match +a, mismatch -b, any pair involving N -ambi; a gap of length L costs
 // min(q + L*e, q2 + L*e2).
+//
+// The values are minimap2's options as given (-A -B -O -E, its sc_ambi): the engine
+// derives its scoring matrix from them exactly as minimap2 does — ksw_gen_simple_mat
+// takes a, b and ambi as int8_t (so -A 200 is a match score of 56 and -B 200 a mismatch
+// score of -56) and the DP calls take q, e, q2, e2 as int8_t — so any values minimap2
+// accepts give minimap2's answers. ksw_matrix() gives the three matrix entries.
 struct DpScoring {
   int a = 2, b = 4, ambi = 1;
   int q = 4, e = 2, q2 = 24, e2 = 1;
@@ -76,9 +90,25 @@ struct DpScoring {
   }
 };
 
-// Empty string when the scheme fits the engine's 8-bit difference arithmetic exactly,
-// else the reason it does not.
-[[nodiscard]] std::string validate_scoring(const DpScoring& sc);
+// The entries of minimap2's scoring matrix for `sc` (ksw_gen_simple_mat with int8_t
+// arguments): match (A/C/G/T equal), mismatch and any pair with N.
+struct KswMatrix {
+  int8_t match, mismatch, ambi;
+};
+[[nodiscard]] KswMatrix ksw_matrix(const DpScoring& sc);
+
+// Empty string when the engine takes the scheme for a ksw_extd2 task (any values
+// minimap2 can pass: they are taken as it takes them, see DpScoring), else the reason.
+// With single_affine (a ksw_extz2 task) q2 and e2 must equal q and e.
+[[nodiscard]] std::string validate_scoring(const DpScoring& sc, bool single_affine = false);
+
+// True when every backend's fast kernel computes a ksw_extd2 task with this scoring:
+// a matrix whose match score is positive, mismatch and N entries not positive, gap
+// values in [0, 127] with (q+e)+(q2+e2) <= 127 and match+max(q+e, q2+e2) <= 127, so
+// that no 8-bit difference of ksw_extd2 wraps. Other scorings (and ksw_extz2 tasks) are
+// computed by the scalar oracle, which follows ksw2's wrapping arithmetic exactly; a
+// backend hands such tasks to it (dp_task_on_oracle).
+[[nodiscard]] bool dp_scoring_native(const DpScoring& sc);
 
 // The same for a splice (ksw_exts2) task: a, b, ambi, q, e, q2 and noncan are what
 // minimap2 passes as int8_t; e2 is not used. Empty string when the engine takes them.
@@ -98,6 +128,10 @@ struct DpTask {
   int32_t junc_bonus = 0;         // added at the ends of annotated introns
   std::span<const uint8_t> junc;  // dp_junc bits per target base; empty: none
 };
+
+// True when a backend other than scalar hands this task to the scalar oracle: a
+// ksw_extz2 task, or a ksw_extd2 task whose scoring is not native. Splice tasks: false.
+[[nodiscard]] bool dp_task_on_oracle(const DpTask& task);
 
 struct DpResult {
   int32_t score = kDpNegInf;  // H at (tlen-1, qlen-1) if the last anti-diagonal was reached

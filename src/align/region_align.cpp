@@ -392,13 +392,17 @@ ExtensionBounds extension_bounds(const AlignOptions& opt, const Anchor* a, int32
 
 // mm_align_pair: records the call and runs it (unless it exceeds max_sw_mat). With
 // splicing the call is ksw_exts2's (no band, no end bonus): `junc` holds the annotated
-// intron ends of the target (empty without --junc-bed).
+// intron ends of the target (empty without --junc-bed). Otherwise, with one gap piece
+// (q == q2 and e == e2, e.g. -O4 -E2) it is ksw_extz2's, else ksw_extd2's.
 const DpResult& align_pair(const AlignOptions& opt, DpSource& dp, RegionAlignment& out, const uint8_t* q, int32_t ql,
                            const uint8_t* t, int32_t tl, int32_t w, int32_t end_bonus, int32_t zdrop, uint32_t flag,
                            std::span<const uint8_t> junc = {}) {
   RegionDpCall c;
   if (dp.record_sequences()) c.query.assign(q, q + ql), c.target.assign(t, t + tl);
-  if (opt.splicing()) flag |= dp_flag::kSplice;
+  if (opt.splicing())
+    flag |= dp_flag::kSplice;
+  else if (opt.q == opt.q2 && opt.e == opt.e2)
+    flag |= dp_flag::kSingleAffine;
   c.flag = flag, c.w = w, c.zdrop = zdrop, c.end_bonus = end_bonus;
   if (opt.max_sw_mat > 0 && static_cast<int64_t>(tl) * ql > opt.max_sw_mat) {
     c.result = reset_result();

@@ -36,12 +36,27 @@ void DpBackend::compute_inline(int /*worker*/, const DpTask& /*task*/, DpResult&
 
 namespace {
 
-// fn computes ksw_extd2 tasks, splice_fn the splice (ksw_exts2) tasks. One workspace
-// per thread: run() uses them on threads of its own, compute_inline on its callers'.
+std::string oracle_note(const std::string& backend) {
+  return "backend " + backend +
+         ": single-affine (ksw_extz2) tasks and scorings outside its 8-bit range (see `agatha dp`) run on the scalar "
+         "kernel";
+}
+
+// fn computes ksw_extd2 tasks, splice_fn the splice (ksw_exts2) tasks. Tasks fn's fast
+// arithmetic does not hold (dp_task_on_oracle: single-affine tasks, scorings whose 8-bit
+// differences wrap) go to the scalar kernels, which follow ksw2's arithmetic exactly,
+// with a note the first time when fn is not itself the scalar kernel. One workspace per
+// thread: run() uses them on threads of its own, compute_inline on its callers'.
 class CpuBackend final : public DpBackend {
  public:
-  CpuBackend(std::string name, kernels::KernelFn fn, kernels::KernelFn splice_fn, int threads)
-      : name_(std::move(name)), fn_(fn), splice_fn_(splice_fn), threads_(std::max(1, threads)), ws_(threads_) {}
+  CpuBackend(std::string name, kernels::KernelFn fn, kernels::KernelFn splice_fn, int threads,
+             std::function<void(const std::string&)> log)
+      : name_(std::move(name)),
+        fn_(fn),
+        splice_fn_(splice_fn),
+        threads_(std::max(1, threads)),
+        ws_(threads_),
+        log_(std::move(log)) {}
 
   std::string name() const override { return name_; }
 
@@ -93,14 +108,19 @@ class CpuBackend final : public DpBackend {
   }
 
  private:
-  void run_one(const DpTask& task, DpResult& res, kernels::Workspace& ws) const {
-    (task.flag & dp_flag::kSplice ? splice_fn_ : fn_)(task, res, ws);
+  void run_one(const DpTask& task, DpResult& res, kernels::Workspace& ws) {
+    if (task.flag & dp_flag::kSplice) return splice_fn_(task, res, ws);
+    if (!dp_task_on_oracle(task)) return fn_(task, res, ws);
+    if (fn_ != kernels::extd2_scalar && log_) std::call_once(noted_, [this] { log_(oracle_note(name_)); });
+    (task.flag & dp_flag::kSingleAffine ? kernels::extz2_scalar : kernels::extd2_scalar)(task, res, ws);
   }
 
   std::string name_;
   kernels::KernelFn fn_, splice_fn_;
   int threads_;
   std::vector<kernels::Workspace> ws_;
+  std::function<void(const std::string&)> log_;
+  std::once_flag noted_;
 };
 
 }  // namespace
@@ -140,9 +160,11 @@ std::unique_ptr<DpBackend> make_fallback_backend(std::unique_ptr<DpBackend> firs
 
 namespace {
 
-// The GPU backends (gpu, gpu-sim, gpu-emu) have no splice kernel yet: a batch's splice
-// (ksw_exts2) tasks are computed by the cpu backend, with a note the first time; the
-// other tasks go to the GPU backend as before. Results are the same either way.
+// The GPU backends (gpu, gpu-sim, gpu-emu) have no splice kernel yet, and their kernel
+// holds only native scorings (dp_scoring_native) of ksw_extd2 tasks: a batch's splice
+// (ksw_exts2) tasks and its dp_task_on_oracle tasks are computed by the cpu backend
+// (which computes the latter on its scalar kernel), with a note the first time of each;
+// the other tasks go to the GPU backend as before. Results are the same either way.
 class SpliceToCpuBackend final : public DpBackend {
  public:
   SpliceToCpuBackend(std::unique_ptr<DpBackend> inner, DpBackendOptions cpu_opt)
@@ -152,13 +174,22 @@ class SpliceToCpuBackend final : public DpBackend {
   void run(std::span<const DpTask> tasks, std::span<DpResult> results) override {
     if (results.size() != tasks.size()) throw Error("DpBackend::run: results and tasks differ in size");
     std::vector<size_t> splice, other;
-    for (size_t i = 0; i < tasks.size(); ++i) (tasks[i].flag & dp_flag::kSplice ? splice : other).push_back(i);
+    bool any_splice = false, any_oracle = false;
+    for (size_t i = 0; i < tasks.size(); ++i) {
+      const bool sp = (tasks[i].flag & dp_flag::kSplice) != 0, orc = dp_task_on_oracle(tasks[i]);
+      any_splice |= sp, any_oracle |= orc;
+      (sp || orc ? splice : other).push_back(i);
+    }
     if (splice.empty()) return inner_->run(tasks, results);
     if (!cpu_) {
-      cpu_ = make_dp_backend(cpu_opt_);
-      if (cpu_opt_.log)
-        cpu_opt_.log("backend " + inner_->name() + " has no splice kernel: splice tasks run on " + cpu_->name());
+      DpBackendOptions quiet = cpu_opt_;
+      quiet.log = nullptr;  // the notes below say where the tasks go
+      cpu_ = make_dp_backend(quiet);
     }
+    if (cpu_opt_.log && any_splice && !noted_splice_)
+      cpu_opt_.log("backend " + inner_->name() + " has no splice kernel: splice tasks run on " + cpu_->name()),
+          noted_splice_ = true;
+    if (cpu_opt_.log && any_oracle && !noted_oracle_) cpu_opt_.log(oracle_note(inner_->name())), noted_oracle_ = true;
     run_subset(*cpu_, tasks, results, splice);
     if (!other.empty()) run_subset(*inner_, tasks, results, other);
   }
@@ -176,12 +207,13 @@ class SpliceToCpuBackend final : public DpBackend {
 
   std::unique_ptr<DpBackend> inner_, cpu_;
   DpBackendOptions cpu_opt_;
+  bool noted_splice_ = false, noted_oracle_ = false;
 };
 
 // scalar, or cpu with its instruction set.
 std::unique_ptr<DpBackend> make_cpu_backend(const DpBackendOptions& opt) {
   if (opt.backend == "scalar")
-    return std::make_unique<CpuBackend>("scalar", kernels::extd2_scalar, kernels::exts2_scalar, opt.threads);
+    return std::make_unique<CpuBackend>("scalar", kernels::extd2_scalar, kernels::exts2_scalar, opt.threads, opt.log);
 #if !defined(AGATHA_HAVE_X86_SIMD)
   throw OptionError("the cpu backend needs an x86-64 processor; use --backend scalar");
 #else
@@ -189,11 +221,11 @@ std::unique_ptr<DpBackend> make_cpu_backend(const DpBackendOptions& opt) {
   if (isa == "auto") isa = kernels::cpu_has_avx2() ? "avx2" : kernels::cpu_has_sse41() ? "sse41" : "";
   if (isa == "avx2") {
     if (!kernels::cpu_has_avx2()) throw OptionError("this processor does not support AVX2");
-    return std::make_unique<CpuBackend>("cpu-avx2", kernels::extd2_avx2, kernels::exts2_avx2, opt.threads);
+    return std::make_unique<CpuBackend>("cpu-avx2", kernels::extd2_avx2, kernels::exts2_avx2, opt.threads, opt.log);
   }
   if (isa == "sse41") {
     if (!kernels::cpu_has_sse41()) throw OptionError("this processor does not support SSE4.1");
-    return std::make_unique<CpuBackend>("cpu-sse41", kernels::extd2_sse41, kernels::exts2_sse41, opt.threads);
+    return std::make_unique<CpuBackend>("cpu-sse41", kernels::extd2_sse41, kernels::exts2_sse41, opt.threads, opt.log);
   }
   if (isa.empty()) throw OptionError("the cpu backend needs SSE4.1; use --backend scalar");
   throw OptionError("unknown instruction set '" + opt.isa + "' (expected auto, sse41 or avx2)");

@@ -1,22 +1,43 @@
-// src/dp/scoring.cpp — the engine's input rules that need no backend: which scoring
-// schemes the 8-bit difference arithmetic holds exactly.
+// src/dp/scoring.cpp — the engine's input rules that need no backend: minimap2's
+// scoring matrix, which scorings the engine takes, and which of them every backend's
+// fast kernel computes.
 #include <agatha/dp.hpp>
 
 #include <algorithm>
+#include <climits>
 
 namespace agatha {
 
-std::string validate_scoring(const DpScoring& sc) {
+KswMatrix ksw_matrix(const DpScoring& sc) {
+  // ksw_gen_simple_mat(5, mat, a, b, ambi): the arguments are int8_t, then a = |a|,
+  // b = -|b|, ambi = -|ambi|, each back in an int8_t (so -(-128) stays -128).
+  auto i8 = [](int v) { return static_cast<int8_t>(v); };
+  const int8_t a = i8(sc.a), b = i8(sc.b), n = i8(sc.ambi);
+  return KswMatrix{a < 0 ? i8(-a) : a, b > 0 ? i8(-b) : b, n > 0 ? i8(-n) : n};
+}
+
+std::string validate_scoring(const DpScoring& sc, bool single_affine) {
+  if (single_affine && (sc.q != sc.q2 || sc.e != sc.e2))
+    return "a single-affine (ksw_extz2) task needs q2 == q and e2 == e";
+  return {};
+}
+
+bool dp_scoring_native(const DpScoring& sc) {
   const int v[] = {sc.a, sc.b, sc.ambi, sc.q, sc.e, sc.q2, sc.e2};
   for (int x : v)
-    if (x < 0 || x > 127) return "every score and penalty must lie in [0, 127]";
-  if (sc.a < 1) return "the match score must be positive";
+    if (x < 0 || x > 127) return false;
+  if (sc.a < 1) return false;
   const int qe = sc.q + sc.e, qe2 = sc.q2 + sc.e2;
   // The differences u, v, x, y live in 8 bits: gap-open sums and match plus the
   // larger open must stay below 128.
-  if (qe + qe2 > 127) return "(q+e)+(q2+e2) must be at most 127";
-  if (sc.a + std::max(qe, qe2) > 127) return "a+max(q+e, q2+e2) must be at most 127";
-  return {};
+  if (qe + qe2 > 127) return false;
+  if (sc.a + std::max(qe, qe2) > 127) return false;
+  return true;
+}
+
+bool dp_task_on_oracle(const DpTask& task) {
+  if (task.flag & dp_flag::kSplice) return false;
+  return (task.flag & dp_flag::kSingleAffine) || !dp_scoring_native(task.scoring);
 }
 
 std::string validate_splice_scoring(const DpScoring& sc, int noncan, int junc_bonus) {

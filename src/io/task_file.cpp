@@ -108,7 +108,7 @@ TaskRecord parse_task_line(const std::string& line, const std::string& path, siz
   r.id = std::string(f[0]);
   const int32_t flag = parse_int(f[1], "flag", path, line_no);
   const bool splice = flag >= 0 && (static_cast<uint32_t>(flag) & dp_flag::kSplice);
-  if (flag < 0 || (static_cast<uint32_t>(flag) & ~(splice ? dp_flag::kKnownSplice : dp_flag::kKnown)))
+  if (flag < 0 || (static_cast<uint32_t>(flag) & ~(splice ? dp_flag::kKnownSplice : dp_flag::kKnownGuided)))
     throw InputError(where(path, line_no) + ": unknown flag bits in " + std::to_string(flag));
   r.flag = static_cast<uint32_t>(flag);
   if (splice) {
@@ -116,8 +116,8 @@ TaskRecord parse_task_line(const std::string& line, const std::string& path, siz
   } else {
     parse_gap_scores(f, r, path, line_no);
     r.scoring.e2 = parse_int(f[8], "e2", path, line_no);
-    if (const std::string why = validate_scoring(r.scoring); !why.empty())
-      throw InputError(where(path, line_no) + ": scoring cannot be computed exactly: " + why);
+    if (const std::string why = validate_scoring(r.scoring, (r.flag & dp_flag::kSingleAffine) != 0); !why.empty())
+      throw InputError(where(path, line_no) + ": " + why);
     r.w = parse_int(f[9], "w", path, line_no);
     r.zdrop = parse_int(f[10], "zdrop", path, line_no);
     r.end_bonus = parse_int(f[11], "end_bonus", path, line_no);

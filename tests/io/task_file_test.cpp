@@ -52,17 +52,51 @@ TEST(TaskFile, ErrorsNameFileLineAndField) {
   EXPECT_EQ(error_of("t1\t0\t2\t4\t1\t4\t2\t24\t1\t7.5\t400\t-1\tA\tA"),
             "'tasks.tsv' line 7: column 'w' is not an integer: '7.5'");
   EXPECT_EQ(error_of("t1\t4\t2\t4\t1\t4\t2\t24\t1\t7\t400\t-1\tA\tA"), "'tasks.tsv' line 7: unknown flag bits in 4");
-  EXPECT_EQ(error_of("t1\t0\t2\t4\t1\t40\t2\t90\t1\t7\t400\t-1\tA\tA"),
-            "'tasks.tsv' line 7: scoring cannot be computed exactly: (q+e)+(q2+e2) must be at most 127");
-  EXPECT_EQ(error_of("t1\t0\t2\t-4\t1\t4\t2\t24\t1\t7\t400\t-1\tA\tA"),
-            "'tasks.tsv' line 7: scoring cannot be computed exactly: every score and penalty must lie in [0, 127]");
+  // 0x20000: a single-affine (ksw_extz2) task, which needs q2 == q and e2 == e.
+  EXPECT_EQ(error_of("t1\t131072\t2\t4\t1\t4\t2\t24\t1\t7\t400\t-1\tA\tA"),
+            "'tasks.tsv' line 7: a single-affine (ksw_extz2) task needs q2 == q and e2 == e");
+  EXPECT_EQ(error_of("t1\t262144\t2\t4\t1\t4\t2\t4\t2\t7\t400\t-1\tA\tA"),
+            "'tasks.tsv' line 7: unknown flag bits in 262144");
+}
+
+TEST(TaskFile, TakesEveryScoringMinimap2Takes) {
+  // Scorings minimap2 accepts on its command line, past the 8-bit range of the fast
+  // kernels: parsed, and marked for the scalar oracle.
+  for (const char* line : {"t1\t0\t50\t4\t1\t40\t2\t80\t1\t7\t400\t-1\tA\tA",           // a + (q2+e2) = 131
+                           "t1\t0\t100\t200\t1\t30\t5\t60\t1\t7\t400\t-1\tA\tA",        // -A100 -B200
+                           "t1\t64\t300\t-7\t1\t10\t6\t40\t1\t7\t400\t-1\tA\tA",        // -A300 -B-7
+                           "t1\t131072\t60\t100\t1\t50\t10\t50\t10\t7\t9\t0\tA\tA"}) {  // -O50 -E10
+    const TaskRecord r = parse_task_line(line, "tasks.tsv", 1);
+    EXPECT_TRUE(dp_task_on_oracle(r.task())) << line;
+  }
+  EXPECT_FALSE(dp_task_on_oracle(parse_task_line("t1\t0\t2\t4\t1\t4\t2\t24\t1\t7\t400\t-1\tA\tA", "x", 1).task()));
 }
 
 TEST(TaskFile, ScoringLimits) {
   EXPECT_EQ(validate_scoring({2, 4, 1, 4, 2, 24, 1}), "");
-  EXPECT_EQ(validate_scoring({1, 19, 1, 39, 3, 81, 1}), "");  // asm5: 42 + 82 = 124
-  EXPECT_NE(validate_scoring({0, 4, 1, 4, 2, 24, 1}), "");
-  EXPECT_NE(validate_scoring({110, 4, 1, 4, 2, 24, 1}), "");  // 110 + 25 > 127
+  EXPECT_EQ(validate_scoring({110, 4, 1, 4, 2, 24, 1}), "");
+  EXPECT_EQ(validate_scoring({2, 4, 1, 4, 2, 4, 2}, true), "");
+  EXPECT_NE(validate_scoring({2, 4, 1, 4, 2, 24, 1}, true), "");
+  EXPECT_TRUE(dp_scoring_native({2, 4, 1, 4, 2, 24, 1}));
+  EXPECT_TRUE(dp_scoring_native({1, 19, 1, 39, 3, 81, 1}));  // asm5: 42 + 82 = 124
+  EXPECT_FALSE(dp_scoring_native({0, 4, 1, 4, 2, 24, 1}));
+  EXPECT_FALSE(dp_scoring_native({110, 4, 1, 4, 2, 24, 1}));  // 110 + 25 > 127
+  EXPECT_FALSE(dp_scoring_native({2, 4, 1, 40, 2, 90, 1}));   // 42 + 91 > 127
+  EXPECT_FALSE(dp_scoring_native({2, -4, 1, 4, 2, 24, 1}));
+}
+
+TEST(TaskFile, MatrixAsMinimap2MakesIt) {
+  // ksw_gen_simple_mat takes a, b and ambi as int8_t: -A 200 is 56, -B 200 is -56 (as
+  // int8_t -56, already negative), -A -2 is 2, -B -3 is -3, -A 128 stays -128.
+  auto m = [](int a, int b, int ambi) {
+    const KswMatrix k = ksw_matrix({a, b, ambi, 4, 2, 24, 1});
+    return std::to_string(k.match) + "," + std::to_string(k.mismatch) + "," + std::to_string(k.ambi);
+  };
+  EXPECT_EQ(m(2, 4, 1), "2,-4,-1");
+  EXPECT_EQ(m(200, 200, 0), "56,-56,0");
+  EXPECT_EQ(m(-2, -3, -1), "2,-3,-1");
+  EXPECT_EQ(m(128, 129, 300), "-128,-127,-44");
+  EXPECT_EQ(m(256, 256, 256), "0,0,0");
 }
 
 // A splice (ksw_exts2) task: flag 0x10000 | SPLICE_FOR | FLANK | APPROX_MAX, columns

@@ -2,6 +2,9 @@
 // including the optional mte/mte_q.
 // tests/data/golden_subset.tsv.gz (committed) always runs; the full ../shared/golden
 // files run when that directory is present (CI has it beside the checkout).
+// tests/data/dp/*.golden.tsv.gz (committed: the sr preset, non-default and wide
+// scorings, single-affine ksw_extz2 tasks; tests/data/dp/README.md) always run; on the
+// GPU backends a fixed quarter of each (every fourth task) unless AGATHA_GOLDEN_FULL=1.
 #include "support/dp.hpp"
 #include "support/paths.hpp"
 
@@ -10,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 
 namespace agatha {
@@ -22,7 +26,7 @@ struct Case {
 // Runs one file through one backend in batches; returns the number of tasks checked.
 // Batches are large: task sizes span orders of magnitude, and a batch whose largest
 // task is most of its work leaves the backend's other threads idle until it ends.
-size_t check_file(DpBackend& backend, const std::string& path) {
+size_t check_file(DpBackend& backend, const std::string& path, size_t stride = 1) {
   constexpr size_t kBatch = 8192;
   io::LineReader in(path);
   std::string line;
@@ -45,7 +49,8 @@ size_t check_file(DpBackend& backend, const std::string& path) {
     n += recs.size();
     recs.clear();
   };
-  while (in.next(line)) {
+  for (size_t k = 0; in.next(line); ++k) {
+    if (k % stride != 0) continue;
     recs.push_back(io::parse_task_line(line, path, in.line_number()));
     EXPECT_TRUE(recs.back().has_answer) << path << " line " << in.line_number();
     if (recs.size() == kBatch) flush();
@@ -76,6 +81,23 @@ TEST_P(Golden, SharedGoldenFiles) {
     EXPECT_GT(check_file(*backend, path), 0u) << path;
   }
   EXPECT_EQ(files, 4u) << "expected the four golden files in " << dir;
+}
+
+// Tasks recorded from minimap2 2.24's own kernels (scripts/record-dp-golden.sh): every
+// DP call kind of the sr preset, long-read presets under non-default scorings, single-
+// affine (ksw_extz2) tasks, scorings past the fast kernels' 8-bit range (which the
+// backends hand to the scalar oracle), random tasks of both kernels.
+TEST_P(Golden, RecordedScorings) {
+  auto backend = test::try_backend(GetParam(), 2);
+  if (!backend) GTEST_SKIP() << "this processor cannot run backend " << GetParam();
+  const char* full = std::getenv("AGATHA_GOLDEN_FULL");
+  const bool sample = GetParam().rfind("gpu", 0) == 0 && !(full && std::string(full) == "1");
+  const size_t stride = sample ? 4 : 1;
+  const std::pair<const char*, size_t> files[] = {{"sr", 5000}, {"scoring", 1966}, {"wide", 1600}, {"syn", 2500}};
+  for (const auto& [name, n] : files) {
+    const std::string path = test::source_path(std::string("tests/data/dp/") + name + ".golden.tsv.gz");
+    EXPECT_EQ(check_file(*backend, path, stride), (n + stride - 1) / stride) << path;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, Golden, ::testing::ValuesIn(test::all_backends()), [](const auto& info) {
