@@ -379,6 +379,7 @@ RegionParams region_params(const AlignOptions& opt) {
   p.seed = opt.seed;
   p.hash_name = opt.hash_name;
   p.all_chains = opt.all_chains;
+  p.short_read = opt.sr;
   return p;
 }
 

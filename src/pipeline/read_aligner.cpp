@@ -58,7 +58,7 @@ void ReadAligner::finish(AlignJob& job, std::vector<Region>&& regs) const {
     map::select_sub(regs, p.pri_ratio, idx_.k() * 2, p.best_n, false, p.min_strand_sc);
     map::set_sam_pri(regs);
   }
-  map::set_mapq(regs, p.min_chain_score, p.match_sc, job.mapping.rep_len, false);
+  map::set_mapq(regs, p.min_chain_score, p.match_sc, job.mapping.rep_len, p.short_read);
   map::set_inversion_mapq(regs);
   job.regions = std::move(regs);
   job.done = true;

@@ -46,9 +46,11 @@ std::vector<map::Region> regions_unaligned(std::string_view qname, int qlen, int
     map::set_parent(regs, p.mask_level, p.mask_len, p.sub_diff, false);
     map::select_sub(regs, p.pri_ratio, k * 2, p.best_n, true, p.min_strand_sc);
   }
-  map::estimate_divergence(regs, qlen, chains.anchors.data(), mini_pos, ref_lens);
-  map::filter_strand_retained(regs);
-  map::set_mapq(regs, p.min_chain_score, p.match_sc, rep_len, false);
+  if (!p.short_read) {
+    map::estimate_divergence(regs, qlen, chains.anchors.data(), mini_pos, ref_lens);
+    map::filter_strand_retained(regs);
+  }
+  map::set_mapq(regs, p.min_chain_score, p.match_sc, rep_len, p.short_read);
   return regs;
 }
 
@@ -100,9 +102,16 @@ ReadMapping ReadMapper::map(std::string_view name, std::string_view seq) const {
   ReadMapping m;
   if (seq.empty()) return m;  // minimap2 returns before seeding an empty read
   const int qlen = static_cast<int>(seq.size());
-  const map::SeedResult seeds = map::seed_read(name, std::span<const std::string_view>(&seq, 1), idx_, opt_, mid_occ_);
-  m.rep_len = seeds.rep_len;
+  const std::span<const std::string_view> segs(&seq, 1);
+  const map::ReadSeeds looked_up = map::look_up_read(segs, idx_, opt_, mid_occ_);
+  map::SeedResult seeds = map::collect_anchors(looked_up, name, idx_, opt_, mid_occ_);
   m.chains = map::chain_read(seeds.anchors, qlen, 1, idx_.k(), chain_);
+  if (map::rechain_wanted(m.chains, 1, mid_occ_, seeds.rep_len, chain_)) {
+    seeds = map::collect_anchors(looked_up, name, idx_, opt_, chain_.max_occ);
+    m.chains = map::chain_dp_pass(seeds.anchors, qlen, 1, idx_.k(), chain_);
+  }
+  m.rep_len = seeds.rep_len;
+  m.frag_gap = map::gap_limits(chain_, qlen).ref;
   m.regions = regions_unaligned(name, qlen, idx_.k(), seeds.rep_len, m.chains, seeds.mini_pos, ref_lens_, region_);
   return m;
 }
