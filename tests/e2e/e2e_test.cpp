@@ -153,10 +153,14 @@ struct Case {
     return "--map-only " + options;
   }
   // Whether the reads are fragments (SAM names their segments without /1 /2).
+  // (-x sr sets fragment mode before any other option; the last --frag wins.)
   bool fragments() const {
+    bool frag = false;
     for (const std::string& w : words(options))
-      if (w == "--frag=yes" || w == "sr" || w == "-xsr" || w == "-axsr") return true;
-    return false;
+      if (w == "sr" || w == "-xsr" || w == "-axsr") frag = true;
+    for (const std::string& w : words(options))
+      if (w == "--frag=yes" || w == "--frag=no") frag = w == "--frag=yes";
+    return frag;
   }
 };
 
@@ -422,7 +426,7 @@ TEST_F(E2eSame, ForScalarAndCpuDpBackends) { expect_same("--dp-backend scalar", 
 TEST_F(E2eSame, ForFragmentsWhateverTheThreadsBatchesAndBackend) {
   const std::string ref = src("tests/data/e2e/ont.ref.fa.gz");
   const std::string reads = src_files("tests/data/e2e/pe.r1.fq.gz tests/data/e2e/pe.r2.fq.gz");
-  const std::string base = "-x map-ont --frag=yes ";
+  const std::string base = "-x sr ";
   const Outcome want = align(base + "-t 1", ref, reads, "a.sam");
   ASSERT_RAN(want, "-t 1");
   const auto lw = lines_without_pg(want.out);
