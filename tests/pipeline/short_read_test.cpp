@@ -5,6 +5,7 @@
 // preset's own values, except --heap-sort=no, whose radix order of the anchors gives the
 // preset's output on these reads (the seeds test checks the two orders themselves).
 #include <agatha/dp.hpp>
+#include <agatha/error.hpp>
 #include <agatha/options.hpp>
 
 #include <gtest/gtest.h>
@@ -86,6 +87,21 @@ INSTANTIATE_TEST_SUITE_P(
         SrCase{"rep_no_heap_sort", kRepRef, kRepReads, "tests/data/e2e/expected/sr_rep_paf_c.paf.gz",
                [](AlignOptions& o) { o.heap_sort = false; }}),
     [](const auto& info) { return info.param.name; });
+
+// minimap2 stops on an assertion when it would align a short read against a
+// homopolymer-compressed index; agatha refuses with a message (mapping without alignment
+// works with HPC, in both).
+TEST(ShortReadsHpc, AlignmentIsRefused) {
+  const SrCase c{"hpc", kEcoliRef, kEcoliReads, "", [](AlignOptions& o) { o.hpc = true; }};
+  const std::unique_ptr<DpBackend> dp = test::try_backend("scalar", 1);
+  ASSERT_TRUE(dp);
+  try {
+    (void)align_paf(c, *dp, 1);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("homopolymer"), std::string::npos) << e.what();
+  }
+}
 
 }  // namespace
 }  // namespace agatha
