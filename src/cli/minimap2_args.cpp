@@ -502,6 +502,8 @@ Minimap2Parse parse_minimap2_args(std::vector<std::string> words, Minimap2Flavor
       if (c == 'x') {
         const std::string& name = *scan.value();
         try {
+          // "lr" (agatha's alias of map-ont, from later minimap2 versions) is not 2.24's.
+          if (!align && name == "lr") throw OptionError("");
           s.opt.apply_preset(name);
         } catch (const OptionError&) {
           throw OptionError("unknown preset '" + name + "'");

@@ -98,16 +98,18 @@ make_expected() {
 # file, whose content is then the case's output); and minimap2's help texts.
 make_minimap2_expected() {
   local name output args
+  # A fixed name: the @PG line holds the command line, so the fixture stays the same.
+  local MM2_OUT=/tmp/agatha-make-fixtures-minimap2.out
   mkdir -p "$E2E/expected"
   while IFS=$'\t' read -r name output args; do
     [[ -z $name || $name = \#* ]] && continue
     log "$name: minimap2 $args"
-    rm -f "$TMP/out"
-    if ! eval "\"\$MINIMAP2\" ${args//@OUT/\"\$TMP/out\"}" > "$TMP/stdout" 2> "$TMP/minimap2.log"; then
+    rm -f "$MM2_OUT"
+    if ! eval "\"\$MINIMAP2\" ${args//@OUT/\"\$MM2_OUT\"}" > "$TMP/stdout" 2> "$TMP/minimap2.log"; then
       cat "$TMP/minimap2.log" >&2
       exit 1
     fi
-    if [[ $args == *@OUT* ]]; then gzip -9n -c "$TMP/out"; else gzip -9n -c "$TMP/stdout"; fi \
+    if [[ $args == *@OUT* ]]; then gzip -9n -c "$MM2_OUT" && rm -f "$MM2_OUT"; else gzip -9n -c "$TMP/stdout"; fi \
       > "$E2E/expected/$name.$output.gz"
   done < "$E2E/minimap2-cases.tsv"
   "$MINIMAP2" -h | gzip -9n > "$E2E/expected/mm2_help.txt.gz"
