@@ -107,8 +107,11 @@ TEST_P(Minimap2Case, EqualsMinimap2) {
   const std::string want = test::read_gz(test::source_path(c.expected()));
   const test::CommandResult r = run(c.args, link);
   ASSERT_EQ(r.code, 0) << c.args << "\n" << test::last_lines(r.err);
-  const std::string got = c.args.find("@OUT") != std::string::npos ? test::read_file(out_file()) : r.out;
-  if (c.args.find("@OUT") != std::string::npos) EXPECT_EQ(r.out, "") << "-o: nothing on stdout";
+  const bool to_file = c.args.find("@OUT") != std::string::npos;
+  const std::string got = to_file ? test::read_file(out_file()) : r.out;
+  if (to_file) {
+    EXPECT_EQ(r.out, "") << "-o: nothing on stdout";
+  }
   EXPECT_EQ(first_difference(without_pg(want), without_pg(got)), "")
       << (link ? "minimap2 " : "agatha minimap2 ") << c.args << " vs " << c.expected();
 }
@@ -195,6 +198,23 @@ TEST_F(Minimap2FrontEnd, ErrorsAreMinimap2s) {
       EXPECT_EQ(test::last_line(r.err), message) << r.err;
     }
   }
+}
+
+// -v: progress lines at 3 (the default), warnings at 2, neither below.
+TEST_F(Minimap2FrontEnd, VerboseLevels) {
+  const std::string args = " -x map-pb -S data/ref.fa tests/data/e2e/mt.sub.fq.gz";
+  const std::string warning = "[WARNING] option -S is deprecated";
+  test::CommandResult r = run(args, false);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string out = r.out;
+  EXPECT_NE(r.err.find("[M::"), std::string::npos);
+  EXPECT_NE(r.err.find(warning), std::string::npos);
+  r = run("-v 2" + args, false);
+  EXPECT_EQ(r.err.find("[M::"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(warning), std::string::npos);
+  r = run("-v1" + args, false);
+  EXPECT_EQ(r.err, "");
+  EXPECT_EQ(r.out, out) << "-v changes stderr only";
 }
 
 // -d without query files writes the index and stops; an index file given alone is loaded
