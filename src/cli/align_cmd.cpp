@@ -321,7 +321,11 @@ void check_parts_output(const AlignArgs& a, bool split, bool one_part, bool bam)
   if (a.reads.empty() && a.index_out.empty()) {
     if (a.index_alone_ok) {
       io::IndexParts parts(a.reference, opt);
-      if (parts.from_index_file()) return 0;
+      if (parts.from_index_file()) {  // loaded (and so checked) part by part, as minimap2 does
+        while (parts.next()) {
+        }
+        return 0;
+      }
     }
     throw OptionError("missing input: please specify a query file to map or option -d to keep the index");
   }
