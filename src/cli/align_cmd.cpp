@@ -457,6 +457,7 @@ std::vector<std::string> preparse_align(const std::vector<std::string>& argv) {
   Minimap2Parse p = parse_minimap2_args(std::move(words), Minimap2Flavor::kAlign, Minimap2Settings{},
                                         [](const std::string& w) { print_warning("[W::align] ", w); },
                                         kAlignOwnOptions);
+  if (p.action == Minimap2Action::kVersion) return {argv[0], "--version"};  // -V, --version: agatha's version
   refuse_unsupported(p.settings);
   std::vector<std::string> out{argv[0], argv[1]};
   out.insert(out.end(), p.extras.begin(), p.extras.end());

@@ -145,6 +145,7 @@ TEST_F(Minimap2FrontEnd, VersionIsMinimap2s) {
     }
   }
   EXPECT_EQ(test::run_agatha("--version").out.rfind("agatha ", 0), 0u) << "agatha's own --version stays";
+  EXPECT_EQ(test::run_agatha("align -V").out.rfind("agatha ", 0), 0u) << "agatha align -V: agatha's version";
 }
 
 // -h: the usage text on stdout, exit 0, with the values of the options given (checked
