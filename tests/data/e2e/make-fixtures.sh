@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # tests/data/e2e/make-fixtures.sh - regenerates the end-to-end fixtures (README.md):
-# the derived inputs, then minimap2 2.24's output for every case of cases.tsv.
+# the derived inputs, then minimap2 2.24's output for every case of cases.tsv and of
+# minimap2-cases.tsv (the minimap2 front end's cases), and minimap2's -h text.
 #
 # Usage (from anywhere):
-#   tests/data/e2e/make-fixtures.sh [inputs|expected|all]     (default: all)
+#   tests/data/e2e/make-fixtures.sh [inputs|expected|minimap2|all]     (default: all)
+# (minimap2: only the cases of minimap2-cases.tsv and the help texts)
 #
 # Needs the Debian packages minimap2 (2.24+dfsg), pbsim (1.0.3+git20180330) and dwgsim
 # (0.1.14), python3 and gzip. The ONT and DH10B data come from the Debian packages nanook-examples and
@@ -131,9 +133,32 @@ make_expected() {
   done < "$E2E/cases.tsv"
 }
 
+# minimap2 ARGS for each case of minimap2-cases.tsv (ARGS: shell words, @OUT: the -o
+# file, whose content is then the case's output); and minimap2's help texts.
+make_minimap2_expected() {
+  local name output args
+  # A fixed name: the @PG line holds the command line, so the fixture stays the same.
+  local MM2_OUT=/tmp/agatha-make-fixtures-minimap2.out
+  mkdir -p "$E2E/expected"
+  while IFS=$'\t' read -r name output args; do
+    [[ -z $name || $name = \#* ]] && continue
+    log "$name: minimap2 $args"
+    rm -f "$MM2_OUT"
+    if ! eval "\"\$MINIMAP2\" ${args//@OUT/\"\$MM2_OUT\"}" > "$TMP/stdout" 2> "$TMP/minimap2.log"; then
+      cat "$TMP/minimap2.log" >&2
+      exit 1
+    fi
+    if [[ $args == *@OUT* ]]; then gzip -9n -c "$MM2_OUT" && rm -f "$MM2_OUT"; else gzip -9n -c "$TMP/stdout"; fi \
+      > "$E2E/expected/$name.$output.gz"
+  done < "$E2E/minimap2-cases.tsv"
+  "$MINIMAP2" -h | gzip -9n > "$E2E/expected/mm2_help.txt.gz"
+  "$MINIMAP2" -x sr -t 8 -h | gzip -9n > "$E2E/expected/mm2_help_sr_t8.txt.gz"
+}
+
 case $WHAT in
   inputs) make_inputs ;;
-  expected) make_expected ;;
-  all) make_inputs && make_expected ;;
-  *) log "usage: make-fixtures.sh [inputs|expected|all]"; exit 1 ;;
+  expected) make_expected && make_minimap2_expected ;;
+  minimap2) make_minimap2_expected ;;
+  all) make_inputs && make_expected && make_minimap2_expected ;;
+  *) log "usage: make-fixtures.sh [inputs|expected|minimap2|all]"; exit 1 ;;
 esac
