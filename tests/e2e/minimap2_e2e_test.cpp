@@ -186,8 +186,6 @@ TEST_F(Minimap2FrontEnd, ErrorsAreMinimap2s) {
       {"-x sr " + ref + " a.fq b.fq c.fq",
        "[ERROR] incorrect input: in the sr mode, please specify no more than two query files."},
       {"--idx-no-seq -a " + ref + reads, "[ERROR] the prebuilt index doesn't contain sequences."},
-      {"-x sr " + ref + reads + reads,
-       "[ERROR] mapping the reads of several query files as fragments (--frag=yes, -x sr) is not supported yet"},
       {"--qstrand " + ref + reads, "[ERROR] not supported by agatha: --qstrand: query-strand output is not supported"},
   };
   for (const auto& [args, message] : cases) {
