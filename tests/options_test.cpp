@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
 namespace agatha {
 namespace {
 
@@ -144,6 +146,30 @@ TEST(Options, ChecksInMinimap2Order) {
   EXPECT_EQ(error_of(o), "Z-drop should not be less than inversion-Z-drop");
   o = {}, o.print_secondary = false, o.all_chains = true;
   EXPECT_EQ(error_of(o), "-X/-P and --secondary=no can't be applied at the same time");
+}
+
+// The checks that also look at the output (mm_check_opt's first, third and last), in
+// minimap2's order around the others.
+TEST(Options, ChecksWithTheOutput) {
+  const auto error_with = [](const AlignOptions& o, OutputChecks out) {
+    try {
+      o.validate(out);
+    } catch (const OptionError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  AlignOptions o;
+  o.bw = 30000, o.k = 0;  // -r 30000 -k 0: the band first
+  EXPECT_EQ(error_of(o), "with '-rNUM1,NUM2', NUM1 (30000) can't be larger than NUM2 (20000)");
+  o = {}, o.split_prefix = std::string(3, 'p'), o.k = 0;
+  EXPECT_EQ(error_with(o, {.sam = true, .cs_or_md = true}), "--cs or --MD doesn't work with --split-prefix");
+  EXPECT_EQ(error_with(o, {.sam = true, .cs_or_md = false}), "-k and -w must be positive");
+  o = {}, o.qstrand = true;
+  EXPECT_EQ(error_with(o, {.sam = true}), "--qstrand doesn't work with -a, -H, --frag or --splice");
+  EXPECT_EQ(error_with(o, {}), "") << "PAF";
+  o.hpc = true;
+  EXPECT_EQ(error_with(o, {}), "--qstrand doesn't work with -a, -H, --frag or --splice");
 }
 
 }  // namespace

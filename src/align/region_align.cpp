@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include <agatha/cigar.hpp>
+#include <agatha/error.hpp>
 #include <agatha/nt4.hpp>
 
 #include "../../kernels/local_sw.hpp"
@@ -291,7 +292,7 @@ int test_zdrop(const AlignOptions& opt, const uint8_t* qseq, const uint8_t* tseq
     }
   }
   const int q_len = pos[1][1] - pos[1][0], t_len = pos[0][1] - pos[0][0];
-  if (!opt.splicing() && !opt.for_only && !opt.rev_only && max_zdrop > opt.zdrop_inv && q_len < opt.max_gap &&
+  if (!opt.splicing() && !opt.sr && !opt.for_only && !opt.rev_only && max_zdrop > opt.zdrop_inv && q_len < opt.max_gap &&
       t_len < opt.max_gap) {
     std::vector<uint8_t> qseq2(static_cast<size_t>(q_len));
     reverse_complement(std::span<const uint8_t>(qseq + pos[1][0], static_cast<size_t>(q_len)), qseq2.data());
@@ -390,6 +391,70 @@ ExtensionBounds extension_bounds(const AlignOptions& opt, const Anchor* a, int32
   return b;
 }
 
+// The extension limits of the sr preset (mm_align1 with MM_F_SR): the whole read on the
+// query side; on the reference, beyond each end of the stretch, the unaligned query bases
+// plus the longest deletion a perfect match of them with the end bonus could pay for
+// ((l * a + end_bonus - q) / e more bases), capped at the sequence's ends.
+ExtensionBounds extension_bounds_sr(const AlignOptions& opt, int32_t qlen, int32_t rlen, int32_t rs, int32_t qs,
+                                    int32_t re, int32_t qe) {
+  auto reach = [&](int32_t l) {
+    const int32_t pay = l * opt.a + opt.end_bonus;
+    return l + (pay > opt.q ? (pay - opt.q) / opt.e : 0);
+  };
+  ExtensionBounds b;
+  b.qs0 = 0, b.qe0 = qlen;
+  b.rs0 = std::max(rs - reach(qs), 0);
+  b.re0 = std::min(re + reach(qlen - qe), rlen);
+  return b;
+}
+
+// The ungapped alignment that joins the ends of a short read's stretch (mm_align1 with
+// MM_F_SR): one M run, each column a for a match and -b for a mismatch, and, as 2.24
+// scores it, +e2 where either base is ambiguous; the other fields as ksw_reset_extz
+// leaves them.
+DpResult ungapped_fill(const AlignOptions& opt, const uint8_t* q, const uint8_t* t, int32_t len) {
+  DpResult ez;
+  ez.max_q = ez.max_t = ez.mqe_t = ez.mte_q = -1;
+  ez.max = 0;
+  ez.mqe = ez.mte = kDpNegInf;
+  ez.zdropped = false, ez.reach_end = false;
+  int32_t score = 0;
+  for (int32_t j = 0; j < len; ++j) {
+    if (q[j] >= 4 || t[j] >= 4)
+      score += opt.e2;
+    else
+      score += q[j] == t[j] ? opt.a : -opt.b;
+  }
+  ez.score = score;
+  ez.cigar.push_back(cigar::make(static_cast<uint32_t>(len), cigar::kMatch));
+  return ez;
+}
+
+}  // namespace
+
+void max_stretch(const Region& r, const Anchor* a, int32_t& as, int32_t& cnt) {
+  as = r.as, cnt = r.cnt;
+  if (r.cnt < 2) return;
+  int32_t max_score = -1, max_i = -1, max_len = 0;
+  int32_t score = aspan(a[r.as]), len = 1;
+  int32_t i = r.as + 1;
+  for (; i < r.as + r.cnt; ++i) {
+    const int32_t q_span = aspan(a[i]);
+    const int32_t lr = ax(a[i]) - ax(a[i - 1]), lq = ay(a[i]) - ay(a[i - 1]);
+    if (lq == lr) {  // the same diagonal: the stretch goes on
+      score += std::min(lq, q_span);
+      ++len;
+    } else {
+      if (score > max_score) max_score = score, max_len = len, max_i = i - len;
+      score = q_span, len = 1;
+    }
+  }
+  if (score > max_score) max_score = score, max_len = len, max_i = i - len;
+  as = max_i, cnt = max_len;
+}
+
+namespace {
+
 // mm_align_pair: records the call and runs it (unless it exceeds max_sw_mat). With
 // splicing the call is ksw_exts2's (no band, no end bonus): `junc` holds the annotated
 // intron ends of the target (empty without --junc-bed). Otherwise, with one gap piece
@@ -462,16 +527,25 @@ RegionAlignment align_one(const AlignOptions& opt, const index::MinimizerIndex& 
   if (bw_long < bw) bw_long = bw;
 
   int32_t as1 = r.as, cnt1 = r.cnt, rs, qs, re, qe;
-  if (!opt.no_end_flt) {  // trim weak anchors at the ends
-    if (opt.splicing())
-      fix_bad_ends_splice(opt, idx, read, r, a, as1, cnt1);
-    else
-      fix_bad_ends(r, a, opt.bw, opt.min_chain_score * 2, as1, cnt1);
+  if (opt.sr) {  // the longest run of anchors on one diagonal, from its first k-mer's start
+    if (idx.hpc()) throw Error("the sr preset aligns only with an index without homopolymer compression (-H)");
+    max_stretch(r, a, as1, cnt1);
+    rs = ax(a[as1]) + 1 - aspan(a[as1]);
+    qs = ay(a[as1]) + 1 - aspan(a[as1]);
+    re = ax(a[as1 + cnt1 - 1]) + 1;
+    qe = ay(a[as1 + cnt1 - 1]) + 1;
+  } else {
+    if (!opt.no_end_flt) {  // trim weak anchors at the ends
+      if (opt.splicing())
+        fix_bad_ends_splice(opt, idx, read, r, a, as1, cnt1);
+      else
+        fix_bad_ends(r, a, opt.bw, opt.min_chain_score * 2, as1, cnt1);
+    }
+    filter_bad_seeds(as1, cnt1, a, kBadSeedMinGap, kBadSeedDiffThres, opt.max_gap >> 1, kBadSeedMaxExtCnt);
+    filter_bad_seeds_alt(as1, cnt1, a, kBadSeedAltMinGap, opt.max_gap >> 1);
+    adjust_minier(idx, read, a[as1], rs, qs);
+    adjust_minier(idx, read, a[as1 + cnt1 - 1], re, qe);
   }
-  filter_bad_seeds(as1, cnt1, a, kBadSeedMinGap, kBadSeedDiffThres, opt.max_gap >> 1, kBadSeedMaxExtCnt);
-  filter_bad_seeds_alt(as1, cnt1, a, kBadSeedAltMinGap, opt.max_gap >> 1);
-  adjust_minier(idx, read, a[as1], rs, qs);
-  adjust_minier(idx, read, a[as1 + cnt1 - 1], re, qe);
 
   // Splice motifs scored by the DP: the round's transcript strand, as seen on the
   // reference (the other way round for a read on the reverse strand).
@@ -482,7 +556,8 @@ RegionAlignment align_one(const AlignOptions& opt, const index::MinimizerIndex& 
     if (opt.splice_flank) extra |= dp_flag::kSpliceFlank;
   }
 
-  const ExtensionBounds ext = extension_bounds(opt, a, n_a, r, qlen, rlen, rs, qs, re, qe);
+  const ExtensionBounds ext = opt.sr ? extension_bounds_sr(opt, qlen, rlen, rs, qs, re, qe)
+                                     : extension_bounds(opt, a, n_a, r, qlen, rlen, rs, qs, re, qe);
   int32_t rs0 = ext.rs0, qs0 = ext.qs0, re0 = ext.re0, qe0 = ext.qe0;
   int32_t rs1, qs1, re1, qe1;
 
@@ -519,9 +594,15 @@ RegionAlignment align_one(const AlignOptions& opt, const index::MinimizerIndex& 
   re1 = rs, qe1 = qs;
 
   bool dropped = false;
-  for (int32_t i = 1; i < cnt1; ++i) {  // gap filling
+  DpResult ungapped;
+  // Gap filling between consecutive kept anchors; with sr one fill over the whole
+  // stretch, ungapped (the stretch lies on one diagonal), unless it Z-drops.
+  for (int32_t i = opt.sr ? cnt1 - 1 : 1; i < cnt1; ++i) {
     if ((a[as1 + i].y & (ab::kIgnore | ab::kTandem)) && i != cnt1 - 1) continue;
-    adjust_minier(idx, read, a[as1 + i], re, qe);
+    if (opt.sr)
+      re = ax(a[as1 + i]) + 1, qe = ay(a[as1 + i]) + 1;
+    else
+      adjust_minier(idx, read, a[as1 + i], re, qe);
     re1 = re, qe1 = qe;
     const bool long_join = (a[as1 + i].y & ab::kLongJoin) != 0;
     if (i == cnt1 - 1 || long_join || (qe - qs >= opt.min_ksw_len && re - rs >= opt.min_ksw_len)) {
@@ -530,8 +611,14 @@ RegionAlignment align_one(const AlignOptions& opt, const index::MinimizerIndex& 
       fetch(rs, re);
       const size_t provisional = dp.provisional_count();
       const std::span<const uint8_t> jn = junc(rs, re, false);
-      const DpResult* ez =
-          &align_pair(opt, dp, out, qp, qe - qs, tseq.data(), re - rs, bw1, -1, opt.zdrop, extra | kApproxMax, jn);
+      const DpResult* ez = nullptr;
+      if (opt.sr) {
+        if (qe - qs != re - rs) throw Error("sr alignment: a stretch of anchors off its diagonal");
+        ungapped = ungapped_fill(opt, qp, tseq.data(), qe - qs);
+        ez = &ungapped;
+      } else {
+        ez = &align_pair(opt, dp, out, qp, qe - qs, tseq.data(), re - rs, bw1, -1, opt.zdrop, extra | kApproxMax, jn);
+      }
       const int zdrop_code = dp.provisional_count() != provisional ? 0 : test_zdrop(opt, qp, tseq.data(), ez->cigar);
       if (zdrop_code != 0)
         ez = &align_pair(opt, dp, out, qp, qe - qs, tseq.data(), re - rs, bw1, -1,
@@ -581,7 +668,7 @@ RegionAlignment align_one(const AlignOptions& opt, const index::MinimizerIndex& 
     fetch(rs1, re1);
     out.stats = update_extra(
         span, out.cigar, std::span<const uint8_t>(qseq0.data() + qs1, static_cast<size_t>(qe1 - qs1)),
-        std::span<const uint8_t>(tseq.data(), static_cast<size_t>(re1 - rs1)), StatsScoring{opt.dp_scoring()});
+        std::span<const uint8_t>(tseq.data(), static_cast<size_t>(re1 - rs1)), StatsScoring{opt.dp_scoring(), !opt.sr});
   }
   out.qs = span.qs, out.qe = span.qe, out.rs = span.rs, out.re = span.re;
   return out;
@@ -754,7 +841,8 @@ void align_skeleton(const AlignOptions& opt, const index::MinimizerIndex& idx, c
   (void)align_regions(opt, idx, read, regs, chained, dp, junctions);
   const int qlen = static_cast<int>(read.fwd.size());
   map::filter_regions(opt, qlen, regs);
-  if (opt.split_prefix.empty() && qlen >= opt.rank_min_len) {  // with --split-prefix: at the merge
+  // Not with sr; with --split-prefix, at the merge.
+  if (!opt.sr && opt.split_prefix.empty() && qlen >= opt.rank_min_len) {
     map::update_dp_max(qlen, regs, opt.rank_frac, opt.a, opt.b);
     map::filter_regions(opt, qlen, regs);
   }

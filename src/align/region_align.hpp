@@ -12,7 +12,14 @@
 // motif flags and the annotated introns of its target (--junc-bed), no inversion test;
 // with -ub both transcript strands are aligned and the better kept (mm_align_skeleton).
 //
-// Not done here (yet): sr mode, -D self-mapping diagonal caps, and 2.24's
+// With sr (AlignOptions::sr), as mm_align1 runs then: the region is cut to its longest
+// stretch of anchors on one diagonal (mm_max_stretch); the left and right extensions may
+// reach the read's ends (their reference side bounded with the end bonus); between them
+// one ungapped alignment over the stretch, replaced by a DP fill only when mm_test_zdrop
+// finds a Z-drop in it (no inversion test); the statistics count each gap q + e; no
+// mm_update_dp_max. The index must not be homopolymer-compressed (an error).
+//
+// Not done here (yet): -D self-mapping diagonal caps, and 2.24's
 // out-of-buffer read when ksw_ll_i16 reports an end in the query padding
 // (mm_align1_inv; see align_inversion in region_align.cpp).
 //
@@ -118,6 +125,9 @@ void fix_bad_ends(const map::Region& r, const map::Anchor* a, int bw, int min_ma
 // alignment (mm_seed_ext_score) is too weak for the gap to its neighbour.
 void fix_bad_ends_splice(const AlignOptions& opt, const index::MinimizerIndex& idx, const ReadCodes& read,
                          const map::Region& r, const map::Anchor* a, int32_t& as, int32_t& cnt);
+// mm_max_stretch: the anchor range [as, as + cnt) of r's highest-scoring run of
+// consecutive anchors on one diagonal (score: the bases its k-mers cover).
+void max_stretch(const map::Region& r, const map::Anchor* a, int32_t& as, int32_t& cnt);
 // mm_filter_bad_seeds / mm_filter_bad_seeds_alt: flag anchors IGNORE / LONG_JOIN.
 void filter_bad_seeds(int as1, int cnt1, map::Anchor* a, int min_gap, int diff_thres, int max_ext_len, int max_ext_cnt);
 void filter_bad_seeds_alt(int as1, int cnt1, map::Anchor* a, int min_gap, int max_ext);
@@ -153,8 +163,8 @@ inline constexpr uint8_t kSplitFirst = 1, kSplitSecond = 2, kSplitInv = 4;
 
 // mm_align_skeleton: align_regions, then its clean-up of the aligned regions:
 // mm_filter_regs, for reads of at least rank_min_len bases mm_update_dp_max and
-// mm_filter_regs again (not with --split-prefix, whose merge updates dp_max over all
-// parts), and mm_hit_sort (all in map/hit.hpp).
+// mm_filter_regs again (not with sr, nor with --split-prefix, whose merge updates dp_max
+// over all parts), and mm_hit_sort (all in map/hit.hpp).
 void align_skeleton(const AlignOptions& opt, const index::MinimizerIndex& idx, const ReadCodes& read,
                     std::vector<map::Region>& regs, const std::vector<map::Anchor>& chained, DpSource& dp,
                     const index::Junctions* junctions = nullptr);

@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdarg>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -67,6 +68,7 @@ struct AlignArgs {
   // The reference alone, with neither reads nor -d: minimap2 loads an index file and
   // stops (a FASTA file is a "missing input" error); agatha align always refuses.
   bool index_alone_ok = false;
+  int verbose = 3;  // -v
   DpBackendOptions dp = [] {  // --dp-backend (auto by default), --isa (threads: -t)
     DpBackendOptions d;
     d.backend = "auto";
@@ -94,12 +96,24 @@ void check_sort_options(const AlignArgs& a, bool bam) {
     throw OptionError("--sort needs -o FILE: the index and the temporary files are written beside the sorted BAM file");
 }
 
+// -v: agatha's progress lines ([M::...]) at 3 and above, as minimap2's; warnings at 2
+// and above.
+int g_verbose = 3;
+
+[[gnu::format(printf, 1, 2)]] void info(const char* format, ...) {
+  if (g_verbose < 3) return;
+  va_list ap;
+  va_start(ap, format);
+  std::vfprintf(stderr, format, ap);
+  va_end(ap);
+}
+
 [[nodiscard]] double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 void print_done(std::chrono::steady_clock::time_point t0, const pipeline::PipelineStats& st, const char* what) {
-  std::fprintf(stderr, "[M::align::%.3f] %s %llu sequences (%llu bases) in %llu batch(es)\n", seconds_since(t0), what,
+  info("[M::align::%.3f] %s %llu sequences (%llu bases) in %llu batch(es)\n", seconds_since(t0), what,
                static_cast<unsigned long long>(st.reads), static_cast<unsigned long long>(st.bases),
                static_cast<unsigned long long>(st.batches));
 }
@@ -174,7 +188,7 @@ void map_part(PassSetup& p, const index::MinimizerIndex& idx, io::ReadInput& rea
               const pipeline::RecordWriter& write) {
   const AlignOptions& opt = p.opt;
   const pipeline::ReadMapper mapper(idx, opt);
-  std::fprintf(stderr, "[M::align] mid_occ = %d\n", mapper.mid_occ());
+  info("[M::align] mid_occ = %d\n", mapper.mid_occ());
   if (p.args.map_only) {
     const pipeline::PipelineStats st =
         p.oo.kind == pipeline::OutputKind::kRegions
@@ -188,13 +202,13 @@ void map_part(PassSetup& p, const index::MinimizerIndex& idx, io::ReadInput& rea
     const pipeline::AlignStats st = pipeline::align_reads(aligner, *p.dp, reads, write, opt.threads, opt.read_batch,
                                                           dp_batch_for(opt, gpu_backend));
     if (st.rounds > 0 || st.inline_dp_tasks == 0)
-      std::fprintf(stderr,
+      info(
                    "[M::align] %llu DP tasks in %llu round(s), %llu of them overlapped with another group's seeding "
                    "and chaining\n",
                    static_cast<unsigned long long>(st.dp_tasks), static_cast<unsigned long long>(st.rounds),
                    static_cast<unsigned long long>(st.overlapped_rounds));
     if (st.inline_dp_tasks > 0)
-      std::fprintf(stderr, "[M::align] %llu DP tasks, each computed when its read asked for it\n",
+      info("[M::align] %llu DP tasks, each computed when its read asked for it\n",
                    static_cast<unsigned long long>(st.inline_dp_tasks));
     print_done(p.t0, st, "aligned");
   }
@@ -203,10 +217,10 @@ void map_part(PassSetup& p, const index::MinimizerIndex& idx, io::ReadInput& rea
 
 // part: its number from 1, or 0 for the only part.
 void log_part(std::chrono::steady_clock::time_point t0, size_t part, const index::MinimizerIndex& idx) {
-  std::fprintf(stderr, "[M::align::%.3f] loaded/built the index for %zu target sequence(s)", seconds_since(t0),
-               idx.reference().size());
-  if (part > 0) std::fprintf(stderr, " (part %zu)", part);
-  std::fprintf(stderr, "\n");
+  info("[M::align::%.3f] loaded/built the index for %zu target sequence(s)", seconds_since(t0),
+       idx.reference().size());
+  if (part > 0) info(" (part %zu)", part);
+  info("\n");
 }
 
 // Runs pass(part, reads) for the part `idx` and every later one of `parts`, and within a
@@ -280,6 +294,7 @@ void check_parts_output(const AlignArgs& a, bool split, bool one_part, bool bam)
 
 [[nodiscard]] int run_align(const AlignArgs& a) {
   const auto t0 = std::chrono::steady_clock::now();
+  g_verbose = a.verbose;
   const AlignOptions& opt = a.opt;
   const bool paf = a.paf && !a.sam;  // with both -a and -c minimap2 writes SAM
   opt.validate({.sam = !paf && !a.map_only, .cs_or_md = a.md || !a.cs.empty()});
@@ -306,7 +321,11 @@ void check_parts_output(const AlignArgs& a, bool split, bool one_part, bool bam)
   if (a.reads.empty() && a.index_out.empty()) {
     if (a.index_alone_ok) {
       io::IndexParts parts(a.reference, opt);
-      if (parts.from_index_file()) return 0;
+      if (parts.from_index_file()) {  // loaded (and so checked) part by part, as minimap2 does
+        while (parts.next()) {
+        }
+        return 0;
+      }
     }
     throw OptionError("missing input: please specify a query file to map or option -d to keep the index");
   }
@@ -344,7 +363,7 @@ void check_parts_output(const AlignArgs& a, bool split, bool one_part, bool bam)
                                   " cuts this reference into several parts: give -I at least the reference's size");
     io::write_index(*idx, *index_file);
     index_file->close();
-    std::fprintf(stderr, "[M::align::%.3f] wrote the index to '%s'\n", seconds_since(t0), a.index_out.c_str());
+    info("[M::align::%.3f] wrote the index to '%s'\n", seconds_since(t0), a.index_out.c_str());
   }
   if (!map) return 0;
   // minimap2 refuses base-level alignment against an index without the reference's bases.
@@ -355,9 +374,9 @@ void check_parts_output(const AlignArgs& a, bool split, bool one_part, bool bam)
   if (!a.map_only) {
     DpBackendOptions bo = a.dp;
     bo.threads = opt.threads;
-    bo.log = [](const std::string& msg) { std::fprintf(stderr, "[M::align] %s\n", msg.c_str()); };
+    bo.log = [](const std::string& msg) { info("[M::align] %s\n", msg.c_str()); };
     dp = make_dp_backend(bo);
-    std::fprintf(stderr, "[M::align] DP backend: %s\n", dp->name().c_str());
+    info("[M::align] DP backend: %s\n", dp->name().c_str());
   }
 
   // The header: @SQ lines, @RG, @PG. A multi-part index without --split-prefix has no
@@ -368,7 +387,7 @@ void check_parts_output(const AlignArgs& a, bool split, bool one_part, bool bam)
     if (one_part && !split)
       for (const index::RefSeq& r : idx->reference().seqs()) refs.push_back({r.name, static_cast<int64_t>(r.len)});
     format::append_sam_header(header, refs, rg ? &*rg : nullptr, command_line());
-    if (!one_part && !split)
+    if (!one_part && !split && g_verbose >= 2)
       std::fprintf(stderr,
                    "[W::align] For a multi-part index, no @SQ lines will be outputted. Please use --split-prefix.\n");
   }
@@ -390,7 +409,7 @@ void check_parts_output(const AlignArgs& a, bool split, bool one_part, bool bam)
   }
   out.close();
   if (const io::SortedBamWriter* sorted = out.sorted())
-    std::fprintf(stderr, "[M::align::%.3f] sorted %lld records (%d temporary file(s)) into '%s', indexed in '%s'\n",
+    info("[M::align::%.3f] sorted %lld records (%d temporary file(s)) into '%s', indexed in '%s'\n",
                  seconds_since(t0), static_cast<long long>(sorted->records()), sorted->runs_written(),
                  a.output.c_str(), sorted->index_path().c_str());
   return 0;
@@ -422,6 +441,7 @@ void take_settings(AlignArgs& a, const Minimap2Settings& s) {
   a.sam = s.sam;
   a.paf = s.paf_cg;
   a.idx_no_seq = s.idx_no_seq;
+  a.verbose = s.verbose;
   a.out.sam.soft_clip = s.soft_clip;
   a.out.sam.long_cigar = s.long_cigar;
   a.out.sam_hit_only = s.sam_hit_only;
@@ -442,6 +462,7 @@ std::vector<std::string> preparse_align(const std::vector<std::string>& argv) {
   Minimap2Parse p = parse_minimap2_args(std::move(words), Minimap2Flavor::kAlign, Minimap2Settings{},
                                         [](const std::string& w) { print_warning("[W::align] ", w); },
                                         kAlignOwnOptions);
+  if (p.action == Minimap2Action::kVersion) return {argv[0], "--version"};  // -V, --version: agatha's version
   refuse_unsupported(p.settings);
   std::vector<std::string> out{argv[0], argv[1]};
   out.insert(out.end(), p.extras.begin(), p.extras.end());

@@ -37,8 +37,8 @@ void add_align_command(CLI::App& app);
 
 // `agatha align`'s command line (argv: agatha align ...) with its minimap2 options read
 // by minimap2's rules (minimap2_args.hpp) and kept for the command; returns the command
-// line left for CLI11: agatha align, align's own options, --, the files. Throws
-// OptionError.
+// line left for CLI11: agatha align, align's own options, --, the files (with -V or
+// --version: agatha --version). Throws OptionError.
 [[nodiscard]] std::vector<std::string> preparse_align(const std::vector<std::string>& argv);
 
 // `agatha minimap2 ARGS` and a link named minimap2: minimap2 2.24's command line exactly

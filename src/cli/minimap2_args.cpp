@@ -502,6 +502,8 @@ Minimap2Parse parse_minimap2_args(std::vector<std::string> words, Minimap2Flavor
       if (c == 'x') {
         const std::string& name = *scan.value();
         try {
+          // "lr" (agatha's alias of map-ont, from later minimap2 versions) is not 2.24's.
+          if (!align && name == "lr") throw OptionError("");
           s.opt.apply_preset(name);
         } catch (const OptionError&) {
           throw OptionError("unknown preset '" + name + "'");
@@ -628,12 +630,15 @@ std::string minimap2_option_help() {
   for (const Mm2Option& o : kOptions) {
     if (!o.help || o.letter == 'h' || o.letter == 'V') continue;
     std::string names;
-    if (o.letter) names += std::string("-") + o.letter;
-    if (o.long_name) names += std::string(names.empty() ? "" : ",") + "--" + o.long_name;
-    if (o.value) names += (o.arg == ArgKind::kOptional ? "" : " ") + std::string(o.value);
-    out += "  " + names;
-    out += names.size() < 26 ? std::string(26 - names.size(), ' ') : std::string("\n") + std::string(28, ' ');
-    out += std::string(o.help) + "\n";
+    if (o.letter) names.append(1, '-').append(1, o.letter);
+    if (o.long_name) names.append(names.empty() ? "--" : ",--").append(o.long_name);
+    if (o.value) names.append(o.arg == ArgKind::kOptional ? "" : " ").append(o.value);
+    out.append("  ").append(names);
+    if (names.size() < 26)
+      out.append(26 - names.size(), ' ');
+    else
+      out.append(1, '\n').append(28, ' ');
+    out.append(o.help).append(1, '\n');
   }
   return out;
 }

@@ -24,13 +24,11 @@ ReadInput::ReadInput(const std::vector<std::string>& paths, bool frag_mode) : fr
 
 ReadInput::ReadInput(SeqReader& reader) : readers_{&reader} {}
 
-bool ReadInput::next_unit(std::vector<SeqRecord>& unit, bool name_and_seq_only) {
+bool ReadInput::next_unit(std::vector<SeqRecord>& unit) {
   if (!frag_mode_) {  // one file after another (minimap2 maps each in turn)
     unit.resize(1);
     while (current_ < readers_.size() && !readers_[current_]->next(unit[0])) ++current_;
-    if (current_ == readers_.size()) return false;
-    if (name_and_seq_only) std::string().swap(unit[0].comment), std::string().swap(unit[0].qual);
-    return true;
+    return current_ < readers_.size();
   }
   unit.resize(readers_.size());
   size_t got = 0;
@@ -47,8 +45,6 @@ bool ReadInput::next_unit(std::vector<SeqRecord>& unit, bool name_and_seq_only) 
                      " records, but '" + readers_[more]->path() +
                      "' has more: the reads files of fragments (pairs) must hold the same number of records");
   }
-  if (name_and_seq_only)
-    for (SeqRecord& r : unit) std::string().swap(r.comment), std::string().swap(r.qual);
   return true;
 }
 
@@ -56,10 +52,14 @@ ReadBatch ReadInput::next_batch(uint64_t min_bases, bool name_and_seq_only) {
   ReadBatch b;
   uint64_t bases = 0;
   std::vector<SeqRecord> unit;
-  auto take = [&](std::vector<SeqRecord>& u) {
-    for (SeqRecord& r : u) {
+  // `unit` keeps its buffers from record to record; the batch gets exact-size copies, so
+  // a batch holds its bases once, not the slack of growing strings.
+  auto take = [&](const std::vector<SeqRecord>& u) {
+    for (const SeqRecord& r : u) {
       bases += r.seq.size();
-      b.reads.push_back(std::move(r));
+      SeqRecord& out = b.reads.emplace_back();
+      out.name = r.name, out.seq = r.seq;
+      if (!name_and_seq_only) out.comment = r.comment, out.qual = r.qual;
     }
   };
   if (!pending_.empty()) {
@@ -69,14 +69,14 @@ ReadBatch ReadInput::next_batch(uint64_t min_bases, bool name_and_seq_only) {
   // At least one unit; then units until min_bases, as minimap2 checks the size after
   // adding each.
   while (b.reads.empty() || bases < min_bases) {
-    if (!next_unit(unit, name_and_seq_only)) break;
+    if (!next_unit(unit)) break;
     take(unit);
   }
   // The fragment of the last record may go on in the next units.
   if (frag_mode_ && !b.reads.empty()) {
-    while (next_unit(unit, name_and_seq_only)) {
+    while (next_unit(unit)) {
       if (fragment_name(unit.front().name) != fragment_name(b.reads.back().name)) {
-        pending_ = std::move(unit);
+        pending_ = unit;
         break;
       }
       take(unit);

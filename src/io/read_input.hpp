@@ -67,7 +67,7 @@ class ReadInput {
  private:
   // The next unit: one record, or one record of each file (several files). False at the
   // end of the input; InputError when only some files ended.
-  bool next_unit(std::vector<SeqRecord>& unit, bool name_and_seq_only);
+  bool next_unit(std::vector<SeqRecord>& unit);
 
   std::vector<std::unique_ptr<SeqReader>> owned_;
   std::vector<SeqReader*> readers_;

@@ -158,7 +158,6 @@ ChainParams chain_params(const AlignOptions& opt) {
   ChainParams p;
   p.max_gap = opt.max_gap;
   p.max_gap_ref = opt.max_gap_ref > 0 ? opt.max_gap_ref : 0;
-  p.max_frag_len = opt.max_frag_len;
   p.bw = opt.bw;
   p.bw_long = std::max(opt.bw_long, opt.bw);
   p.max_chain_skip = opt.max_chain_skip;
@@ -171,6 +170,9 @@ ChainParams chain_params(const AlignOptions& opt) {
   p.rmq_size_cap = opt.rmq_size_cap;
   p.rmq_rescue_size = opt.rmq_rescue_size;
   p.rmq_rescue_ratio = opt.rmq_rescue_ratio;
+  p.max_frag_len = opt.max_frag_len;
+  p.short_read = opt.sr;
+  p.max_occ = opt.max_occ;
   p.rmq = opt.rmq;
   p.long_join = !opt.no_long_join;
   p.splice = opt.splicing();
@@ -364,26 +366,64 @@ Chains chain_rmq(const std::vector<Anchor>& a, int max_dist, int max_dist_inner,
   return finish(a, dp, min_cnt, min_score, max_drop);
 }
 
-int chain_ref_gap(const ChainParams& p, int qlen) {
-  if (p.max_gap_ref > 0) return p.max_gap_ref;
-  if (p.max_frag_len > 0) return std::max(p.max_frag_len - qlen, p.max_gap);
-  return p.max_gap;
+GapLimits gap_limits(const ChainParams& p, int qlen) {
+  GapLimits g;
+  g.qry = p.short_read ? std::max(qlen, p.max_gap) : p.max_gap;
+  g.ref = p.max_gap;
+  if (p.max_gap_ref > 0)
+    g.ref = p.max_gap_ref;
+  else if (p.max_frag_len > 0)
+    g.ref = std::max(p.max_frag_len - qlen, p.max_gap);
+  return g;
+}
+
+namespace {
+
+// The condition under which mm_map_frag considers the long join (and so not the
+// re-chaining with max_occ), whether or not the join then happens.
+bool long_join_considered(const ChainParams& p, int n_seg, size_t n_chains) {
+  return p.bw_long > p.bw && p.long_join && !p.splice && !p.short_read && n_seg == 1 && n_chains > 1;
+}
+
+}  // namespace
+
+Chains chain_dp_pass(const std::vector<Anchor>& sorted_anchors, int qlen, int n_seg, int k, const ChainParams& p) {
+  const GapLimits g = gap_limits(p, qlen);
+  return chain_dp(sorted_anchors, g.ref, g.qry, p.bw, p.max_chain_skip, p.max_chain_iter, p.min_cnt,
+                  p.min_chain_score, gap_penalty(p, k), p.splice, n_seg, p.scan);
+}
+
+bool rechain_wanted(const Chains& first, int n_seg, int mid_occ, int rep_len, const ChainParams& p) {
+  if (long_join_considered(p, n_seg, first.size())) return false;
+  if (!(p.max_occ > mid_occ && rep_len > 0 && !p.rmq)) return false;
+  if (first.size() == 0) return true;
+  size_t best = 0, off = 0, best_off = 0;
+  int32_t max = 0;
+  bool found = false;
+  for (size_t i = 0; i < first.size(); ++i) {  // the first chain of the highest score
+    if (max < Chains::score(first.u[i])) max = Chains::score(first.u[i]), best = i, best_off = off, found = true;
+    off += static_cast<uint32_t>(Chains::count(first.u[i]));
+  }
+  if (!found) return true;  // no chain scores above 0: minimap2 would read u[-1]; never seen
+  int n_chained_segs = 1;
+  const Anchor* a = first.anchors.data() + best_off;
+  for (int32_t i = 1; i < Chains::count(first.u[best]); ++i)
+    if (anchor_seg(a[i]) != anchor_seg(a[i - 1])) ++n_chained_segs;
+  return n_chained_segs < n_seg;
 }
 
 Chains chain_read(const std::vector<Anchor>& sorted_anchors, int qlen, int n_seg, int k, const ChainParams& p) {
-  const int max_gap_qry = p.short_read ? std::max(qlen, p.max_gap) : p.max_gap;
-  const int max_gap_ref = chain_ref_gap(p, qlen);
+  const GapLimits g = gap_limits(p, qlen);
   const GapPenalty pen = gap_penalty(p, k);
 
   Chains chains = p.rmq ? chain_rmq(sorted_anchors, p.max_gap, p.rmq_inner_dist, p.bw, p.max_chain_skip, p.rmq_size_cap,
                                     p.min_cnt, p.min_chain_score, pen)
-                        : chain_dp(sorted_anchors, max_gap_ref, max_gap_qry, p.bw, p.max_chain_skip, p.max_chain_iter,
-                                   p.min_cnt, p.min_chain_score, pen, p.splice, n_seg, p.scan);
+                        : chain_dp(sorted_anchors, g.ref, g.qry, p.bw, p.max_chain_skip, p.max_chain_iter, p.min_cnt,
+                                   p.min_chain_score, pen, p.splice, n_seg, p.scan);
 
   // Long join: rechain the chained anchors with the wide band, unless the first chain
   // (in x order, not the best) already spans nearly all of a short read.
-  const bool may_join = p.bw_long > p.bw && p.long_join && !p.splice && !p.short_read && n_seg == 1;
-  if (!may_join || chains.size() < 2) return chains;
+  if (!long_join_considered(p, n_seg, chains.size())) return chains;
   const int32_t st = static_cast<int32_t>(chains.anchors[0].y);
   const int32_t en = static_cast<int32_t>(chains.anchors[Chains::count(chains.u[0]) - 1].y);
   if (!(qlen - (en - st) > p.rmq_rescue_size || static_cast<float>(en - st) > qlen * p.rmq_rescue_ratio)) return chains;

@@ -41,6 +41,7 @@ struct ChainParams {
   bool long_join = false;   // false with --no-long-join
   bool splice = false;      // cDNA scoring of gaps, no long join
   bool short_read = false;  // sr: the query gap limit grows to the read length, no long join
+  int max_occ = 0;          // -f's second value (sr: 5000): the cap of the re-chaining pass; 0: none
   // The DP pass's predecessor scan (kernels/chain_scan.hpp); nullptr: pair_score one
   // pair at a time, the oracle. chain_params picks the fastest this processor runs.
   kernels::ChainScanFn scan = nullptr;
@@ -98,16 +99,32 @@ inline constexpr int32_t kNoPair = INT32_MIN;
 [[nodiscard]] Chains chain_rmq(const std::vector<Anchor>& a, int max_dist, int max_dist_inner, int bw, int max_skip,
                                int cap_size, int min_cnt, int min_score, GapPenalty pen);
 
-// The reference gap limit of chaining a read (or fragment) of qlen bases, which mm_pair
-// also uses (mm_map_frag's max_chain_gap_ref): -G when set; else with -F, the fragment
-// length less qlen but at least -g; else -g.
-[[nodiscard]] int chain_ref_gap(const ChainParams& p, int qlen);
+// The gap limits of the DP pass for a read of qlen bases (all segments), as mm_map_frag
+// sets them: on the query max_gap, or with sr the read length when longer; on the
+// reference max_gap_ref when set, else with a fragment length max_frag_len - qlen but at
+// least max_gap, else max_gap. `ref` is also the longest distance mm_pair allows between
+// the segments of a pair (the fragment gap).
+struct GapLimits {
+  int qry = 0, ref = 0;
+};
+[[nodiscard]] GapLimits gap_limits(const ChainParams& p, int qlen);
 
 // What mm_map_frag does between sorting the anchors and building regions: the first pass
 // (DP, or RMQ with --rmq) and the long-join RMQ rechain of the chained anchors when it
 // applies. `qlen` is the summed length of the read's segments, `k` the index's k-mer
-// size. (The sr preset's re-seeding with max_occ is the caller's.)
+// size. (The re-chaining with more seeds, rechain_wanted, is the caller's: it seeds again.)
 [[nodiscard]] Chains chain_read(const std::vector<Anchor>& sorted_anchors, int qlen, int n_seg, int k,
                                 const ChainParams& p);
+
+// mm_map_frag's second chaining pass, mostly for short reads: when the long join does not
+// apply (it needs bw_long > bw, no splicing, no sr, no --no-long-join, one segment and at
+// least two chains), max_occ exceeds mid_occ, some seeds were dropped as repetitive
+// (rep_len > 0), chaining is not RMQ, and either no chain was found or the best chain
+// (the first of the highest score) does not hold anchors of every segment, the read is
+// seeded again with max_occ as the occurrence cap and chained by the DP pass alone
+// (chain_dp_pass).
+[[nodiscard]] bool rechain_wanted(const Chains& first, int n_seg, int mid_occ, int rep_len, const ChainParams& p);
+[[nodiscard]] Chains chain_dp_pass(const std::vector<Anchor>& sorted_anchors, int qlen, int n_seg, int k,
+                                   const ChainParams& p);
 
 }  // namespace agatha::map

@@ -380,6 +380,7 @@ RegionParams region_params(const AlignOptions& opt) {
   p.hash_name = opt.hash_name;
   p.all_chains = opt.all_chains;
   p.hard_mask_level = opt.hard_mask_level;
+  p.short_read = opt.sr;
   return p;
 }
 

@@ -99,6 +99,9 @@ struct RegionParams {
   bool hash_name = false;
   bool all_chains = false;  // -P / -X: keep every chain
   bool hard_mask_level = false;  // --hard-mask-level: mm_set_parent without its unmapped-bases rule
+  // sr: no divergence estimate (mm_est_err) and no strand-retained filter before
+  // alignment; MAPQ without the BWA-like cap (mm_set_mapq's is_sr).
+  bool short_read = false;
 };
 [[nodiscard]] RegionParams region_params(const AlignOptions& opt);
 

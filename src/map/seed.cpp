@@ -180,19 +180,102 @@ std::vector<Anchor> make_anchors(const std::vector<Seed>& seeds, int32_t qlen, s
   return a;
 }
 
-SeedResult seed_read(std::string_view qname, std::span<const std::string_view> segs, const index::MinimizerIndex& idx,
-                     const AlignOptions& opt, int32_t mid_occ) {
-  SeedResult out;
-  int64_t qlen = 0;
-  for (const auto& s : segs) qlen += static_cast<int64_t>(s.size());
-  if (qlen == 0) return out;
+namespace {
+
+// One entry of the merge heap: a seed's current hit (x: the raw index entry, y: seed
+// index << 32 | hit index).
+struct HeapItem {
+  uint64_t x, y;
+};
+
+// Binary-heap sift-down with the smallest x at the root, exactly as minimap2's ksort heap
+// (ks_heapdown) moves entries: the right child is taken only when strictly smaller, and a
+// child equal to the moving entry still moves up. Which of two equal hits leaves the heap
+// first depends on these rules, and the anchors' order (chaining ties) on that.
+void heap_down(HeapItem* h, size_t i, size_t n) {
+  const HeapItem moving = h[i];
+  for (size_t k = 2 * i + 1; k < n; k = 2 * i + 1) {
+    if (k != n - 1 && h[k].x > h[k + 1].x) ++k;
+    if (h[k].x > moving.x) break;
+    h[i] = h[k];
+    i = k;
+  }
+  h[i] = moving;
+}
+
+}  // namespace
+
+std::vector<Anchor> make_anchors_heap(const std::vector<Seed>& seeds, int32_t qlen, std::string_view qname,
+                                      const index::MinimizerIndex& idx, const AlignOptions& opt) {
+  std::vector<HeapItem> heap;
+  heap.reserve(seeds.size());
+  for (size_t i = 0; i < seeds.size(); ++i)
+    if (!seeds[i].hits.empty()) heap.push_back({seeds[i].hits[0], static_cast<uint64_t>(i) << 32});
+  size_t n = heap.size();
+  for (size_t i = n / 2; i-- > 0;) heap_down(heap.data(), i, n);
+  // Hits leave the heap in increasing order of the raw entry; forward and reverse anchors
+  // each keep that order, the forward ones first.
+  std::vector<Anchor> fwd, rev;
+  while (n > 0) {
+    const Seed& s = seeds[heap[0].y >> 32];
+    const uint64_t r = heap[0].x;
+    bool is_self = false;
+    if (!skip_hit(r, s, qname, qlen, idx, opt, is_self)) {
+      const uint64_t rid_rpos = (r & 0xffffffff00000000ULL) | (static_cast<uint32_t>(r) >> 1);
+      const uint64_t span = s.q_span, qpos = s.q_pos >> 1;
+      Anchor p;
+      const bool forward = (r & 1) == (s.q_pos & 1);
+      if (forward) {
+        p.x = rid_rpos;
+        p.y = span << 32 | qpos;
+      } else {
+        p.x = anchor_bit::kReverse | rid_rpos;
+        p.y = span << 32 | static_cast<uint32_t>(qlen - static_cast<int32_t>(qpos + 1 - span) - 1);
+      }
+      p.y |= static_cast<uint64_t>(s.seg_id) << anchor_bit::kSegShift;
+      if (s.is_tandem) p.y |= anchor_bit::kTandem;
+      if (is_self) p.y |= anchor_bit::kSelf;
+      (forward ? fwd : rev).push_back(p);
+    }
+    const uint32_t next = static_cast<uint32_t>(heap[0].y) + 1;
+    if (next < s.hits.size()) {
+      heap[0].x = s.hits[next];
+      ++heap[0].y;
+    } else {
+      heap[0] = heap[--n];
+    }
+    heap_down(heap.data(), 0, n);
+  }
+  fwd.insert(fwd.end(), rev.begin(), rev.end());
+  return fwd;
+}
+
+ReadSeeds look_up_read(std::span<const std::string_view> segs, const index::MinimizerIndex& idx,
+                       const AlignOptions& opt, int32_t mid_occ) {
+  ReadSeeds out;
+  for (const auto& s : segs) out.qlen += static_cast<int64_t>(s.size());
+  if (out.qlen == 0) return out;
   std::vector<index::Minimizer> mv = query_minimizers(segs, idx);
   if (opt.q_occ_frac > 0.0f) filter_query_repeats(mv, mid_occ, opt.q_occ_frac);
-  std::vector<Seed> seeds = lookup_seeds(mv, idx);
-  select_seeds(seeds, static_cast<int32_t>(qlen), mid_occ, opt.max_max_occ, opt.occ_dist);
-  out.rep_len = drop_filtered_seeds(seeds, out.mini_pos);
-  out.anchors = make_anchors(seeds, static_cast<int32_t>(qlen), qname, idx, opt);
+  out.seeds = lookup_seeds(mv, idx);
   return out;
+}
+
+SeedResult collect_anchors(const ReadSeeds& read, std::string_view qname, const index::MinimizerIndex& idx,
+                           const AlignOptions& opt, int32_t max_occ) {
+  SeedResult out;
+  if (read.qlen == 0) return out;
+  std::vector<Seed> seeds = read.seeds;
+  const auto qlen = static_cast<int32_t>(read.qlen);
+  select_seeds(seeds, qlen, max_occ, opt.max_max_occ, opt.occ_dist);
+  out.rep_len = drop_filtered_seeds(seeds, out.mini_pos);
+  out.anchors = opt.heap_sort ? make_anchors_heap(seeds, qlen, qname, idx, opt) : make_anchors(seeds, qlen, qname, idx, opt);
+  return out;
+}
+
+SeedResult seed_read(std::string_view qname, std::span<const std::string_view> segs, const index::MinimizerIndex& idx,
+                     const AlignOptions& opt, int32_t mid_occ) {
+  return collect_anchors(look_up_read(segs, idx, opt, mid_occ), qname, idx, opt, mid_occ);
 }
 
 }  // namespace agatha::map

@@ -35,7 +35,7 @@ struct Seed {
 
 // Everything seeding hands to chaining and to later stages.
 struct SeedResult {
-  std::vector<Anchor> anchors;     // sorted by x with minimap2's radix sort
+  std::vector<Anchor> anchors;     // sorted by x with minimap2's radix sort (or heap order)
   int32_t rep_len = 0;             // query bases covered by filtered (repetitive) seeds
   std::vector<uint64_t> mini_pos;  // kept seeds: span << 32 | pos, in query order
 };
@@ -63,6 +63,32 @@ void select_seeds(std::vector<Seed>& seeds, int32_t qlen, int32_t max_occ, int32
 // all-vs-all options (no_diag, no_dual).
 [[nodiscard]] std::vector<Anchor> make_anchors(const std::vector<Seed>& seeds, int32_t qlen, std::string_view qname,
                                                const index::MinimizerIndex& idx, const AlignOptions& opt);
+
+// The same anchors in the order minimap2's heap merge of the seeds' hit lists gives them
+// (collect_seed_hits_heap, --heap-sort, set by sr): all forward-strand anchors, then all
+// reverse-strand ones, each in increasing order of the index entry (reference id,
+// position, strand). Unlike the radix sort's order, two anchors at one reference
+// position come out in the heap's order, not in query order.
+[[nodiscard]] std::vector<Anchor> make_anchors_heap(const std::vector<Seed>& seeds, int32_t qlen,
+                                                    std::string_view qname, const index::MinimizerIndex& idx,
+                                                    const AlignOptions& opt);
+
+// A read's seeds as looked up, before the occurrence filter: the query minimizers of all
+// its segments after the query-repeat filter, with their index hits. Kept so that a
+// second pass with another occurrence cap (mm_map_frag's re-chaining with max_occ) can
+// start from them.
+struct ReadSeeds {
+  std::vector<Seed> seeds;
+  int64_t qlen = 0;  // the segments' summed length
+};
+[[nodiscard]] ReadSeeds look_up_read(std::span<const std::string_view> segs, const index::MinimizerIndex& idx,
+                                     const AlignOptions& opt, int32_t mid_occ);
+
+// The anchors of the seeds with at most max_occ hits (mm_seed_select's rules), with
+// rep_len and mini_pos (collect_seed_hits, or collect_seed_hits_heap with
+// opt.heap_sort).
+[[nodiscard]] SeedResult collect_anchors(const ReadSeeds& read, std::string_view qname,
+                                         const index::MinimizerIndex& idx, const AlignOptions& opt, int32_t max_occ);
 
 // The first seeding pass of a read with segments segs (mid_occ: resolve_mid_occ of the
 // index). An empty read gives an empty result.

@@ -48,9 +48,11 @@ std::vector<map::Region> regions_unaligned(std::string_view qname, int qlen, int
     map::set_parent(regs, p.mask_level, p.mask_len, p.sub_diff, p.hard_mask_level);
     map::select_sub(regs, p.pri_ratio, k * 2, p.best_n, true, p.min_strand_sc);
   }
-  map::estimate_divergence(regs, qlen, chains.anchors.data(), mini_pos, ref_lens);
-  map::filter_strand_retained(regs);
-  map::set_mapq(regs, p.min_chain_score, p.match_sc, rep_len, false);
+  if (!p.short_read) {
+    map::estimate_divergence(regs, qlen, chains.anchors.data(), mini_pos, ref_lens);
+    map::filter_strand_retained(regs);
+  }
+  map::set_mapq(regs, p.min_chain_score, p.match_sc, rep_len, p.short_read);
   return regs;
 }
 
@@ -103,9 +105,16 @@ ReadMapping ReadMapper::map(std::string_view name, std::string_view seq) const {
   if (seq.empty()) return m;  // minimap2 returns before seeding an empty read
   const int qlen = static_cast<int>(seq.size());
   if (opt_.max_qlen > 0 && qlen > opt_.max_qlen) return m;  // --max-qlen: unmapped, as mm_map_frag leaves it
-  const map::SeedResult seeds = map::seed_read(name, std::span<const std::string_view>(&seq, 1), idx_, opt_, mid_occ_);
-  m.rep_len = seeds.rep_len;
+  const std::span<const std::string_view> segs(&seq, 1);
+  const map::ReadSeeds looked_up = map::look_up_read(segs, idx_, opt_, mid_occ_);
+  map::SeedResult seeds = map::collect_anchors(looked_up, name, idx_, opt_, mid_occ_);
   m.chains = map::chain_read(seeds.anchors, qlen, 1, idx_.k(), chain_);
+  if (map::rechain_wanted(m.chains, 1, mid_occ_, seeds.rep_len, chain_)) {
+    seeds = map::collect_anchors(looked_up, name, idx_, opt_, chain_.max_occ);
+    m.chains = map::chain_dp_pass(seeds.anchors, qlen, 1, idx_.k(), chain_);
+  }
+  m.rep_len = seeds.rep_len;
+  m.frag_gap = map::gap_limits(chain_, qlen).ref;
   m.regions = regions_unaligned(name, qlen, idx_.k(), seeds.rep_len, m.chains, seeds.mini_pos, ref_lens_, region_);
   return m;
 }
@@ -128,22 +137,29 @@ FragmentMapping ReadMapper::map_fragment(std::span<const std::string_view> names
   if (opt_.independent_segments || n_segs == 1) {  // MM_F_INDEPEND_SEG: each segment a read of its own
     for (size_t i = 0; i < n_segs; ++i) {
       f.segs[i] = map(names[i], seqs[i]);
-      f.frag_gap = map::chain_ref_gap(chain_, qlens[i]);
+      f.frag_gap = f.segs[i].frag_gap;
     }
     return f;
   }
-  f.frag_gap = map::chain_ref_gap(chain_, qlen_sum);
+  f.frag_gap = map::gap_limits(chain_, qlen_sum).ref;
   if (qlen_sum == 0 || (opt_.max_qlen > 0 && qlen_sum > opt_.max_qlen)) return f;
-  // mm_map_frag: seeds of all segments, chains across them, regions of the fragment.
-  const map::SeedResult seeds = map::seed_read(names[0], seqs, idx_, opt_, mid_occ_);
-  const map::Chains chains = map::chain_read(seeds.anchors, qlen_sum, static_cast<int>(n_segs), idx_.k(), chain_);
+  // mm_map_frag: seeds of all segments, chains across them (again with more seeds when
+  // the best chain misses a segment, sr), regions of the fragment.
+  const int n = static_cast<int>(n_segs);
+  const map::ReadSeeds looked_up = map::look_up_read(seqs, idx_, opt_, mid_occ_);
+  map::SeedResult seeds = map::collect_anchors(looked_up, names[0], idx_, opt_, mid_occ_);
+  map::Chains chains = map::chain_read(seeds.anchors, qlen_sum, n, idx_.k(), chain_);
+  if (map::rechain_wanted(chains, n, mid_occ_, seeds.rep_len, chain_)) {
+    seeds = map::collect_anchors(looked_up, names[0], idx_, opt_, chain_.max_occ);
+    chains = map::chain_dp_pass(seeds.anchors, qlen_sum, n, idx_.k(), chain_);
+  }
   const uint32_t hash = read_hash(names[0], qlen_sum, region_.seed, region_.hash_name);
   std::vector<map::Region> regs = map::gen_regions(hash, qlen_sum, chains);
   if (!region_.all_chains) {
     map::set_parent(regs, region_.mask_level, region_.mask_len, region_.sub_diff, opt_.hard_mask_level);
     map::select_sub_multi(regs, region_.pri_ratio, 0.2f, 0.7f, f.frag_gap, idx_.k() * 2, region_.best_n, qlens);
   }
-  if (!opt_.sr) {
+  if (!region_.short_read) {
     map::estimate_divergence(regs, qlen_sum, chains.anchors.data(), seeds.mini_pos, ref_lens_);
     map::filter_strand_retained(regs);
   }
@@ -155,7 +171,9 @@ FragmentMapping ReadMapper::map_fragment(std::span<const std::string_view> names
     m.chains = std::move(parts[i].chains);
     m.regions = std::move(parts[i].regions);
     map::set_parent(m.regions, region_.mask_level, region_.mask_len, region_.sub_diff, opt_.hard_mask_level);
-    if (!for_alignment) map::set_mapq(m.regions, region_.min_chain_score, region_.match_sc, seeds.rep_len, opt_.sr);
+    m.frag_gap = f.frag_gap;
+    if (!for_alignment)
+      map::set_mapq(m.regions, region_.min_chain_score, region_.match_sc, seeds.rep_len, region_.short_read);
   }
   return f;
 }

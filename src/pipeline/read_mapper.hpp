@@ -1,8 +1,9 @@
 // src/pipeline/read_mapper.hpp — mapping one read without base-level alignment, as
 // minimap2 2.24's mm_map_frag does it for a single-segment read (map.c):
-// sketch -> seeds -> anchors -> chains (+ long join) -> regions (mm_gen_regs with the
-// per-read hash, mm_set_parent, mm_select_sub, mm_est_err, mm_filter_strand_retained,
-// mm_set_mapq) -> PAF lines (minimap2 without -a/-c).
+// sketch -> seeds -> anchors -> chains (+ long join, or with sr the re-chaining with
+// max_occ) -> regions (mm_gen_regs with the per-read hash, mm_set_parent, mm_select_sub,
+// mm_est_err and mm_filter_strand_retained unless sr, mm_set_mapq) -> PAF lines
+// (minimap2 without -a/-c).
 //
 // Threading: a ReadMapper is immutable once built; map and map_paf may run on any number
 // of threads at once. It refers to the index, which must outlive it.
@@ -29,7 +30,8 @@ namespace agatha::pipeline {
 struct ReadMapping {
   std::vector<map::Region> regions;  // in output order
   int32_t rep_len = 0;
-  map::Chains chains;  // the anchors the regions refer to
+  map::Chains chains;    // the anchors the regions refer to
+  int32_t frag_gap = 0;  // the chaining's reference gap limit (map::gap_limits; mm_pair's max gap)
 };
 
 // The mappings of a fragment's segments (minimap2's mm_map_frag with n_segs > 1, or

@@ -78,12 +78,12 @@ struct TraceCount {
 // Maps the reads of `reads_path` (in order, as many as the trace has) and compares every
 // DP call with the trace.
 TraceCount check_trace(const std::vector<ExpectedRead>& expected, const std::string& reads_path,
-                       const std::string& preset, int zdrop, int zdrop_inv) {
+                       const std::string& preset, int zdrop, int zdrop_inv, const std::string& ref = "data/ref.fa") {
   AlignOptions opt;
   opt.apply_preset(preset);
   opt.zdrop = zdrop, opt.zdrop_inv = zdrop_inv;
   opt.validate();
-  const index::MinimizerIndex idx = io::build_index_from_file(test::source_path("data/ref.fa"), opt);
+  const index::MinimizerIndex idx = io::build_index_from_file(test::source_path(ref), opt);
   const pipeline::ReadMapper mapper(idx, opt);
   DpBackendOptions dpo;
   dpo.backend = "cpu";
@@ -159,6 +159,50 @@ TEST(RegionAlign, DpCallsMatchMinimap2TraceSynthetic) {
       check_trace(expected, test::source_path("tests/data/region/synthetic.fq.gz"), "map-pb", 400, 200);
   report("synthetic", n);
   EXPECT_EQ(n.calls_ok, n.calls);
+}
+
+// Short reads with the sr preset (tests/data/e2e/sr.ecoli.fq.gz against the ONT slice):
+// the extensions to the read's ends, and the DP fills that replace an ungapped fill
+// which Z-drops (the ungapped fills themselves are no DP calls, in minimap2 as here).
+TEST(RegionAlign, DpCallsMatchMinimap2TraceShortReads) {
+  const std::vector<ExpectedRead> expected =
+      load_trace(test::source_path("tests/data/region/sr.ecoli.aln-seq.txt.gz"));
+  ASSERT_EQ(expected.size(), 534u);
+  const TraceCount n = check_trace(expected, test::source_path("tests/data/e2e/sr.ecoli.fq.gz"), "sr", 100, 100,
+                                   "tests/data/e2e/ont.ref.fa.gz");
+  report("sr", n);
+  EXPECT_GT(n.calls, 900);
+  EXPECT_EQ(n.calls_ok, n.calls);
+}
+
+// The longest stretch of anchors on one diagonal (mm_max_stretch), by the bases its
+// k-mers cover: ties go to the first; a lone anchor or a region of one anchor is itself.
+TEST(MaxStretch, HighestScoringRunOnOneDiagonal) {
+  auto anchor = [](int32_t r, int32_t q) {
+    return map::Anchor{static_cast<uint64_t>(r), 21ULL << 32 | static_cast<uint32_t>(q)};  // span 21
+  };
+  // Diagonal 0: three anchors 5 apart (21 + 5 + 5 = 31); then diagonal +3: four anchors 10
+  // apart (21 + 10 * 3 = 51); then diagonal +1: one anchor (21).
+  const std::vector<map::Anchor> a = {anchor(100, 100), anchor(105, 105), anchor(110, 110), anchor(150, 153),
+                                      anchor(160, 163), anchor(170, 173), anchor(180, 183), anchor(200, 201)};
+  map::Region r;
+  r.as = 0, r.cnt = static_cast<int32_t>(a.size());
+  int32_t as = -1, cnt = -1;
+  max_stretch(r, a.data(), as, cnt);
+  EXPECT_EQ(as, 3);
+  EXPECT_EQ(cnt, 4);
+  r.as = 0, r.cnt = 3;  // one diagonal only
+  max_stretch(r, a.data(), as, cnt);
+  EXPECT_EQ(as, 0);
+  EXPECT_EQ(cnt, 3);
+  r.as = 6, r.cnt = 2;  // two runs of one anchor, 21 each: the first
+  max_stretch(r, a.data(), as, cnt);
+  EXPECT_EQ(as, 6);
+  EXPECT_EQ(cnt, 1);
+  r.as = 7, r.cnt = 1;
+  max_stretch(r, a.data(), as, cnt);
+  EXPECT_EQ(as, 7);
+  EXPECT_EQ(cnt, 1);
 }
 
 // The same reads with map-ont and -z 200,100: other k, w, band and gap costs, and Z-drops

@@ -190,6 +190,8 @@ TEST(Minimap2Args, VersionHelpAndUsage) {
 // minimap2 2.24's error messages (colour codes aside), in its order of checks.
 TEST(Minimap2Args, Errors) {
   EXPECT_EQ(error_of("-x foo ref"), "unknown preset 'foo'");
+  EXPECT_EQ(error_of("-x lr ref"), "unknown preset 'lr'") << "not a preset of 2.24";
+  EXPECT_EQ(error_of("-x lr ref", Minimap2Flavor::kAlign), "");
   EXPECT_EQ(error_of("ref -k"), "missing option argument");
   EXPECT_EQ(error_of("ref -Z"), "unknown option in \"ref\"");
   EXPECT_EQ(error_of("ref -Z", Minimap2Flavor::kAlign), "unknown option in \"-Z\"");

@@ -1,7 +1,7 @@
 // Seeding against minimap2 2.24's own output: for every read, the anchors after the
-// radix sort (and rep_len) must equal the QR/RS/SD lines of `minimap2 --print-seeds`
-// (tests/data/seeds/make-expected.sh records the commands), and mid_occ must equal the
-// value minimap2 logs (`[M::mm_mapopt_update] mid_occ = N`).
+// radix sort (with sr: the heap merge) and rep_len must equal the QR/RS/SD lines of
+// `minimap2 --print-seeds` (tests/data/seeds/make-expected.sh records the commands), and
+// mid_occ must equal the value minimap2 logs (`[M::mm_mapopt_update] mid_occ = N`).
 #include "../../src/map/seed.hpp"
 #include "../../src/index/index.hpp"
 #include "../../src/io/index_file.hpp"
@@ -46,7 +46,7 @@ TEST_P(SeedsGolden, AnchorsEqualMinimap2) {
   const SeedCase& c = GetParam();
   AlignOptions opt;
   opt.apply_preset(c.preset);
-  opt.mid_occ = c.fixed_mid_occ;
+  if (c.fixed_mid_occ != 0) opt.mid_occ = c.fixed_mid_occ;
   opt.validate();
   const auto idx = io::build_index_from_file(test::source_path(c.ref), opt);
   const int32_t mid_occ = index::resolve_mid_occ(idx, opt);
@@ -81,7 +81,10 @@ INSTANTIATE_TEST_SUITE_P(Minimap2, SeedsGolden,
                                            SeedCase{"rep.map-pb.f20", "tests/data/seeds/rep.fa.gz",
                                                     "tests/data/seeds/rep.fq", "map-pb", 20, 20},
                                            SeedCase{"rep.map-ont.f20", "tests/data/seeds/rep.fa.gz",
-                                                    "tests/data/seeds/rep.fq", "map-ont", 20, 20}),
+                                                    "tests/data/seeds/rep.fq", "map-ont", 20, 20},
+                                           // sr: mid_occ 1000 from the preset; the heap order
+                                           SeedCase{"rep.sr", "tests/data/seeds/rep.fa.gz",
+                                                    "tests/data/seeds/rep.fq", "sr", 0, 1000}),
                          [](const auto& info) {
                            std::string n = info.param.expected;
                            for (char& ch : n)

@@ -47,7 +47,8 @@ TEST_P(AlignPaf, EqualsMinimap2) {
   const PafCase& c = GetParam();
   const Outcome r = run("align --map-only " + c.args + " " + c.ref + " " + c.reads);
   ASSERT_EQ(r.code, 0) << r.err;
-  const std::string want = read_file(test::source_path("tests/data/align/" + c.expected));
+  const std::string path = test::source_path("tests/data/align/" + c.expected);
+  const std::string want = c.expected.ends_with(".gz") ? test::read_gz(path) : read_file(path);
   ASSERT_FALSE(want.empty());
   EXPECT_EQ(r.out, want);
 }
@@ -66,7 +67,12 @@ INSTANTIATE_TEST_SUITE_P(
                               "-x map-ont -r 300,5000 -g 2k -n 4 -m 60 -N 2 -p 0.6 --mask-level 0.4 -U 5,2000", kRepRef,
                               kRepReads, "rep.map-ont.opts.paf"},
                       PafCase{"rep_map_pb_nosec", "-x map-pb --secondary=no -k 17 -w 8 -H", kRepRef, kRepReads,
-                              "rep.map-pb.nosec.paf"}),
+                              "rep.map-pb.nosec.paf"},
+                      // short reads: the heap order of anchors, the sr chaining limits, the
+                      // re-chaining with max_occ (most mapped reads of the repeat set), MAPQ
+                      PafCase{"sr_ecoli", "-x sr", src("tests/data/e2e/ont.ref.fa.gz"),
+                              src("tests/data/e2e/sr.ecoli.fq.gz"), "sr.ecoli.paf.gz"},
+                      PafCase{"sr_rep", "-x sr", kRepRef, src("tests/data/e2e/sr.rep.fq.gz"), "sr.rep.paf.gz"}),
     [](const auto& info) { return info.param.name; });
 
 // -t and -K change only how the work is cut, never the output.

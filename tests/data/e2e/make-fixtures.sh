@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # tests/data/e2e/make-fixtures.sh - regenerates the end-to-end fixtures (README.md):
-# the derived inputs, then minimap2 2.24's output for every case of cases.tsv.
+# the derived inputs, then minimap2 2.24's output for every case of cases.tsv and of
+# minimap2-cases.tsv (the minimap2 front end's cases), and minimap2's -h text.
 #
 # Usage (from anywhere):
-#   tests/data/e2e/make-fixtures.sh [inputs|expected|all]     (default: all)
+#   tests/data/e2e/make-fixtures.sh [inputs|expected|minimap2|all]     (default: all)
+# (minimap2: only the cases of minimap2-cases.tsv and the help texts)
 #
 # Needs the Debian packages minimap2 (2.24+dfsg), pbsim (1.0.3+git20180330) and dwgsim
-# (0.1.14), python3
-# and gzip. The ONT and DH10B data come from the Debian packages nanook-examples and
+# (0.1.14), python3 and gzip. The ONT and DH10B data come from the Debian packages nanook-examples and
 # python3-nanoget-examples, fetched once with `apt-get download` into CACHE/deb (the
 # cache of bench/mapping.sh). Every step is deterministic: a rerun reproduces the
 # committed files byte for byte.
@@ -86,6 +87,30 @@ make_inputs() {
   py pairs-plain-names "$TMP/perep.bwa.read1.fastq.gz" "$TMP/perep.bwa.read2.fastq.gz" "$TMP/pe.rep.r1.fq" \
     "$TMP/pe.rep.r2.fq"
   for p in pe.rep.r1 pe.rep.r2; do gzip -9n -c "$TMP/$p.fq" > "$E2E/$p.fq.gz"; done
+  # Short reads for the sr preset: dwgsim single-end reads (150 bp, then 100 bp; 3%
+  # random reads) of the ONT slice and of the repeat reference, with Ns and substitution
+  # clusters added by make-inputs.py. On the repeat reference only the first 26.5 kb of
+  # chr3 are sampled (all of chr1 and chr2): the 160 kb tandem array that follows
+  # (from 24,365) gives a read thousands of anchors, so a few reads of it are enough.
+  log "dwgsim short reads"
+  gzip -dc tests/data/seeds/rep.fa.gz > "$TMP/rep.fa"
+  printf 'chr1\t0\t25906\nchr2\t0\t26439\nchr3\t0\t26500\n' > "$TMP/rep.bed"
+  local set ref len n seed
+  while read -r set ref len n seed; do
+    local bed=()
+    [[ $set = rep ]] && bed=(-x "$TMP/rep.bed")
+    "$DWGSIM" -N "$n" -1 "$len" -2 0 -y 0.03 -z "$seed" -H -o 1 "${bed[@]}" "$TMP/$ref" "$TMP/$set.$len" \
+      > "$TMP/dwgsim.log" 2>&1
+  done <<'SETS'
+ecoli ont.ref.fa 150 300 11
+ecoli ont.ref.fa 100 200 12
+rep rep.fa 150 250 13
+rep rep.fa 100 150 14
+SETS
+  py sr-reads 7 "$TMP/ont.ref.fa" "$TMP/sr.ecoli.fq" "$TMP/ecoli.150.bwa.read1.fastq.gz" "$TMP/ecoli.100.bwa.read1.fastq.gz"
+  py sr-reads 8 "$TMP/rep.fa" "$TMP/sr.rep.fq" "$TMP/rep.150.bwa.read1.fastq.gz" "$TMP/rep.100.bwa.read1.fastq.gz"
+  gzip -9n -c "$TMP/sr.ecoli.fq" > "$E2E/sr.ecoli.fq.gz"
+  gzip -9n -c "$TMP/sr.rep.fq" > "$E2E/sr.rep.fq.gz"
 
   py long-cigar "$TMP/longcigar.ref.fa" "$TMP/longcigar.reads.fa"
   gzip -9n -c "$TMP/longcigar.ref.fa" > "$E2E/longcigar.ref.fa.gz"
@@ -108,9 +133,32 @@ make_expected() {
   done < "$E2E/cases.tsv"
 }
 
+# minimap2 ARGS for each case of minimap2-cases.tsv (ARGS: shell words, @OUT: the -o
+# file, whose content is then the case's output); and minimap2's help texts.
+make_minimap2_expected() {
+  local name output args
+  # A fixed name: the @PG line holds the command line, so the fixture stays the same.
+  local MM2_OUT=/tmp/agatha-make-fixtures-minimap2.out
+  mkdir -p "$E2E/expected"
+  while IFS=$'\t' read -r name output args; do
+    [[ -z $name || $name = \#* ]] && continue
+    log "$name: minimap2 $args"
+    rm -f "$MM2_OUT"
+    if ! eval "\"\$MINIMAP2\" ${args//@OUT/\"\$MM2_OUT\"}" > "$TMP/stdout" 2> "$TMP/minimap2.log"; then
+      cat "$TMP/minimap2.log" >&2
+      exit 1
+    fi
+    if [[ $args == *@OUT* ]]; then gzip -9n -c "$MM2_OUT" && rm -f "$MM2_OUT"; else gzip -9n -c "$TMP/stdout"; fi \
+      > "$E2E/expected/$name.$output.gz"
+  done < "$E2E/minimap2-cases.tsv"
+  "$MINIMAP2" -h | gzip -9n > "$E2E/expected/mm2_help.txt.gz"
+  "$MINIMAP2" -x sr -t 8 -h | gzip -9n > "$E2E/expected/mm2_help_sr_t8.txt.gz"
+}
+
 case $WHAT in
   inputs) make_inputs ;;
-  expected) make_expected ;;
-  all) make_inputs && make_expected ;;
-  *) log "usage: make-fixtures.sh [inputs|expected|all]"; exit 1 ;;
+  expected) make_expected && make_minimap2_expected ;;
+  minimap2) make_minimap2_expected ;;
+  all) make_inputs && make_expected && make_minimap2_expected ;;
+  *) log "usage: make-fixtures.sh [inputs|expected|minimap2|all]"; exit 1 ;;
 esac

@@ -20,6 +20,17 @@
       files and as one interleaved file in which a few pairs lost their second mate
   make-inputs.py pairs-plain-names R1.fq.gz R2.fq.gz OUT_R1.fq OUT_R2.fq
       the pairs with the /1 and /2 of their names dropped (equal names in both files)
+  make-inputs.py sr-reads SEED REF.fa OUT.fq DWGSIM.fq.gz...
+      short reads for the sr preset: dwgsim's single-end reads of the files in turn,
+      each name dwgsim's prefixed with rN_ (N counting the reads from 1: dwgsim's names
+      repeat across files), where every 12th read gets 1-3 N bases and every 40th
+      a run of 20 N; then 30 reads of 150 bp from the first sequence of REF (half of them
+      reverse-complemented) with a cluster of substitutions in the middle, 10-21 within 25
+      bases (24 reads) or 30-35 within 45 (6 reads), so that the ungapped alignment of
+      their anchors' diagonal drops by about the Z-drop threshold or far more; then four
+      reads that cannot map
+      or barely can: one of all N, one of 15 bases (shorter than k), one 150 bp read of
+      random bases, and one half N
 """
 import gzip
 import random
@@ -177,9 +188,44 @@ def pairs_plain_names(r1, r2, out1, out2):
                 write_fastq(f, name[:-2], seq, qual)
 
 
+def sr_reads(seed, ref, out, *dwgsim):
+    rng = random.Random(int(seed))
+    genome = read_fasta_first(ref).upper()
+    n = 0
+    with open(out, "w") as f:
+        for path in dwgsim:
+            for head, seq, qual in fastq_records(path):
+                seq = list(seq)
+                n += 1
+                if n % 12 == 0:
+                    for _ in range(rng.randint(1, 3)):
+                        seq[rng.randrange(len(seq))] = "N"
+                if n % 40 == 0:
+                    st = rng.randrange(len(seq) - 20)
+                    seq[st:st + 20] = "N" * 20
+                f.write(f"@r{n}_{head[1:]}\n{''.join(seq)}\n+\n{qual}\n")
+        for i in range(30):
+            st = rng.randrange(len(genome) - 150)
+            seq = list(genome[st:st + 150])
+            c0 = rng.randrange(40, 85)
+            w, n_sub = (25, 10 + i % 12) if i < 24 else (45, 30 + i % 6)
+            for p in rng.sample(range(c0, c0 + w), n_sub):
+                seq[p] = rng.choice([b for b in "ACGT" if b != seq[p]])
+            seq = "".join(seq)
+            strand = "+"
+            if i % 2 == 1:
+                seq, strand = seq.translate(COMP)[::-1], "-"
+            f.write(f"@sr_dense_{i}_{st + 1}{strand}\n{seq}\n+\n{'5' * len(seq)}\n")
+        rand = "".join(rng.choice("ACGT") for _ in range(150))
+        tail = [("sr_all_N", "N" * 100), ("sr_short_15", rand[:15]), ("sr_random_150", rand),
+                ("sr_half_N", "N" * 75 + rand[75:])]
+        for name, seq in tail:
+            f.write(f"@{name}\n{seq}\n+\n{'5' * len(seq)}\n")
+
+
 if __name__ == "__main__":
     cmds = {"mt-sub": mt_sub, "slice": slice_ref, "pick-ont": pick_ont, "long-cigar": long_cigar, "pairs": pairs,
-            "pairs-plain-names": pairs_plain_names}
+            "pairs-plain-names": pairs_plain_names, "sr-reads": sr_reads}
     if len(sys.argv) < 2 or sys.argv[1] not in cmds:
         sys.exit(__doc__)
     cmds[sys.argv[1]](*sys.argv[2:])

@@ -2,7 +2,8 @@
 # Regenerates the expected seeding output in this folder from minimap2 2.24 (Debian
 # package minimap2 2.24+dfsg). Run from the repository root. --print-seeds forces one
 # thread; it prints per read `QR name tid qlen`, `RS rep_len` and one `SD` line per
-# anchor after the radix sort (name rpos strand qpos span diff).
+# anchor after the radix sort (name rpos strand qpos span diff); with sr, in the order of
+# its heap merge of the seeds' hit lists (--heap-sort).
 set -euo pipefail
 out=tests/data/seeds
 seeds() {  # seeds NAME REF READS minimap2-options...
@@ -17,3 +18,4 @@ done
 seeds rep.map-hifi $out/rep.fa.gz $out/rep.fq -x map-hifi
 seeds rep.map-pb.f20 $out/rep.fa.gz $out/rep.fq -x map-pb -f 20
 seeds rep.map-ont.f20 $out/rep.fa.gz $out/rep.fq -x map-ont -f 20
+seeds rep.sr $out/rep.fa.gz $out/rep.fq -x sr
