@@ -84,9 +84,25 @@ struct DpScoring {
   int a = 2, b = 4, ambi = 1;
   int q = 4, e = 2, q2 = 24, e2 = 1;
 
-  // The score of target code t against query code q (codes 0..4).
+  // The entries of minimap2's matrix (ksw_gen_simple_mat: int8_t arguments, then |a|,
+  // -|b|, -|ambi| back in int8_t): equal to a, -b, -ambi for values in [0, 127].
+  [[nodiscard]] constexpr int8_t match_score() const { return abs8(a); }
+  [[nodiscard]] constexpr int8_t mismatch_score() const { return neg8(b); }
+  [[nodiscard]] constexpr int8_t ambi_score() const { return neg8(ambi); }
+
+  // The score of target code t against query code q (codes 0..4), from that matrix.
   [[nodiscard]] constexpr int substitution(uint8_t t, uint8_t q_code) const {
-    return t > 3 || q_code > 3 ? -ambi : t == q_code ? a : -b;
+    return t > 3 || q_code > 3 ? ambi_score() : t == q_code ? match_score() : mismatch_score();
+  }
+
+ private:
+  static constexpr int8_t abs8(int v) {
+    const auto x = static_cast<int8_t>(v);
+    return x < 0 ? static_cast<int8_t>(-x) : x;
+  }
+  static constexpr int8_t neg8(int v) {
+    const auto x = static_cast<int8_t>(v);
+    return x > 0 ? static_cast<int8_t>(-x) : x;
   }
 };
 

@@ -153,7 +153,7 @@ void fix_bad_ends_splice(const AlignOptions& opt, const index::MinimizerIndex& i
     const double log_gap = std::log(static_cast<double>(std::abs(ax(next) - ax(end))));
     if (aspan(end) >= log_gap + opt.anchor_ext_shift) return false;
     const int score = seed_ext_score(opt, idx, read, end);
-    return static_cast<double>(score) / opt.a < log_gap + opt.anchor_ext_shift;
+    return static_cast<double>(score) / opt.dp_scoring().match_score() < log_gap + opt.anchor_ext_shift;  // mat[0]
   };
   if (weak(a[r.as], a[r.as + 1])) ++as, --cnt;
   if (weak(a[r.as + r.cnt - 1], a[r.as + r.cnt - 2])) --cnt;
@@ -266,13 +266,13 @@ int test_zdrop(const AlignOptions& opt, const uint8_t* qseq, const uint8_t* tseq
     const int32_t len = static_cast<int32_t>(cigar::len(c));
     if (op == cigar::kMatch) {
       for (int32_t l = 0; l < len;) {
-        const int32_t n = sc.a > 0 ? match_run(tseq + i + l, qseq + j + l, len - l) : 0;
+        const int32_t n = sc.match_score() > 0 ? match_run(tseq + i + l, qseq + j + l, len - l) : 0;
         if (n > 0) {
           // A run of n identical bases: the score rises by a each step and the cells stay
           // on one diagonal, so a Z-drop measured in the run is below the one measured at
           // the cell before it, and the maximum, if the run reaches it, ends at its last
           // cell. The per-cell rule gives the same state.
-          score += n * sc.a;
+          score += n * sc.match_score();  // mm_test_zdrop scores with minimap2's int8 matrix
           if (score >= max) max = score, max_i = i + l + n - 1, max_j = j + l + n - 1;
           l += n;
         } else {

@@ -8,13 +8,7 @@
 
 namespace agatha {
 
-KswMatrix ksw_matrix(const DpScoring& sc) {
-  // ksw_gen_simple_mat(5, mat, a, b, ambi): the arguments are int8_t, then a = |a|,
-  // b = -|b|, ambi = -|ambi|, each back in an int8_t (so -(-128) stays -128).
-  auto i8 = [](int v) { return static_cast<int8_t>(v); };
-  const int8_t a = i8(sc.a), b = i8(sc.b), n = i8(sc.ambi);
-  return KswMatrix{a < 0 ? i8(-a) : a, b > 0 ? i8(-b) : b, n > 0 ? i8(-n) : n};
-}
+KswMatrix ksw_matrix(const DpScoring& sc) { return {sc.match_score(), sc.mismatch_score(), sc.ambi_score()}; }
 
 std::string validate_scoring(const DpScoring& sc, bool single_affine) {
   if (single_affine && (sc.q != sc.q2 || sc.e != sc.e2))
