@@ -142,6 +142,7 @@ FragmentMapping ReadMapper::map_fragment(std::span<const std::string_view> names
     return f;
   }
   f.frag_gap = map::gap_limits(chain_, qlen_sum).ref;
+  for (ReadMapping& m : f.segs) m.frag_gap = f.frag_gap;
   if (qlen_sum == 0 || (opt_.max_qlen > 0 && qlen_sum > opt_.max_qlen)) return f;
   // mm_map_frag: seeds of all segments, chains across them (again with more seeds when
   // the best chain misses a segment, sr), regions of the fragment.
@@ -171,34 +172,36 @@ FragmentMapping ReadMapper::map_fragment(std::span<const std::string_view> names
     m.chains = std::move(parts[i].chains);
     m.regions = std::move(parts[i].regions);
     map::set_parent(m.regions, region_.mask_level, region_.mask_len, region_.sub_diff, opt_.hard_mask_level);
-    m.frag_gap = f.frag_gap;
     if (!for_alignment)
       map::set_mapq(m.regions, region_.min_chain_score, region_.match_sc, seeds.rep_len, region_.short_read);
   }
   return f;
 }
 
-std::string ReadMapper::map_paf_fragment(std::span<const io::SeqRecord> reads) const {
-  if (reads.size() == 1) return map_paf(reads[0].name, reads[0].seq);
+FragmentMapping ReadMapper::map_fragment_as_read(std::span<const io::SeqRecord> reads) const {
   const size_t n = reads.size();
   std::vector<std::string> flipped(n);
   std::vector<std::string_view> names(n), seqs(n);
   for (size_t i = 0; i < n; ++i) {
     names[i] = reads[i].name;
-    if (segment_flipped(opt_.pe_ori, n, i)) {
-      flipped[i] = format::reverse_complement(reads[i].seq);
-      seqs[i] = flipped[i];
-    } else {
-      seqs[i] = reads[i].seq;
-    }
+    if (segment_flipped(opt_.pe_ori, n, i)) flipped[i] = format::reverse_complement(reads[i].seq);
+    seqs[i] = segment_flipped(opt_.pe_ori, n, i) ? std::string_view(flipped[i]) : std::string_view(reads[i].seq);
   }
   FragmentMapping f = map_fragment(names, seqs, false);
+  for (size_t i = 0; i < n; ++i)
+    if (segment_flipped(opt_.pe_ori, n, i))
+      for (map::Region& r : f.segs[i].regions) flip_region(r, static_cast<int>(reads[i].seq.size()));
+  return f;
+}
+
+std::string ReadMapper::map_paf_fragment(std::span<const io::SeqRecord> reads) const {
+  if (reads.size() == 1) return map_paf(reads[0].name, reads[0].seq);
+  const FragmentMapping f = map_fragment_as_read(reads);
   std::string out;
   const index::Reference& ref = idx_.reference();
-  for (size_t i = 0; i < n; ++i) {
+  for (size_t i = 0; i < reads.size(); ++i) {
     const int qlen = static_cast<int>(reads[i].seq.size());
-    for (map::Region& r : f.segs[i].regions) {
-      if (segment_flipped(opt_.pe_ori, n, i)) flip_region(r, qlen);
+    for (const map::Region& r : f.segs[i].regions) {
       if (!opt_.print_secondary && r.id != r.parent) continue;
       const index::RefSeq& rs = ref.seq(static_cast<uint32_t>(r.rid));
       out += paf_line(reads[i].name, qlen, rs.name, static_cast<int32_t>(rs.len), r, f.segs[i].rep_len);
