@@ -99,7 +99,8 @@ void merge_part_regions(std::vector<map::Region>& regs, int qlen, int32_t rep_le
 
 // ---- the passes ----
 
-// A part's pass of --map-only with --split-prefix: every read mapped (ReadMapper::map),
+// A part's pass of --map-only with --split-prefix: every read or fragment mapped
+// (ReadMapper::map_fragment_as_read),
 // its result appended to `write` in input order; batches and threads as map_reads.
 PipelineStats map_reads_to_part(const ReadMapper& mapper, io::ReadInput& reads, const RecordWriter& write, int threads,
                                 uint64_t batch_bases);
