@@ -404,7 +404,9 @@ bool rechain_wanted(const Chains& first, int n_seg, int mid_occ, int rep_len, co
     if (max < Chains::score(first.u[i])) max = Chains::score(first.u[i]), best = i, best_off = off, found = true;
     off += static_cast<uint32_t>(Chains::count(first.u[i]));
   }
-  if (!found) return true;  // no chain scores above 0: minimap2 would read u[-1]; never seen
+  // Every chain scoring 0 (possible only with -m 0): minimap2 then reads before its
+  // array; here the read is seeded and chained again, as when no chain was found.
+  if (!found) return true;
   int n_chained_segs = 1;
   const Anchor* a = first.anchors.data() + best_off;
   for (int32_t i = 1; i < Chains::count(first.u[best]); ++i)
