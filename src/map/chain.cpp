@@ -389,8 +389,8 @@ bool long_join_considered(const ChainParams& p, int n_seg, size_t n_chains) {
 
 Chains chain_dp_pass(const std::vector<Anchor>& sorted_anchors, int qlen, int n_seg, int k, const ChainParams& p) {
   const GapLimits g = gap_limits(p, qlen);
-  return chain_dp(sorted_anchors, g.ref, g.qry, p.bw, p.max_chain_skip, p.max_chain_iter, p.min_cnt,
-                  p.min_chain_score, gap_penalty(p, k), p.splice, n_seg, p.scan);
+  return chain_dp(sorted_anchors, g.ref, g.qry, p.bw, p.max_chain_skip, p.max_chain_iter, p.min_cnt, p.min_chain_score,
+                  gap_penalty(p, k), p.splice, n_seg, p.scan);
 }
 
 bool rechain_wanted(const Chains& first, int n_seg, int mid_occ, int rep_len, const ChainParams& p) {

@@ -47,7 +47,8 @@ std::string align_paf(const SrCase& c, DpBackend& dp, int threads) {
   const pipeline::ReadAligner aligner(mapper, opt, out);
   io::SeqReader reads(test::source_path(c.reads));
   std::string text;
-  (void)pipeline::align_reads(aligner, dp, reads, [&text](std::string_view s) { text += s; }, threads, 20'000, 4'000);
+  (void)pipeline::align_reads(
+      aligner, dp, reads, [&text](std::string_view s) { text += s; }, threads, 20'000, 4'000);
   return text;
 }
 
