@@ -315,6 +315,7 @@ void check_parts_output(const AlignArgs& a, bool split, bool one_part, bool bam)
   const bool split = !opt.split_prefix.empty();
   if (split && a.reads.size() > 1)
     throw OptionError("--split-prefix with more than one query file is not supported");
+  if (split && !opt.alt_list.empty()) throw OptionError("--alt with --split-prefix is not supported");
 
   // As minimap2's main: with neither reads nor -d there is nothing to do (minimap2 loads
   // an index file given alone, and stops).

@@ -54,7 +54,7 @@ void ReadAligner::finish(AlignJob& job, std::vector<Region>&& regs) const {
   // mm_map_frag's MAPQ, and the inversions' from their neighbours.
   const map::RegionParams& p = mapper_.region_params();
   if (!p.all_chains) {
-    map::set_parent(regs, p.mask_level, p.mask_len, p.sub_diff, p.hard_mask_level);
+    map::set_parent(regs, p.mask_level, p.mask_len, p.sub_diff, p.hard_mask_level, p.alt_drop);
     map::select_sub(regs, p.pri_ratio, idx_.k() * 2, p.best_n, false, p.min_strand_sc);
     map::set_sam_pri(regs);
   }

@@ -6,6 +6,7 @@
 #include <span>
 
 #include "../align/cigar_fix.hpp"
+#include "../io/line_reader.hpp"
 #include "../format/paf.hpp"
 #include "../map/est_err.hpp"
 #include "../map/seed.hpp"
@@ -42,8 +43,9 @@ std::vector<map::Region> regions_unaligned(std::string_view qname, int qlen, int
                                            const map::Chains& chains, const std::vector<uint64_t>& mini_pos,
                                            const std::vector<int32_t>& ref_lens, const map::RegionParams& p) {
   std::vector<map::Region> regs = map::gen_regions(read_hash(qname, qlen, p.seed, p.hash_name), qlen, chains);
+  map::mark_alt(regs, p.alt_refs, p.alt_drop);
   if (!p.all_chains) {
-    map::set_parent(regs, p.mask_level, p.mask_len, p.sub_diff, p.hard_mask_level);
+    map::set_parent(regs, p.mask_level, p.mask_len, p.sub_diff, p.hard_mask_level, p.alt_drop);
     map::select_sub(regs, p.pri_ratio, k * 2, p.best_n, true, p.min_strand_sc);
   }
   map::estimate_divergence(regs, qlen, chains.anchors.data(), mini_pos, ref_lens);
@@ -94,6 +96,19 @@ ReadMapper::ReadMapper(const index::MinimizerIndex& idx, const AlignOptions& opt
   for (uint32_t i = 0; i < ref.size(); ++i) ref_lens_.push_back(static_cast<int32_t>(ref.seq(i).len));
   // minimap2 reads the annotation for each index part (mm_idx_bed_read).
   if (!opt.junc_bed.empty()) junctions_ = index::Junctions::read(opt.junc_bed, ref);
+  // --alt, read for each index part as minimap2 does (mm_idx_alt_read): the first word of
+  // each line names an ALT contig; names not in this part are passed over. With none
+  // found the list stays empty (minimap2's n_alt == 0: no re-sort).
+  if (!opt.alt_list.empty()) {
+    io::LineReader in(opt.alt_list);
+    std::vector<uint8_t> alt(ref.size(), 0);
+    bool any = false;
+    for (std::string line; in.next(line);) {
+      const int64_t rid = ref.find(std::string_view(line).substr(0, line.find_first_of(" \t\r\v\f")));
+      if (rid >= 0) alt[static_cast<size_t>(rid)] = 1, any = true;
+    }
+    if (any) region_.alt_refs = std::move(alt);
+  }
 }
 
 ReadMapping ReadMapper::map(std::string_view name, std::string_view seq) const {
