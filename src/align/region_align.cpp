@@ -842,7 +842,7 @@ void align_skeleton(const AlignOptions& opt, const index::MinimizerIndex& idx, c
     map::update_dp_max(qlen, regs, opt.rank_frac, opt.a, opt.b);
     map::filter_regions(opt, qlen, regs);
   }
-  map::hit_sort(regs);
+  map::hit_sort(regs, opt.alt_drop);
 }
 
 void BackendDpSource::compute(const DpTask& task, DpResult& result) {

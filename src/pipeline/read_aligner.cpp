@@ -89,7 +89,7 @@ void ReadAligner::finish(AlignJob& job, std::vector<std::vector<Region>>&& regs)
   for (size_t i = 0; i < regs.size(); ++i) {
     std::vector<Region>& rg = regs[i];
     if (!p.all_chains) {
-      map::set_parent(rg, p.mask_level, p.mask_len, p.sub_diff, p.hard_mask_level);
+      map::set_parent(rg, p.mask_level, p.mask_len, p.sub_diff, p.hard_mask_level, p.alt_drop);
       map::select_sub(rg, p.pri_ratio, idx_.k() * 2, p.best_n, false, p.min_strand_sc);
       map::set_sam_pri(rg);
     }

@@ -131,7 +131,7 @@ void merge_part_regions(std::vector<Region>& regs, int qlen, int32_t rep_len, in
   if (!opt.sr && qlen >= opt.rank_min_len) map::update_dp_max(qlen, regs, opt.rank_frac, opt.a, opt.b);
   for (Region& r : regs) r.dp_max2 = 0, r.subsc = 0, r.n_sub = 0;  // recomputed over all parts
   map::hit_sort(regs);
-  map::set_parent(regs, p.mask_level, p.mask_len, p.sub_diff, p.hard_mask_level);
+  map::set_parent(regs, p.mask_level, p.mask_len, p.sub_diff, p.hard_mask_level, p.alt_drop);
   if (!p.all_chains) {
     map::select_sub(regs, p.pri_ratio, k * 2, p.best_n, false, p.min_strand_sc);
     map::set_sam_pri(regs);
