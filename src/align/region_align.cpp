@@ -292,8 +292,8 @@ int test_zdrop(const AlignOptions& opt, const uint8_t* qseq, const uint8_t* tseq
     }
   }
   const int q_len = pos[1][1] - pos[1][0], t_len = pos[0][1] - pos[0][0];
-  if (!opt.splicing() && !opt.sr && !opt.for_only && !opt.rev_only && max_zdrop > opt.zdrop_inv && q_len < opt.max_gap &&
-      t_len < opt.max_gap) {
+  if (!opt.splicing() && !opt.sr && !opt.for_only && !opt.rev_only && max_zdrop > opt.zdrop_inv &&
+      q_len < opt.max_gap && t_len < opt.max_gap) {
     std::vector<uint8_t> qseq2(static_cast<size_t>(q_len));
     reverse_complement(std::span<const uint8_t>(qseq + pos[1][0], static_cast<size_t>(q_len)), qseq2.data());
     int qe = -1, te = -1;
@@ -846,7 +846,7 @@ void align_skeleton(const AlignOptions& opt, const index::MinimizerIndex& idx, c
     map::update_dp_max(qlen, regs, opt.rank_frac, opt.a, opt.b);
     map::filter_regions(opt, qlen, regs);
   }
-  map::hit_sort(regs);
+  map::hit_sort(regs, opt.alt_drop);
 }
 
 void BackendDpSource::compute(const DpTask& task, DpResult& result) {

@@ -270,7 +270,7 @@ void map_and_merge(PassSetup& p, io::IndexParts& parts, std::optional<index::Min
     format::append_sam_sq_lines(header, refs);
   }
   out.header(header);
-  reads.emplace(std::vector<std::string>{a.reads.front()}, false);
+  reads.emplace(a.read_groups().front(), a.opt.frag_mode);
   const pipeline::PipelineStats st =
       pipeline::merge_parts(merge, *reads, a.opt, merged, a.map_only, out.writer(), a.opt.threads, a.opt.read_batch);
   print_done(p.t0, st, "merged the parts' results of");
@@ -313,8 +313,10 @@ void check_parts_output(const AlignArgs& a, bool split, bool one_part, bool bam)
     oo.sam.rg_id = rg->id;
   }
   const bool split = !opt.split_prefix.empty();
-  if (split && a.reads.size() > 1)
+  // (In fragment mode the files are read in step, one pass: the merge reads them again.)
+  if (split && a.reads.size() > 1 && !opt.frag_mode)
     throw OptionError("--split-prefix with more than one query file is not supported");
+  if (split && !opt.alt_list.empty()) throw OptionError("--alt with --split-prefix is not supported");
 
   // As minimap2's main: with neither reads nor -d there is nothing to do (minimap2 loads
   // an index file given alone, and stops).
@@ -336,10 +338,6 @@ void check_parts_output(const AlignArgs& a, bool split, bool one_part, bool bam)
     if (map && same_output(a.index_out, a.output))
       throw OptionError("-d and -o name the same output '" + a.index_out + "'");
   }
-  // Fragments are paired within one pass over the reads; the merge of a split index
-  // pairs nothing.
-  if (split && opt.frag_mode)
-    throw OptionError("--split-prefix maps single reads only: not with --frag=yes or -x sr");
   std::optional<io::ReadInput> reads;
   if (map) {  // fails before the index is built if a query file is missing
     const auto groups = a.read_groups();

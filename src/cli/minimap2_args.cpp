@@ -391,11 +391,8 @@ const Mm2Option kOptions[] = {
      [](Ctx& c) { c.s.sam_hit_only = true; }},
     {0, "chain-gap-scale", ArgKind::kRequired, "FLOAT", "scale of the chaining gap cost",
      [](Ctx& c) { c.s.opt.chain_gap_scale = c.f(); }},
-    {0, "alt", ArgKind::kRequired, "FILE", "names of ALT contigs (not supported by agatha)",
-     [](Ctx& c) {
-       c.s.opt.alt_list = c.v();
-       c.unsupported("ALT-contig handling is not supported");
-     }},
+    {0, "alt", ArgKind::kRequired, "FILE", "ALT contigs, one name a line (the first word): their hits rank lower",
+     [](Ctx& c) { c.s.opt.alt_list = c.v(); }},
     {0, "alt-drop", ArgKind::kRequired, "FLOAT", "score drop of hits on ALT contigs (only with --alt)",
      [](Ctx& c) { c.s.opt.alt_drop = c.f(); }},
     {0, "mask-len", ArgKind::kRequired, "NUM", "keep a secondary if it would leave more than NUM bases unaligned",

@@ -389,8 +389,8 @@ bool long_join_considered(const ChainParams& p, int n_seg, size_t n_chains) {
 
 Chains chain_dp_pass(const std::vector<Anchor>& sorted_anchors, int qlen, int n_seg, int k, const ChainParams& p) {
   const GapLimits g = gap_limits(p, qlen);
-  return chain_dp(sorted_anchors, g.ref, g.qry, p.bw, p.max_chain_skip, p.max_chain_iter, p.min_cnt,
-                  p.min_chain_score, gap_penalty(p, k), p.splice, n_seg, p.scan);
+  return chain_dp(sorted_anchors, g.ref, g.qry, p.bw, p.max_chain_skip, p.max_chain_iter, p.min_cnt, p.min_chain_score,
+                  gap_penalty(p, k), p.splice, n_seg, p.scan);
 }
 
 bool rechain_wanted(const Chains& first, int n_seg, int mid_occ, int rep_len, const ChainParams& p) {
@@ -404,7 +404,9 @@ bool rechain_wanted(const Chains& first, int n_seg, int mid_occ, int rep_len, co
     if (max < Chains::score(first.u[i])) max = Chains::score(first.u[i]), best = i, best_off = off, found = true;
     off += static_cast<uint32_t>(Chains::count(first.u[i]));
   }
-  if (!found) return true;  // no chain scores above 0: minimap2 would read u[-1]; never seen
+  // Every chain scoring 0 (possible only with -m 0): minimap2 then reads before its
+  // array; here the read is seeded and chained again, as when no chain was found.
+  if (!found) return true;
   int n_chained_segs = 1;
   const Anchor* a = first.anchors.data() + best_off;
   for (int32_t i = 1; i < Chains::count(first.u[best]); ++i)

@@ -112,7 +112,21 @@ std::vector<Region> gen_regions(uint32_t read_hash, int qlen, const Chains& chai
   return regs;
 }
 
-void set_parent(std::vector<Region>& regs, float mask_level, int mask_len, int sub_diff, bool hard_mask_level) {
+int alt_score(int score, float alt_drop) {
+  if (score < 0) return score;
+  const int s = static_cast<int>(score * (1.0 - alt_drop) + .499);
+  return s > 0 ? s : 1;
+}
+
+void mark_alt(std::vector<Region>& regs, const std::vector<uint8_t>& alt_refs, float alt_drop) {
+  if (alt_refs.empty()) return;
+  for (Region& r : regs)
+    if (alt_refs[static_cast<size_t>(r.rid)]) r.is_alt = true;
+  hit_sort(regs, alt_drop);
+}
+
+void set_parent(std::vector<Region>& regs, float mask_level, int mask_len, int sub_diff, bool hard_mask_level,
+                float alt_drop) {
   const int n = static_cast<int>(regs.size());
   if (n <= 0) return;
   for (int i = 0; i < n; ++i) regs[i].id = i;
@@ -144,10 +158,11 @@ void set_parent(std::vector<Region>& regs, float mask_level, int mask_len, int s
       if (!(static_cast<float>(ol) / min - static_cast<float>(uncov) / max > mask_level && uncov <= mask_len)) continue;
       secondary = true;
       ri.parent = rp.parent;
-      rp.subsc = std::max(rp.subsc, ri.score);
+      const bool alt_against_primary = !rp.is_alt && ri.is_alt;
+      rp.subsc = std::max(rp.subsc, alt_against_primary ? alt_score(ri.score, alt_drop) : ri.score);
       bool counts = ri.cnt >= rp.cnt;
       if (rp.aligned && ri.aligned && (rp.rid != ri.rid || rp.rs != ri.rs || rp.re != ri.re || ol != min)) {
-        rp.dp_max2 = std::max(rp.dp_max2, ri.dp_max);
+        rp.dp_max2 = std::max(rp.dp_max2, alt_against_primary ? alt_score(ri.dp_max, alt_drop) : ri.dp_max);
         if (rp.dp_max - ri.dp_max <= sub_diff) counts = true;
       }
       if (counts) ++rp.n_sub;
@@ -313,14 +328,15 @@ void update_dp_max(int qlen, std::vector<Region>& regs, float frac, int a, int b
   }
 }
 
-void hit_sort(std::vector<Region>& regs) {
+void hit_sort(std::vector<Region>& regs, float alt_drop) {
   if (regs.size() <= 1) return;
   std::vector<Anchor> aux;  // x: score << 32 | hash, y: index
   aux.reserve(regs.size());
   for (size_t i = 0; i < regs.size(); ++i) {
     const Region& r = regs[i];
     if (!r.inv && r.cnt <= 0) continue;
-    const int32_t score = r.aligned ? r.dp_max : r.score;
+    int32_t score = r.aligned ? r.dp_max : r.score;
+    if (r.is_alt) score = alt_score(score, alt_drop);
     aux.push_back({static_cast<uint64_t>(static_cast<int64_t>(score)) << 32 | r.hash, i});
   }
   radix_sort_by_x(aux.data(), aux.data() + aux.size());
@@ -381,6 +397,7 @@ RegionParams region_params(const AlignOptions& opt) {
   p.all_chains = opt.all_chains;
   p.hard_mask_level = opt.hard_mask_level;
   p.short_read = opt.sr;
+  p.alt_drop = opt.alt_drop;
   return p;
 }
 

@@ -42,6 +42,7 @@ struct Region {
   bool strand_retained = false;  // a secondary kept only because it lies on the other strand
   bool seg_split = false;        // a segment's part of a fragment chain (mm_seg_gen)
   bool proper_frag = false;      // one of the two regions mm_pair chose as the pair (FLAG 0x2)
+  bool is_alt = false;           // on an ALT contig (--alt; mm_mark_alt)
   uint32_t hash = 0;             // tie-breaking hash of the region
   float div = -1.0f;             // estimated divergence, -1 when unknown
   // Filled by base alignment (minimap2's mm_extra_t); the chain-only paths leave it off.
@@ -67,7 +68,19 @@ struct Region {
 void set_region_coords(Region& r, int qlen, const Anchor* a);
 
 // Primary/secondary assignment by query overlap (mm_set_parent). sub_diff = 2a + b.
-void set_parent(std::vector<Region>& regs, float mask_level, int mask_len, int sub_diff, bool hard_mask_level);
+// alt_drop (--alt-drop): a secondary on an ALT contig counts against a primary that is
+// not with its score scaled by 1 - alt_drop (mm_alt_score).
+void set_parent(std::vector<Region>& regs, float mask_level, int mask_len, int sub_diff, bool hard_mask_level,
+                float alt_drop = 0.0f);
+
+// mm_alt_score: an ALT contig's score scaled by 1 - alt_drop, rounded, at least 1 (a
+// negative score stays as it is).
+[[nodiscard]] int alt_score(int score, float alt_drop);
+
+// mm_mark_alt, and the re-sort minimap2 runs after it when the reference has ALT
+// contigs (alt_refs[rid] != 0; empty: none): regions on them get is_alt and are ordered
+// by hit_sort with their scores scaled by alt_score.
+void mark_alt(std::vector<Region>& regs, const std::vector<uint8_t>& alt_refs, float alt_drop);
 
 // Renumbers ids and parents after regions were removed (mm_sync_regs).
 void sync_regions(std::vector<Region>& regs);
@@ -102,6 +115,8 @@ struct RegionParams {
   // sr: no divergence estimate (mm_est_err) and no strand-retained filter before
   // alignment; MAPQ without the BWA-like cap (mm_set_mapq's is_sr).
   bool short_read = false;
+  float alt_drop = 0.0f;         // --alt-drop
+  std::vector<uint8_t> alt_refs;  // --alt: 1 for each ALT contig of the index part; empty: none
 };
 [[nodiscard]] RegionParams region_params(const AlignOptions& opt);
 
@@ -120,7 +135,8 @@ void update_dp_max(int qlen, std::vector<Region>& regs, float frac, int a, int b
 // mm_hit_sort: drops regions without anchors (inversions excepted) and orders the rest
 // by dp_max (chain score when unaligned), then hash, both descending, with minimap2's
 // radix sort (equal keys keep the order that sort gives them).
-void hit_sort(std::vector<Region>& regs);
+// Regions on ALT contigs are ordered by alt_score(score, alt_drop).
+void hit_sort(std::vector<Region>& regs, float alt_drop = 0.0f);
 
 // mm_set_sam_pri: the first region with id == parent becomes the SAM primary.
 void set_sam_pri(std::vector<Region>& regs);

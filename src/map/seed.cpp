@@ -269,7 +269,8 @@ SeedResult collect_anchors(const ReadSeeds& read, std::string_view qname, const 
   const auto qlen = static_cast<int32_t>(read.qlen);
   select_seeds(seeds, qlen, max_occ, opt.max_max_occ, opt.occ_dist);
   out.rep_len = drop_filtered_seeds(seeds, out.mini_pos);
-  out.anchors = opt.heap_sort ? make_anchors_heap(seeds, qlen, qname, idx, opt) : make_anchors(seeds, qlen, qname, idx, opt);
+  out.anchors =
+      opt.heap_sort ? make_anchors_heap(seeds, qlen, qname, idx, opt) : make_anchors(seeds, qlen, qname, idx, opt);
   return out;
 }
 

@@ -89,7 +89,7 @@ void ReadAligner::finish(AlignJob& job, std::vector<std::vector<Region>>&& regs)
   for (size_t i = 0; i < regs.size(); ++i) {
     std::vector<Region>& rg = regs[i];
     if (!p.all_chains) {
-      map::set_parent(rg, p.mask_level, p.mask_len, p.sub_diff, p.hard_mask_level);
+      map::set_parent(rg, p.mask_level, p.mask_len, p.sub_diff, p.hard_mask_level, p.alt_drop);
       map::select_sub(rg, p.pri_ratio, idx_.k() * 2, p.best_n, false, p.min_strand_sc);
       map::set_sam_pri(rg);
     }
@@ -125,16 +125,17 @@ void ReadAligner::format(const AlignJob& job, std::string& out) const {
                             [&](size_t i, const Region& r) { return printed(job.segs[i], r); });
     return;
   }
-  if (job.segs.size() != 1) throw Error("the regions of a fragment cannot be written for a split index");
-  const SegmentJob& sg = job.segs[0];
-  const auto qlen = static_cast<int32_t>(sg.read->seq.size());
-  if (!out_.eqx) {
-    append_part_result(out, qlen, sg.mapping.rep_len, sg.regions);
-  } else {  // the merge prints the CIGARs it is given: here are the reference's bases
-    std::vector<Region> regs = sg.regions;
-    for (Region& r : regs)
-      if (r.aligned) r.cigar = printed(sg, r).cigar;
-    append_part_result(out, qlen, sg.mapping.rep_len, regs);
+  // Each segment's regions, as minimap2's output step writes them for a split index.
+  for (const SegmentJob& sg : job.segs) {
+    const auto qlen = static_cast<int32_t>(sg.read->seq.size());
+    if (!out_.eqx) {
+      append_part_result(out, qlen, sg.mapping.rep_len, sg.regions, sg.mapping.frag_gap);
+    } else {  // the merge prints the CIGARs it is given: here are the reference's bases
+      std::vector<Region> regs = sg.regions;
+      for (Region& r : regs)
+        if (r.aligned) r.cigar = printed(sg, r).cigar;
+      append_part_result(out, qlen, sg.mapping.rep_len, regs, sg.mapping.frag_gap);
+    }
   }
 }
 

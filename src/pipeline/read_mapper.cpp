@@ -6,6 +6,7 @@
 #include <span>
 
 #include "../align/cigar_fix.hpp"
+#include "../io/line_reader.hpp"
 #include "../format/paf.hpp"
 #include "../format/sam.hpp"
 #include "../map/fragment.hpp"
@@ -44,8 +45,9 @@ std::vector<map::Region> regions_unaligned(std::string_view qname, int qlen, int
                                            const map::Chains& chains, const std::vector<uint64_t>& mini_pos,
                                            const std::vector<int32_t>& ref_lens, const map::RegionParams& p) {
   std::vector<map::Region> regs = map::gen_regions(read_hash(qname, qlen, p.seed, p.hash_name), qlen, chains);
+  map::mark_alt(regs, p.alt_refs, p.alt_drop);
   if (!p.all_chains) {
-    map::set_parent(regs, p.mask_level, p.mask_len, p.sub_diff, p.hard_mask_level);
+    map::set_parent(regs, p.mask_level, p.mask_len, p.sub_diff, p.hard_mask_level, p.alt_drop);
     map::select_sub(regs, p.pri_ratio, k * 2, p.best_n, true, p.min_strand_sc);
   }
   if (!p.short_read) {
@@ -98,6 +100,19 @@ ReadMapper::ReadMapper(const index::MinimizerIndex& idx, const AlignOptions& opt
   for (uint32_t i = 0; i < ref.size(); ++i) ref_lens_.push_back(static_cast<int32_t>(ref.seq(i).len));
   // minimap2 reads the annotation for each index part (mm_idx_bed_read).
   if (!opt.junc_bed.empty()) junctions_ = index::Junctions::read(opt.junc_bed, ref);
+  // --alt, read for each index part as minimap2 does (mm_idx_alt_read): the first word of
+  // each line names an ALT contig; names not in this part are passed over. With none
+  // found the list stays empty (minimap2's n_alt == 0: no re-sort).
+  if (!opt.alt_list.empty()) {
+    io::LineReader in(opt.alt_list);
+    std::vector<uint8_t> alt(ref.size(), 0);
+    bool any = false;
+    for (std::string line; in.next(line);) {
+      const int64_t rid = ref.find(std::string_view(line).substr(0, line.find_first_of(" \t\r\v\f")));
+      if (rid >= 0) alt[static_cast<size_t>(rid)] = 1, any = true;
+    }
+    if (any) region_.alt_refs = std::move(alt);
+  }
 }
 
 ReadMapping ReadMapper::map(std::string_view name, std::string_view seq) const {
@@ -142,6 +157,7 @@ FragmentMapping ReadMapper::map_fragment(std::span<const std::string_view> names
     return f;
   }
   f.frag_gap = map::gap_limits(chain_, qlen_sum).ref;
+  for (ReadMapping& m : f.segs) m.frag_gap = f.frag_gap;
   if (qlen_sum == 0 || (opt_.max_qlen > 0 && qlen_sum > opt_.max_qlen)) return f;
   // mm_map_frag: seeds of all segments, chains across them (again with more seeds when
   // the best chain misses a segment, sr), regions of the fragment.
@@ -155,8 +171,11 @@ FragmentMapping ReadMapper::map_fragment(std::span<const std::string_view> names
   }
   const uint32_t hash = read_hash(names[0], qlen_sum, region_.seed, region_.hash_name);
   std::vector<map::Region> regs = map::gen_regions(hash, qlen_sum, chains);
+  // ALT contigs mark the fragment's regions only: mm_seg_gen makes the segments' afresh.
+  map::mark_alt(regs, region_.alt_refs, region_.alt_drop);
   if (!region_.all_chains) {
-    map::set_parent(regs, region_.mask_level, region_.mask_len, region_.sub_diff, opt_.hard_mask_level);
+    map::set_parent(regs, region_.mask_level, region_.mask_len, region_.sub_diff, region_.hard_mask_level,
+                    region_.alt_drop);
     map::select_sub_multi(regs, region_.pri_ratio, 0.2f, 0.7f, f.frag_gap, idx_.k() * 2, region_.best_n, qlens);
   }
   if (!region_.short_read) {
@@ -170,35 +189,38 @@ FragmentMapping ReadMapper::map_fragment(std::span<const std::string_view> names
     m.rep_len = seeds.rep_len;
     m.chains = std::move(parts[i].chains);
     m.regions = std::move(parts[i].regions);
-    map::set_parent(m.regions, region_.mask_level, region_.mask_len, region_.sub_diff, opt_.hard_mask_level);
-    m.frag_gap = f.frag_gap;
+    map::set_parent(m.regions, region_.mask_level, region_.mask_len, region_.sub_diff, region_.hard_mask_level,
+                    region_.alt_drop);
     if (!for_alignment)
       map::set_mapq(m.regions, region_.min_chain_score, region_.match_sc, seeds.rep_len, region_.short_read);
   }
   return f;
 }
 
-std::string ReadMapper::map_paf_fragment(std::span<const io::SeqRecord> reads) const {
-  if (reads.size() == 1) return map_paf(reads[0].name, reads[0].seq);
+FragmentMapping ReadMapper::map_fragment_as_read(std::span<const io::SeqRecord> reads) const {
   const size_t n = reads.size();
   std::vector<std::string> flipped(n);
   std::vector<std::string_view> names(n), seqs(n);
   for (size_t i = 0; i < n; ++i) {
     names[i] = reads[i].name;
-    if (segment_flipped(opt_.pe_ori, n, i)) {
-      flipped[i] = format::reverse_complement(reads[i].seq);
-      seqs[i] = flipped[i];
-    } else {
-      seqs[i] = reads[i].seq;
-    }
+    if (segment_flipped(opt_.pe_ori, n, i)) flipped[i] = format::reverse_complement(reads[i].seq);
+    seqs[i] = segment_flipped(opt_.pe_ori, n, i) ? std::string_view(flipped[i]) : std::string_view(reads[i].seq);
   }
   FragmentMapping f = map_fragment(names, seqs, false);
+  for (size_t i = 0; i < n; ++i)
+    if (segment_flipped(opt_.pe_ori, n, i))
+      for (map::Region& r : f.segs[i].regions) flip_region(r, static_cast<int>(reads[i].seq.size()));
+  return f;
+}
+
+std::string ReadMapper::map_paf_fragment(std::span<const io::SeqRecord> reads) const {
+  if (reads.size() == 1) return map_paf(reads[0].name, reads[0].seq);
+  const FragmentMapping f = map_fragment_as_read(reads);
   std::string out;
   const index::Reference& ref = idx_.reference();
-  for (size_t i = 0; i < n; ++i) {
+  for (size_t i = 0; i < reads.size(); ++i) {
     const int qlen = static_cast<int>(reads[i].seq.size());
-    for (map::Region& r : f.segs[i].regions) {
-      if (segment_flipped(opt_.pe_ori, n, i)) flip_region(r, qlen);
+    for (const map::Region& r : f.segs[i].regions) {
       if (!opt_.print_secondary && r.id != r.parent) continue;
       const index::RefSeq& rs = ref.seq(static_cast<uint32_t>(r.rid));
       out += paf_line(reads[i].name, qlen, rs.name, static_cast<int32_t>(rs.len), r, f.segs[i].rep_len);

@@ -68,6 +68,9 @@ class ReadMapper {
                                              std::span<const std::string_view> seqs, bool for_alignment) const;
   // The PAF lines of the read (minimap2 without -a/-c); empty when it has no hit.
   [[nodiscard]] std::string map_paf(std::string_view name, std::string_view seq) const;
+  // A fragment's segments as input (reads) mapped without alignment, the final regions
+  // (MAPQ included) on each read's own strand (worker_for's flip of pe_ori undone).
+  [[nodiscard]] FragmentMapping map_fragment_as_read(std::span<const io::SeqRecord> reads) const;
   // The PAF lines of a fragment's segments, each under its own name (reads: the
   // segments as input).
   [[nodiscard]] std::string map_paf_fragment(std::span<const io::SeqRecord> reads) const;

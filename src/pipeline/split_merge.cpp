@@ -15,6 +15,7 @@
 #include <type_traits>
 
 #include "../util/parallel_for.hpp"
+#include "../map/fragment.hpp"
 #include "batch_loop.hpp"
 
 namespace agatha::pipeline {
@@ -24,7 +25,7 @@ using map::Region;
 
 // A result in the file: the header, then per region its fixed fields and its CIGAR.
 struct ResultHeader {
-  int32_t qlen, rep_len;
+  int32_t qlen, rep_len, frag_gap;
   uint32_t n_regions;
 };
 struct PackedRegion {
@@ -37,8 +38,8 @@ struct PackedRegion {
   uint8_t pad;
 };
 static_assert(std::is_trivially_copyable_v<PackedRegion> && std::is_trivially_copyable_v<ResultHeader>);
-static_assert(sizeof(PackedRegion) == 104 && sizeof(ResultHeader) == 12, "the sizes split_merge.hpp states");
-constexpr uint8_t kRev = 1, kInv = 2, kStrandRetained = 4, kAligned = 8, kSamPri = 16;
+static_assert(sizeof(PackedRegion) == 104 && sizeof(ResultHeader) == 16, "the sizes split_merge.hpp states");
+constexpr uint8_t kRev = 1, kInv = 2, kStrandRetained = 4, kAligned = 8, kSamPri = 16, kProperFrag = 32, kSegSplit = 64;
 // No read has more regions than this (a sanity bound for a damaged file: minimap2 keeps
 // at most -N secondaries per primary).
 constexpr uint32_t kMaxRegions = 1u << 24;
@@ -52,7 +53,8 @@ PackedRegion pack(const Region& r) {
   p.n_gap = r.n_gap, p.n_gapo = r.n_gapo, p.hash = r.hash, p.div = r.div;
   p.n_cigar = static_cast<uint32_t>(r.cigar.size());
   p.flags = static_cast<uint8_t>((r.rev ? kRev : 0) | (r.inv ? kInv : 0) | (r.strand_retained ? kStrandRetained : 0) |
-                                 (r.aligned ? kAligned : 0) | (r.sam_pri ? kSamPri : 0));
+                                 (r.aligned ? kAligned : 0) | (r.sam_pri ? kSamPri : 0) |
+                                 (r.proper_frag ? kProperFrag : 0) | (r.seg_split ? kSegSplit : 0));
   p.split = r.split, p.trans_strand = r.trans_strand;
   return p;
 }
@@ -66,6 +68,7 @@ Region unpack(const PackedRegion& p) {
   r.n_gap = p.n_gap, r.n_gapo = p.n_gapo, r.hash = p.hash, r.div = p.div;
   r.rev = (p.flags & kRev) != 0, r.inv = (p.flags & kInv) != 0, r.strand_retained = (p.flags & kStrandRetained) != 0;
   r.aligned = (p.flags & kAligned) != 0, r.sam_pri = (p.flags & kSamPri) != 0;
+  r.proper_frag = (p.flags & kProperFrag) != 0, r.seg_split = (p.flags & kSegSplit) != 0;
   r.split = p.split, r.trans_strand = p.trans_strand;
   return r;
 }
@@ -77,8 +80,9 @@ void append_pod(std::string& out, const T& v) {
 
 }  // namespace
 
-void append_part_result(std::string& out, int32_t qlen, int32_t rep_len, std::span<const Region> regions) {
-  append_pod(out, ResultHeader{qlen, rep_len, static_cast<uint32_t>(regions.size())});
+void append_part_result(std::string& out, int32_t qlen, int32_t rep_len, std::span<const Region> regions,
+                        int32_t frag_gap) {
+  append_pod(out, ResultHeader{qlen, rep_len, frag_gap, static_cast<uint32_t>(regions.size())});
   for (const Region& r : regions) {
     append_pod(out, pack(r));
     out.append(reinterpret_cast<const char*>(r.cigar.data()), r.cigar.size() * sizeof(uint32_t));
@@ -106,7 +110,7 @@ void PartResultReader::next(PartResult& r) {
   ResultHeader h;
   read(&h, sizeof h);
   if (h.qlen < 0 || h.n_regions > kMaxRegions) fail("not a result agatha wrote");
-  r.qlen = h.qlen, r.rep_len = h.rep_len;
+  r.qlen = h.qlen, r.rep_len = h.rep_len, r.frag_gap = h.frag_gap;
   r.regions.resize(h.n_regions);
   for (Region& reg : r.regions) {
     PackedRegion p;
@@ -127,7 +131,7 @@ void merge_part_regions(std::vector<Region>& regs, int qlen, int32_t rep_len, in
   if (!opt.sr && qlen >= opt.rank_min_len) map::update_dp_max(qlen, regs, opt.rank_frac, opt.a, opt.b);
   for (Region& r : regs) r.dp_max2 = 0, r.subsc = 0, r.n_sub = 0;  // recomputed over all parts
   map::hit_sort(regs);
-  map::set_parent(regs, p.mask_level, p.mask_len, p.sub_diff, p.hard_mask_level);
+  map::set_parent(regs, p.mask_level, p.mask_len, p.sub_diff, p.hard_mask_level, p.alt_drop);
   if (!p.all_chains) {
     map::select_sub(regs, p.pri_ratio, k * 2, p.best_n, false, p.min_strand_sc);
     map::set_sam_pri(regs);
@@ -144,14 +148,17 @@ PipelineStats map_reads_to_part(const ReadMapper& mapper, io::SeqReader& reads, 
 
 PipelineStats map_reads_to_part(const ReadMapper& mapper, io::ReadInput& input, const RecordWriter& write, int threads,
                                 uint64_t batch_bases) {
-  if (input.frag_mode()) throw Error("the results of fragments cannot be written for a split index");
   PipelineStats stats;
   run_batches(input, write, threads, batch_bases, true, stats,
               [&](const io::ReadBatch& rb, std::vector<std::string>& lines) {
-                const std::vector<io::SeqRecord>& batch = rb.reads;
-                util::parallel_for(batch.size(), threads, [&](size_t i, int) {
-                  const ReadMapping m = mapper.map(batch[i].name, batch[i].seq);
-                  append_part_result(lines[i], static_cast<int32_t>(batch[i].seq.size()), m.rep_len, m.regions);
+                const std::span<const io::SeqRecord> reads(rb.reads);
+                const std::vector<uint32_t>& fs = rb.frag_start;
+                util::parallel_for(rb.fragments(), threads, [&](size_t f, int) {
+                  const std::span<const io::SeqRecord> frag = reads.subspan(fs[f], fs[f + 1] - fs[f]);
+                  const FragmentMapping m = mapper.map_fragment_as_read(frag);
+                  for (size_t i = 0; i < frag.size(); ++i)
+                    append_part_result(lines[fs[f]], static_cast<int32_t>(frag[i].seq.size()), m.segs[i].rep_len,
+                                       m.segs[i].regions, m.segs[i].frag_gap);
                 });
               });
   return stats;
@@ -159,20 +166,30 @@ PipelineStats map_reads_to_part(const ReadMapper& mapper, io::ReadInput& input, 
 
 namespace {
 
-// The merged output of one read: its regions of every part, merged, as records.
-void merged_records(std::string& out, const io::SeqRecord& rd, std::vector<Region>& regs, int32_t rep_len,
-                    const SplitParts& parts, const AlignOptions& opt, const OutputOptions& oo, bool map_only) {
-  const auto qlen = static_cast<int32_t>(rd.seq.size());
-  merge_part_regions(regs, qlen, rep_len, parts.k, opt);
+// The merged output of one fragment (or read): each segment's regions of every part,
+// merged (merge_hits), the two segments of a pair paired again over all parts (mm_pair
+// with the fragment gap of the first part, whatever --no-pairing said), as records.
+void merged_records(std::string& out, std::span<const io::SeqRecord> frag, std::span<std::vector<Region>> regs,
+                    std::span<const int32_t> rep_len, int32_t frag_gap, const SplitParts& parts,
+                    const AlignOptions& opt, const OutputOptions& oo, bool map_only) {
+  for (size_t i = 0; i < frag.size(); ++i)
+    merge_part_regions(regs[i], static_cast<int32_t>(frag[i].seq.size()), rep_len[i], parts.k, opt);
+  if (frag.size() == 2 && opt.pe_ori >= 0 && !map_only)
+    map::pair_segments(frag_gap, opt.pe_bonus, opt.a * 2 + opt.b, opt.a, regs[0], regs[1]);
   // merge_hits keeps rep_len for MAPQ only: the records print rl:i:0.
   if (!map_only) {
-    append_records(out, ReadRegions{rd, regs, 0}, parts.refs, oo, opt.print_secondary, opt.copy_comment);
+    std::vector<ReadRegions> segs;
+    for (size_t i = 0; i < frag.size(); ++i) segs.push_back(ReadRegions{frag[i], regs[i], 0});
+    append_fragment_records(out, segs, parts.refs, oo, opt.print_secondary, opt.copy_comment);
     return;
   }
-  for (const Region& r : regs) {
-    if (!opt.print_secondary && r.id != r.parent) continue;
-    const index::RefSeq& rs = parts.refs[static_cast<size_t>(r.rid)];
-    out += paf_line(rd.name, qlen, rs.name, static_cast<int32_t>(rs.len), r, 0);
+  for (size_t i = 0; i < frag.size(); ++i) {
+    const auto qlen = static_cast<int32_t>(frag[i].seq.size());
+    for (const Region& r : regs[i]) {
+      if (!opt.print_secondary && r.id != r.parent) continue;
+      const index::RefSeq& rs = parts.refs[static_cast<size_t>(r.rid)];
+      out += paf_line(frag[i].name, qlen, rs.name, static_cast<int32_t>(rs.len), r, 0);
+    }
   }
 }
 
@@ -188,13 +205,12 @@ PipelineStats merge_parts(const SplitParts& parts, io::SeqReader& reads, const A
 PipelineStats merge_parts(const SplitParts& parts, io::ReadInput& input, const AlignOptions& opt,
                           const OutputOptions& oo, bool map_only, const RecordWriter& write, int threads,
                           uint64_t batch_bases) {
-  if (input.frag_mode()) throw Error("fragments cannot be merged from the parts of a split index");
   if (oo.eqx || oo.diff != format::DiffTag::kNone) throw Error("merge_parts: --eqx, --MD and --cs are the parts' own");
   std::vector<std::unique_ptr<PartResultReader>> files;
   for (const std::string& f : parts.files) files.push_back(std::make_unique<PartResultReader>(f));
   PipelineStats stats;
   std::vector<std::vector<Region>> regs;
-  std::vector<int32_t> rep_len;
+  std::vector<int32_t> rep_len, frag_gap;
   PartResult r;
   run_batches(input, write, threads, batch_bases, map_only, stats,
               [&](const io::ReadBatch& rb, std::vector<std::string>& lines) {
@@ -203,9 +219,11 @@ PipelineStats merge_parts(const SplitParts& parts, io::ReadInput& input, const A
                 // the merge and the records on the threads.
                 regs.assign(batch.size(), {});
                 rep_len.assign(batch.size(), 0);
+                frag_gap.assign(batch.size(), 0);
                 for (size_t i = 0; i < batch.size(); ++i) {
                   for (size_t j = 0; j < files.size(); ++j) {
                     files[j]->next(r);
+                    if (j == 0) frag_gap[i] = r.frag_gap;
                     if (r.qlen != static_cast<int32_t>(batch[i].seq.size()))
                       throw Error("'" + parts.files[j] + "': read '" + batch[i].name + "' of " +
                                   std::to_string(batch[i].seq.size()) + " bases was mapped with " +
@@ -217,9 +235,15 @@ PipelineStats merge_parts(const SplitParts& parts, io::ReadInput& input, const A
                     }
                   }
                 }
-                util::parallel_for(batch.size(), threads, [&](size_t i, int) {
-                  merged_records(lines[i], batch[i], regs[i], rep_len[i], parts, opt, oo, map_only);
-                  std::vector<Region>().swap(regs[i]);
+                const std::vector<uint32_t>& fs = rb.frag_start;
+                util::parallel_for(rb.fragments(), threads, [&](size_t f, int) {
+                  const size_t first = fs[f], n = fs[f + 1] - fs[f];
+                  // the last segment's gap, as merge_hits keeps it (all segments have the same)
+                  merged_records(lines[first], std::span<const io::SeqRecord>(batch).subspan(first, n),
+                                 std::span<std::vector<Region>>(regs).subspan(first, n),
+                                 std::span<const int32_t>(rep_len).subspan(first, n), frag_gap[first + n - 1], parts,
+                                 opt, oo, map_only);
+                  for (size_t i = first; i < first + n; ++i) std::vector<Region>().swap(regs[i]);
                 });
               });
   for (auto& f : files) f->expect_end();

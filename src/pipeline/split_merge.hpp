@@ -11,8 +11,14 @@
 // once, naming sequences in the whole reference (a part's sequence ids are shifted by
 // the number of sequences of the parts before it). So memory holds one part's index at
 // a time and, in the last pass, one batch of reads (-K) with their regions; the scratch
-// files hold every read's regions of every part (12 bytes a read and part, 104 a region,
+// files hold every read's regions of every part (16 bytes a read and part, 104 a region,
 // 4 a CIGAR operation).
+//
+// Fragments (read pairs) as minimap2 does them: each part's pass maps, aligns and pairs
+// the fragment and stores each segment's regions (on the read's own strand, with the
+// proper-pair flags the part's pairing set) and the fragment gap; the merge merges each
+// segment's regions over the parts and runs mm_pair once more on the merged regions of
+// a pair, with the first part's fragment gap, also with --no-pairing.
 //
 // What minimap2 does, and agatha with it (all checked against minimap2 2.24's output):
 //   - the merged regions' MAPQ uses the largest rep_len of the parts, but every record
@@ -50,12 +56,14 @@ namespace agatha::pipeline {
 struct PartResult {
   int32_t qlen = 0;  // the read's length, checked against the read in the merge
   int32_t rep_len = 0;
+  int32_t frag_gap = 0;              // the fragment gap of mm_pair (the read's fragment)
   std::vector<map::Region> regions;  // final, in output order; sequence ids the part's own
 };
 
 // Appends the result of a read of qlen bases to `out`, as PartResultReader reads it back
 // (agatha's own layout, written and read by the same binary: host byte order).
-void append_part_result(std::string& out, int32_t qlen, int32_t rep_len, std::span<const map::Region> regions);
+void append_part_result(std::string& out, int32_t qlen, int32_t rep_len, std::span<const map::Region> regions,
+                        int32_t frag_gap = 0);
 
 // Reads a part's scratch file back, result by result.
 class PartResultReader {
@@ -91,7 +99,8 @@ void merge_part_regions(std::vector<map::Region>& regs, int qlen, int32_t rep_le
 
 // ---- the passes ----
 
-// A part's pass of --map-only with --split-prefix: every read mapped (ReadMapper::map),
+// A part's pass of --map-only with --split-prefix: every read or fragment mapped
+// (ReadMapper::map_fragment_as_read),
 // its result appended to `write` in input order; batches and threads as map_reads.
 PipelineStats map_reads_to_part(const ReadMapper& mapper, io::ReadInput& reads, const RecordWriter& write, int threads,
                                 uint64_t batch_bases);

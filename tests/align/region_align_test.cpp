@@ -172,8 +172,7 @@ TEST(RegionAlign, DpCallsMatchMinimap2TraceSynthetic) {
 // the extensions to the read's ends, and the DP fills that replace an ungapped fill
 // which Z-drops (the ungapped fills themselves are no DP calls, in minimap2 as here).
 TEST(RegionAlign, DpCallsMatchMinimap2TraceShortReads) {
-  const std::vector<ExpectedRead> expected =
-      load_trace(test::source_path("tests/data/region/sr.ecoli.aln-seq.txt.gz"));
+  const std::vector<ExpectedRead> expected = load_trace(test::source_path("tests/data/region/sr.ecoli.aln-seq.txt.gz"));
   ASSERT_EQ(expected.size(), 534u);
   const TraceCount n = check_trace(expected, test::source_path("tests/data/e2e/sr.ecoli.fq.gz"), "sr", 100, 100, {},
                                    "tests/data/e2e/ont.ref.fa.gz");

@@ -168,6 +168,24 @@ const std::vector<SplitCase> kSplitCases = {
 INSTANTIATE_TEST_SUITE_P(Minimap2, SplitCases, ::testing::ValuesIn(kSplitCases),
                          [](const ::testing::TestParamInfo<SplitCase>& info) { return info.param.name; });
 
+// Read pairs (tests/data/e2e/pe.*) against the ONT slice in three parts (-I 100k), merged:
+// each read's regions merged over the parts, the pairs paired again (mm_pair over all
+// parts' regions, also with --no-pairing), two files and one interleaved file; and the
+// parts' records without the merge.
+TEST_F(SplitE2e, ReadPairsEqualMinimap2) {
+  SKIP_WITHOUT_MINIMAP2();
+  const std::string ref = shell_quote(test::source_path("tests/data/e2e/ont.ref.fa.gz"));
+  const std::string pairs = shell_quote(test::source_path("tests/data/e2e/pe.r1.fq.gz")) + " " +
+                            shell_quote(test::source_path("tests/data/e2e/pe.r2.fq.gz"));
+  const std::string interleaved = shell_quote(test::source_path("tests/data/e2e/pe.il.fq.gz"));
+  const std::string p = prefix("split");
+  expect_minimap2("-a -x sr -I 100k " + p, "-x sr -I 100k " + p, ref, pairs, 300);
+  expect_minimap2("-a -x sr -I 100k --no-pairing " + p, "-x sr -I 100k --no-pairing " + p, ref, pairs, 300);
+  expect_minimap2("-c -x sr -I 100k " + p, "-c -x sr -I 100k " + p, ref, interleaved, 250);
+  expect_minimap2("-x sr -I 100k " + p, "--map-only -x sr -I 100k " + p, ref, pairs, 250);
+  expect_minimap2("-a -x sr -I 100k", "-x sr -I 100k", ref, pairs, 300);
+}
+
 // The data does what the file's comment says: with -I 50k, a read whose hits are in three
 // parts gets a primary of MAPQ 0 and two secondaries, one record set in all.
 TEST_F(SplitE2e, AReadMapsToThreeParts) {

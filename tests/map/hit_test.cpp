@@ -47,5 +47,33 @@ TEST(SelectSub, OppositeStrandSecondaryIsRetainedAboveMinStrandScore) {
   EXPECT_EQ(regs.size(), 1u);
 }
 
+// mm_alt_score: scaled by 1 - alt_drop and rounded, never below 1; negative scores kept.
+TEST(Alt, ScoreIsScaledAndAtLeastOne) {
+  EXPECT_EQ(alt_score(100, 0.15f), 85);
+  EXPECT_EQ(alt_score(3, 0.15f), 3);  // 2.55 + .499
+  EXPECT_EQ(alt_score(1, 0.99f), 1);
+  EXPECT_EQ(alt_score(0, 0.15f), 1);
+  EXPECT_EQ(alt_score(-5, 0.15f), -5);
+}
+
+// A region on an ALT contig ranks below a slightly weaker one elsewhere (the re-sort of
+// mm_mark_alt), and counts against a primary with its scaled score (mm_set_parent).
+TEST(Alt, MarkReordersAndSetParentScalesTheSecondaryScore) {
+  std::vector<Region> regs = {make(0, -1, 100, 0), make(1, -1, 90, 0)};
+  regs[0].rid = 1, regs[1].rid = 0;
+  regs[0].cnt = regs[1].cnt = 5;  // hit_sort drops regions without anchors
+  mark_alt(regs, {0, 1}, 0.15f);  // rid 1 is ALT: 100 -> 85 < 90
+  ASSERT_EQ(regs.size(), 2u);
+  EXPECT_EQ(regs[0].score, 90);
+  EXPECT_FALSE(regs[0].is_alt);
+  EXPECT_TRUE(regs[1].is_alt);
+  set_parent(regs, 0.5f, 1 << 30, 10, false, 0.15f);
+  EXPECT_EQ(regs[1].parent, 0);
+  EXPECT_EQ(regs[0].subsc, 85) << "the ALT secondary's score, scaled";
+  std::vector<Region> none = {make(0, -1, 100, 0)};
+  mark_alt(none, {}, 0.15f);
+  EXPECT_FALSE(none[0].is_alt) << "no ALT contigs: nothing marked";
+}
+
 }  // namespace
 }  // namespace agatha::map
