@@ -188,6 +188,8 @@ TEST_F(Minimap2FrontEnd, ErrorsAreMinimap2s) {
       {"--idx-no-seq -a " + ref + reads, "[ERROR] the prebuilt index doesn't contain sequences."},
       {"-x sr " + ref + reads + reads,
        "[ERROR] mapping the reads of several query files as fragments (--frag=yes, -x sr) is not supported yet"},
+      {"-a nosuch.fa" + reads, "[ERROR] failed to open file 'nosuch.fa': No such file or directory"},
+      {ref + reads + " nosuch.fq", "ERROR: failed to map the query file"},
       {"--qstrand " + ref + reads, "[ERROR] not supported by agatha: --qstrand: query-strand output is not supported"},
   };
   for (const auto& [args, message] : cases) {
