@@ -120,6 +120,7 @@ void AlignOptions::validate(const OutputChecks& out) const {
   if (k > 28) throw OptionError("-k must be at most 28");
   if (w > 255) throw OptionError("-w must be less than 256");
   if (best_n < 0) throw OptionError("-N must be no less than 0");
+  if (best_n == 0 && out.warn) out.warn("'-N 0' reduces mapping accuracy. Please use '--secondary=no' instead.");
   if (pri_ratio < 0.0f || pri_ratio > 1.0f) throw OptionError("-p must be within 0 and 1 (including 0 and 1)");
   if (for_only && rev_only) throw OptionError("--for-only and --rev-only can't be applied at the same time");
   if (e <= 0 || q <= 0) throw OptionError("-O and -E must be positive");

@@ -13,6 +13,7 @@
 
 #include <climits>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,6 +24,8 @@ namespace agatha {
 struct OutputChecks {
   bool sam = false;       // SAM output (-a)
   bool cs_or_md = false;  // --cs or --MD
+  // Where mm_check_opt's warning for -N 0 goes, at its place among the checks; null: nowhere.
+  std::function<void(const std::string&)> warn;
 };
 
 struct AlignOptions {

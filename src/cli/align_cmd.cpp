@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cerrno>
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
@@ -297,7 +298,7 @@ void check_parts_output(const AlignArgs& a, bool split, bool one_part, bool bam)
   g_verbose = a.verbose;
   const AlignOptions& opt = a.opt;
   const bool paf = a.paf && !a.sam;  // with both -a and -c minimap2 writes SAM
-  opt.validate({.sam = !paf && !a.map_only, .cs_or_md = a.md || !a.cs.empty()});
+  opt.validate({.sam = !paf && !a.map_only, .cs_or_md = a.md || !a.cs.empty(), .warn = nullptr});
   if (opt.sr && a.reads.size() > 2)
     throw OptionError("incorrect input: in the sr mode, please specify no more than two query files.");
   pipeline::OutputOptions oo = a.out;
@@ -449,6 +450,15 @@ void take_settings(AlignArgs& a, const Minimap2Settings& s) {
   a.cs = s.cs ? (s.cs_long ? "long" : "short") : "";
 }
 
+// Whether the file opens for reading (errno says why not).
+[[nodiscard]] bool readable(const std::string& path) {
+  if (path == "-") return true;
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return false;
+  std::fclose(f);
+  return true;
+}
+
 void print_warning(const char* prefix, const std::string& text) { std::fprintf(stderr, "%s%s\n", prefix, text.c_str()); }
 
 }  // namespace
@@ -483,6 +493,18 @@ int run_minimap2(const std::vector<std::string>& words) {
     refuse_unsupported(p.settings);
     AlignArgs a;
     take_settings(a, p.settings);
+    // minimap2's words for files it cannot open, in its order: the sr check, the target,
+    // then (when it reaches them; agatha before it maps anything) the query files.
+    if (a.opt.sr && a.reads.size() > 2)
+      throw OptionError("incorrect input: in the sr mode, please specify no more than two query files.");
+    if (!readable(a.reference))
+      throw OptionError("failed to open file '" + a.reference + "': " + std::strerror(errno));
+    for (const std::string& f : a.reads) {
+      if (f == "-" || readable(f)) continue;
+      std::fprintf(stderr, "ERROR: failed to open file '%s': %s\nERROR: failed to map the query file\n", f.c_str(),
+                   std::strerror(errno));
+      return 1;
+    }
     a.sam = p.settings.sam;
     a.paf = p.settings.cigar;         // base-level alignment: PAF unless -a
     a.map_only = !p.settings.cigar;   // minimap2's default: PAF without base alignment

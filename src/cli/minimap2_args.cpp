@@ -176,7 +176,10 @@ const Mm2Option kOptions[] = {
     {'K', "mb-size", ArgKind::kRequired, "NUM", "minibatch size for mapping [500M]",
      [](Ctx& c) { c.s.opt.read_batch = static_cast<uint64_t>(std::max<int64_t>(c.num(), 0)); }},
     {'t', nullptr, ArgKind::kRequired, "INT", "number of threads [3]",
-     [](Ctx& c) { c.s.opt.threads = std::max(c.i(), 1); }},
+     [](Ctx& c) {
+       c.s.threads_given = c.i();
+       c.s.opt.threads = std::max(c.s.threads_given, 1);
+     }},
     {'r', nullptr, ArgKind::kRequired, "NUM[,NUM]", "chaining/alignment bandwidth and long-join bandwidth",
      [](Ctx& c) {
        size_t pos = 0;
@@ -366,7 +369,7 @@ const Mm2Option kOptions[] = {
      [](Ctx& c) { c.s.opt.min_mid_occ = c.i(); }},
     {0, "MD", ArgKind::kNone, nullptr, "output the MD tag", [](Ctx& c) { c.s.md = true; }},
     {0, "lj-min-ratio", ArgKind::kRequired, "FLOAT", "deprecated (no effect)",
-     [](Ctx& c) { c.warn("--lj-min-ratio has been deprecated."); }},
+     [](Ctx& c) { c.warn(" --lj-min-ratio has been deprecated."); }},  // minimap2's text has two blanks
     {0, "score-N", ArgKind::kRequired, "INT", "penalty of a non-ACGT base", [](Ctx& c) { c.s.opt.sc_ambi = c.i(); }},
     {0, "eqx", ArgKind::kNone, nullptr, "write =/X CIGAR operators", [](Ctx& c) { c.s.eqx = true; }},
     {0, "paf-no-hit", ArgKind::kNone, nullptr, "in PAF, output unmapped queries",
@@ -543,9 +546,8 @@ Minimap2Parse parse_minimap2_args(std::vector<std::string> words, Minimap2Flavor
   // After the loop, as main.c: --splice with --frag; then mm_check_opt; then -N 0.
   if (s.opt.splice && s.opt.frag_mode)
     throw OptionError("--splice and --frag should not be specified at the same time.");
-  s.opt.validate({.sam = s.sam, .cs_or_md = s.cs || s.md});
+  s.opt.validate({.sam = s.sam, .cs_or_md = s.cs || s.md, .warn = s.verbose >= 2 ? warn : nullptr});
   if (s.opt.best_n == 0) {
-    if (s.verbose >= 2) warn("'-N 0' reduces mapping accuracy. Please use '--secondary=no' instead.");
     warn("changed '-N 0' to '-N " + std::to_string(s.old_best_n) + " --secondary=no'.");
     s.opt.best_n = s.old_best_n;
     s.opt.print_secondary = false;
@@ -618,7 +620,7 @@ std::string minimap2_usage(const Minimap2Settings& s) {
       "\nSee `man ./minimap2.1' for detailed description of these and other advanced command-line options.\n",
       o.k, o.w, static_cast<double>(o.mid_occ_frac), o.max_gap, o.bw, o.bw_long, o.min_cnt, o.min_chain_score,
       static_cast<double>(o.pri_ratio), o.best_n, o.a, o.b, o.q, o.q2, o.e, o.e2, o.zdrop, o.zdrop_inv, o.min_dp_max,
-      o.threads);
+      s.threads_given);
   return b;
 }
 

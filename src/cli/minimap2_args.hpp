@@ -41,6 +41,7 @@ struct Minimap2Settings {
   int verbose = 3;           // -v
   bool help = false;         // -h
   int old_best_n = -1;       // -N's previous value (for -N 0)
+  int threads_given = 3;     // -t as given (the usage text shows it; agatha runs at least 1)
   // Accepted options agatha does not implement, and debugging switches it leaves out:
   // refused after the checks (refuse_unsupported).
   std::vector<std::string> unsupported;

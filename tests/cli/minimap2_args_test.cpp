@@ -157,7 +157,7 @@ TEST(Minimap2Args, FlagsAndTheirFields) {
   EXPECT_EQ(parse("-v 1 ref").parse.settings.verbose, 1);
   EXPECT_TRUE(parse("--idx-no-seq ref").parse.settings.idx_no_seq);
   const Parsed lj = parse("--lj-min-ratio 0.5 ref");
-  EXPECT_EQ(lj.warnings, std::vector<std::string>{"--lj-min-ratio has been deprecated."});
+  EXPECT_EQ(lj.warnings, std::vector<std::string>{" --lj-min-ratio has been deprecated."});
   const Parsed yn = parse("--secondary=maybe ref");
   EXPECT_TRUE(yn.parse.settings.opt.print_secondary);
   EXPECT_EQ(yn.warnings, std::vector<std::string>{"option '--secondary' only accepts 'yes' or 'no'."});
@@ -173,6 +173,14 @@ TEST(Minimap2Args, DashNZero) {
                                                   "changed '-N 0' to '-N 50 --secondary=no'."}));
   EXPECT_EQ(opt("-N 3 -N 0 ref").best_n, 3);
   EXPECT_EQ(error_of("-N 0 -P ref"), "") << "checked before the conversion, as minimap2";
+  // The first warning comes at its place among the checks: before a later check's error.
+  Parsed r2;
+  try {
+    (void)parse_minimap2_args(words_of("-N 0 -p 2 ref"), Minimap2Flavor::kMinimap2, Minimap2Settings{},
+                              [&r2](const std::string& w) { r2.warnings.push_back(w); });
+  } catch (const OptionError&) {
+  }
+  EXPECT_EQ(r2.warnings, std::vector<std::string>{"'-N 0' reduces mapping accuracy. Please use '--secondary=no' instead."});
 }
 
 TEST(Minimap2Args, VersionHelpAndUsage) {

@@ -186,6 +186,8 @@ TEST_F(Minimap2FrontEnd, ErrorsAreMinimap2s) {
       {"-x sr " + ref + " a.fq b.fq c.fq",
        "[ERROR] incorrect input: in the sr mode, please specify no more than two query files."},
       {"--idx-no-seq -a " + ref + reads, "[ERROR] the prebuilt index doesn't contain sequences."},
+      {"-a nosuch.fa" + reads, "[ERROR] failed to open file 'nosuch.fa': No such file or directory"},
+      {ref + reads + " nosuch.fq", "ERROR: failed to map the query file"},
       {"--qstrand " + ref + reads, "[ERROR] not supported by agatha: --qstrand: query-strand output is not supported"},
   };
   for (const auto& [args, message] : cases) {
