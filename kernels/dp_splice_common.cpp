@@ -18,15 +18,17 @@ inline int8_t wrap(int v) { return static_cast<int8_t>(v); }
 bool prepare_splice(const DpTask& task, SpliceSetup& s) {
   s.qlen = static_cast<int>(task.query.size());
   s.tlen = static_cast<int>(task.target.size());
-  const int q = task.scoring.q, e = task.scoring.e, q2 = task.scoring.q2;
+  // As minimap2 passes them: q, e, q2 as int8_t, the matrix from ksw_gen_simple_mat.
+  const int q = wrap(task.scoring.q), e = wrap(task.scoring.e), q2 = wrap(task.scoring.q2);
   if (s.qlen <= 0 || s.tlen <= 0 || q2 <= q + e) return false;
-  const int min_sc = std::min({task.scoring.a, -task.scoring.b, -task.scoring.ambi});
+  const KswMatrix m = ksw_matrix(task.scoring);
+  const int min_sc = std::min({m.match, m.mismatch, m.ambi});
   if (-min_sc > 2 * (q + e)) return false;
   s.q = wrap(q), s.q2 = wrap(q2), s.qe = wrap(q + e), s.e = wrap(e);
   s.qe_row0 = q + e;
-  s.sc_match = wrap(task.scoring.a);
-  s.sc_mismatch = wrap(-task.scoring.b);
-  s.sc_ambi = task.scoring.ambi == 0 ? wrap(-e) : wrap(-task.scoring.ambi);
+  s.sc_match = m.match;
+  s.sc_mismatch = m.mismatch;
+  s.sc_ambi = m.ambi == 0 ? wrap(-e) : m.ambi;
   // A gap of L = r + 1 border bases costs q + L*e until that passes q2.
   int lt = (q2 - q) / e - 1;
   if (q2 > q + e + lt * e) ++lt;
@@ -41,7 +43,7 @@ bool prepare_splice(const DpTask& task, SpliceSetup& s) {
 void splice_site_rows(const DpTask& task, int8_t* donor, int8_t* acceptor, int n) {
   SpliceSiteInput in;
   in.target = task.target.data(), in.tlen = static_cast<int>(task.target.size()), in.flag = task.flag;
-  in.noncan = task.noncan, in.junc_bonus = task.junc_bonus;
+  in.noncan = wrap(task.noncan), in.junc_bonus = wrap(task.junc_bonus);  // int8_t in ksw_exts2
   in.junc = task.junc.empty() ? nullptr : task.junc.data();
   splice_site_scores(in, donor, acceptor, n);
 }

@@ -163,8 +163,9 @@ static uint8_t *decode_junc(char *s, int tlen)
 	return r;
 }
 
-/* minimap2 2.24 ksw_gen_simple_mat(5, mat, a, b, sc_ambi) */
-static void gen_simple_mat(int8_t *mat, int a, int b, int ambi)
+/* minimap2 2.24 ksw_gen_simple_mat(5, mat, a, b, sc_ambi): int8_t parameters, so
+ * values past the int8 range (-A 200) wrap first, as minimap2's own call does */
+static void gen_simple_mat(int8_t *mat, int8_t a, int8_t b, int8_t ambi)
 {
 	int i, j;
 	a = a < 0 ? -a : a, b = b > 0 ? -b : b, ambi = ambi > 0 ? -ambi : ambi;
@@ -202,7 +203,7 @@ int main(int argc, char *argv[])
 		if (k < 14) fail("a task line has fewer than 14 columns");
 		if ((p = strchr(f[13], '\t')) != 0) *p = 0;
 		if (!(atoi(f[1]) & SPLICE_TASK_MARK)) fail("a task without the splice mark 0x10000 in its flag");
-		gen_simple_mat(mat, atoi(f[2]), atoi(f[3]), atoi(f[4]));
+		gen_simple_mat(mat, (int8_t)atoi(f[2]), (int8_t)atoi(f[3]), (int8_t)atoi(f[4]));
 		qs = encode(f[12], &qlen);
 		ts = encode(f[13], &tlen);
 		junc = decode_junc(f[11], tlen);

@@ -115,6 +115,13 @@ for f in mt pb ontul syn; do
   timeout 300 "$AGATHA" dp "$path" --backend gpu --check --bench >"$OUT/check_$f.log" 2>&1
   say "$f: exit $? $(grep -E '^checked' "$OUT/check_$f.log") $(grep -oE 'cells_per_s=[0-9.e+]+' "$OUT/check_$f.log")"
 done
+# tasks recorded from minimap2's kernels under the sr preset and other scorings (the
+# single-affine and wide ones are handed to the CPU's scalar kernels, with a note)
+for path in tests/data/dp/*.golden.tsv.gz; do
+  f=dp_$(basename "$path" .golden.tsv.gz)
+  timeout 300 "$AGATHA" dp "$path" --backend gpu --check >"$OUT/check_$f.log" 2>&1
+  say "$f: exit $? $(grep -E '^checked' "$OUT/check_$f.log")"
+done
 
 say "== compute-sanitizer (300 golden tasks)"
 if command -v compute-sanitizer >/dev/null 2>&1; then

@@ -4,6 +4,10 @@
     splice_golden.py edge OUT.tsv
         writes the hand-made splice DP tasks (input columns 1-14 only) that the driver
         then answers with minimap2's own ksw_exts2_sse;
+    splice_golden.py wide EDGE.tsv OUT.tsv
+        writes the edge tasks of EDGE.tsv (input columns; those under 400,000 cells) again
+        with scorings minimap2 accepts past the splice kernels' range (-A/-B past int8,
+        negative e, q2 up to 200, -C and --junc-bonus past int8), a seeded choice;
     splice_golden.py sample QUOTA MAX_CELLS LOG.tsv >> OUT.tsv
         prints a deterministic selection of QUOTA recorded tasks of LOG.tsv: duplicates
         dropped, tasks grouped by (flag, N in the CIGAR, Z-dropped, junction bits), each
@@ -233,6 +237,31 @@ def parse(line):
     return f
 
 
+def wide_tasks(edge_path):
+    rng = Rng(20261206)
+    ri = rng.randint
+    out = []
+    with open(edge_path) as fp:
+        for line in fp:
+            if line.startswith("#"):
+                continue
+            f = line.rstrip("\n").split("\t")[:14]
+            if len(f[12]) * max(1, len(f[13])) > 400000:
+                continue
+            f[0] = "wide:" + f[0]
+            f[2] = str(ri(-300, 300) if ri(0, 2) == 0 else ri(1, 127))
+            f[3] = str(ri(-300, 300) if ri(0, 2) == 0 else ri(1, 127))
+            f[4] = str(ri(-130, 130) if ri(0, 4) == 0 else ri(0, 3))
+            q, e = ri(1, 40), ri(1, 12)
+            if ri(0, 5) == 0:
+                e = ri(-3, -1)
+            f[5], f[6], f[7] = str(q), str(e), str(ri(q + max(e, 0) + 1, 200))
+            f[8] = str(ri(-130, 300) if ri(0, 2) == 0 else ri(0, 30))
+            f[9] = str(ri(-300, 300) if ri(0, 2) == 0 else ri(-20, 20))
+            out.append("\t".join(f))
+    return out
+
+
 def sample(quota, max_cells, path):
     seen, groups, longest = set(), {}, None
     with open(path) as fp:
@@ -271,6 +300,9 @@ def main():
     if len(sys.argv) >= 3 and sys.argv[1] == "edge":
         with open(sys.argv[2], "w") as fp:
             fp.write("".join(l + "\n" for l in edge_tasks()))
+    elif len(sys.argv) == 4 and sys.argv[1] == "wide":
+        with open(sys.argv[3], "w") as fp:
+            fp.write("".join(l + "\n" for l in wide_tasks(sys.argv[2])))
     elif len(sys.argv) == 5 and sys.argv[1] == "sample":
         sample(int(sys.argv[2]), int(sys.argv[3]), sys.argv[4])
     else:

@@ -126,8 +126,9 @@ struct KswMatrix {
 // backend hands such tasks to it (dp_task_on_oracle).
 [[nodiscard]] bool dp_scoring_native(const DpScoring& sc);
 
-// The same for a splice (ksw_exts2) task: a, b, ambi, q, e, q2 and noncan are what
-// minimap2 passes as int8_t; e2 is not used. Empty string when the engine takes them.
+// The same for a splice (ksw_exts2) task: a, b, ambi, q, e, q2, noncan and junc_bonus
+// are taken as minimap2 passes them (int8_t); e2 is not used. Empty string when the
+// engine takes them (all but an e that is 0 as an int8_t, which ksw_exts2 divides by).
 [[nodiscard]] std::string validate_splice_scoring(const DpScoring& sc, int noncan, int junc_bonus);
 
 struct DpTask {
@@ -146,7 +147,8 @@ struct DpTask {
 };
 
 // True when a backend other than scalar hands this task to the scalar oracle: a
-// ksw_extz2 task, or a ksw_extd2 task whose scoring is not native. Splice tasks: false.
+// ksw_extz2 task, a ksw_extd2 task whose scoring is not native, a splice task with a
+// value outside [0, 127] (or e < 1, or a junction bonus outside the int8 range).
 [[nodiscard]] bool dp_task_on_oracle(const DpTask& task);
 
 struct DpResult {

@@ -128,8 +128,9 @@ void handle_batch(const DpArgs& a, const std::vector<io::TaskRecord>& batch, con
 
 void add_dp_command(CLI::App& app) {
   auto args = std::make_shared<DpArgs>();
-  CLI::App* sub =
-      app.add_subcommand("dp", "Compute guided-DP task files (ksw_extd2 semantics; ksw_exts2 for splice tasks)");
+  CLI::App* sub = app.add_subcommand("dp",
+                                     "Compute guided-DP task files (ksw_extd2 semantics; ksw_extz2 for single-affine "
+                                     "tasks, ksw_exts2 for splice tasks)");
   sub->add_option("tasks", args->input, "Task file, TSV (gzip or plain), '-' for stdin")->required();
   sub->add_option("-o,--output", args->output, "Write answers here (default: stdout)");
   sub->add_option("--backend", args->backend.backend,

@@ -39,7 +39,7 @@ namespace {
 std::string oracle_note(const std::string& backend) {
   return "backend " + backend +
          ": single-affine (ksw_extz2) tasks and scorings outside its 8-bit range (see `agatha dp`) run on the scalar "
-         "kernel";
+         "kernels";
 }
 
 // fn computes ksw_extd2 tasks, splice_fn the splice (ksw_exts2) tasks. Tasks fn's fast
@@ -109,10 +109,12 @@ class CpuBackend final : public DpBackend {
 
  private:
   void run_one(const DpTask& task, DpResult& res, kernels::Workspace& ws) {
-    if (task.flag & dp_flag::kSplice) return splice_fn_(task, res, ws);
-    if (!dp_task_on_oracle(task)) return fn_(task, res, ws);
+    const bool splice = (task.flag & dp_flag::kSplice) != 0;
+    if (!dp_task_on_oracle(task)) return (splice ? splice_fn_ : fn_)(task, res, ws);
     if (fn_ != kernels::extd2_scalar && log_) std::call_once(noted_, [this] { log_(oracle_note(name_)); });
-    (task.flag & dp_flag::kSingleAffine ? kernels::extz2_scalar : kernels::extd2_scalar)(task, res, ws);
+    (splice                               ? kernels::exts2_scalar
+     : task.flag & dp_flag::kSingleAffine ? kernels::extz2_scalar
+                                          : kernels::extd2_scalar)(task, res, ws);
   }
 
   std::string name_;

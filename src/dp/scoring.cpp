@@ -29,20 +29,32 @@ bool dp_scoring_native(const DpScoring& sc) {
   return true;
 }
 
+namespace {
+
+// The splice kernels' fast range: values as given in [0, 127] (the int8 conversions are
+// then the identity), e >= 1, the junction bonus an int8_t.
+bool splice_native(const DpScoring& sc, int noncan, int junc_bonus) {
+  const int v[] = {sc.a, sc.b, sc.ambi, sc.q, sc.e, sc.q2, noncan};
+  for (int x : v)
+    if (x < 0 || x > 127) return false;
+  return sc.e >= 1 && junc_bonus >= -128 && junc_bonus <= 127;
+}
+
+}  // namespace
+
 bool dp_task_on_oracle(const DpTask& task) {
-  if (task.flag & dp_flag::kSplice) return false;
+  if (task.flag & dp_flag::kSplice) return !splice_native(task.scoring, task.noncan, task.junc_bonus);
   return (task.flag & dp_flag::kSingleAffine) || !dp_scoring_native(task.scoring);
 }
 
 std::string validate_splice_scoring(const DpScoring& sc, int noncan, int junc_bonus) {
-  // ksw_exts2 computes in 8-bit differences that may wrap, exactly as the engine does, so
-  // any value minimap2 can pass is taken; they only have to be what it passes: int8_t
-  // penalties that are not negative (ksw_gen_simple_mat takes |a|, -|b|, -|ambi|).
-  const int v[] = {sc.a, sc.b, sc.ambi, sc.q, sc.e, sc.q2, noncan};
-  for (int x : v)
-    if (x < 0 || x > 127) return "a, b, ambi, q, e, q2 and noncan must lie in [0, 127]";
-  if (sc.e < 1) return "the gap extension e must be at least 1 (ksw_exts2 divides by it)";
-  if (junc_bonus < -128 || junc_bonus > 127) return "the junction bonus must lie in [-128, 127]";
+  // ksw_exts2 takes a, b, ambi (through ksw_gen_simple_mat), q, e, q2, noncan and the
+  // junction bonus as int8_t and computes in 8-bit differences that may wrap, exactly as
+  // the engine does, so any value minimap2 can pass is taken, but one: an e that is 0 as
+  // an int8_t (-E 256), which ksw_exts2 divides by.
+  (void)noncan, (void)junc_bonus;
+  if (static_cast<int8_t>(sc.e) == 0 && static_cast<int8_t>(sc.q2) > static_cast<int8_t>(sc.q))
+    return "the gap extension e is 0 as an int8_t (ksw_exts2 divides by it)";
   return {};
 }
 

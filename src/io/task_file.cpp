@@ -79,7 +79,7 @@ void parse_splice_params(const std::vector<std::string_view>& f, TaskRecord& r, 
   r.noncan = parse_int(f[8], "noncan", path, line_no);
   r.junc_bonus = parse_int(f[9], "junc_bonus", path, line_no);
   if (const std::string why = validate_splice_scoring(r.scoring, r.noncan, r.junc_bonus); !why.empty())
-    throw InputError(where(path, line_no) + ": splice scoring cannot be computed exactly: " + why);
+    throw InputError(where(path, line_no) + ": " + why);
   r.zdrop = parse_int(f[10], "zdrop", path, line_no);
   r.w = -1, r.end_bonus = 0;
 }

@@ -50,6 +50,35 @@ TEST(Cuda, GoldenSubset) {
   EXPECT_EQ(bad, 0u);
 }
 
+// The gpu backend as the pipeline makes it (its splice, single-affine and wide-scoring
+// tasks handed to the cpu backend) on every task of tests/data/dp: the sr preset and
+// the non-default scorings on the device, the others on the host.
+TEST(Cuda, RecordedScorings) {
+  std::string why;
+  if (!cuda_or_skip_reason(why)) GTEST_SKIP() << "no GPU: " << why;
+  DpBackendOptions opt;
+  opt.backend = "gpu", opt.threads = 2;
+  auto gpu = make_dp_backend(opt);
+  for (const char* name : {"sr", "scoring", "wide", "syn"}) {
+    const std::string path = test::source_path(std::string("tests/data/dp/") + name + ".golden.tsv.gz");
+    io::LineReader in(path);
+    std::vector<io::TaskRecord> recs;
+    std::string line;
+    while (in.next(line)) recs.push_back(io::parse_task_line(line, in.path(), in.line_number()));
+    std::vector<DpTask> tasks;
+    for (const auto& r : recs) tasks.push_back(r.task());
+    std::vector<DpResult> res(tasks.size());
+    gpu->run(tasks, res);
+    size_t bad = 0;
+    for (size_t i = 0; i < recs.size(); ++i) {
+      if (io::format_answer(res[i]) == recs[i].answer) continue;
+      if (++bad <= 10) ADD_FAILURE() << path << " task " << recs[i].id << " differs";
+    }
+    EXPECT_GT(recs.size(), 1000u) << path;
+    EXPECT_EQ(bad, 0u) << path;
+  }
+}
+
 TEST(Cuda, AutoFallsBackToCpuWithoutADevice) {
   std::string why;
   if (cuda_or_skip_reason(why)) GTEST_SKIP() << "a GPU is present; the fall-back is not taken";

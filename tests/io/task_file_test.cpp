@@ -125,11 +125,9 @@ TEST(TaskFile, SpliceErrors) {
   EXPECT_EQ(error_of("s\t65536\t1\t2\t1\t2\t1\t32\t9\t9\t200\t01g00\tACGT\tACGTT"),
             "'tasks.tsv' line 7: the junction column has 'g' at 3, expected a hexadecimal digit 0-9 or a-f");
   EXPECT_EQ(error_of("s\t65536\t1\t2\t1\t2\t0\t32\t9\t9\t200\t*\tA\tA"),
-            "'tasks.tsv' line 7: splice scoring cannot be computed exactly: the gap extension e must be at least 1 "
-            "(ksw_exts2 divides by it)");
-  EXPECT_EQ(
-      error_of("s\t65536\t1\t2\t1\t2\t1\t32\t9\t200\t200\t*\tA\tA"),
-      "'tasks.tsv' line 7: splice scoring cannot be computed exactly: the junction bonus must lie in [-128, 127]");
+            "'tasks.tsv' line 7: the gap extension e is 0 as an int8_t (ksw_exts2 divides by it)");
+  EXPECT_EQ(error_of("s\t65536\t1\t2\t1\t2\t256\t32\t9\t9\t200\t*\tA\tA"),
+            "'tasks.tsv' line 7: the gap extension e is 0 as an int8_t (ksw_exts2 divides by it)");
   EXPECT_EQ(error_of("s\t65536\t1\t2\t1\t2\t1\t32\tx\t9\t200\t*\tA\tA"),
             "'tasks.tsv' line 7: column 'noncan' is not an integer: 'x'");
   // splice bits belong to splice tasks only; 0x04 (GENERIC_SC) to neither
@@ -142,8 +140,21 @@ TEST(TaskFile, SpliceErrors) {
 TEST(TaskFile, SpliceScoringLimits) {
   EXPECT_EQ(validate_splice_scoring({1, 2, 1, 2, 1, 32, 0}, 9, 9), "");
   EXPECT_EQ(validate_splice_scoring({127, 127, 127, 0, 127, 127, 0}, 127, -128), "");  // wraps, as ksw_exts2
-  EXPECT_NE(validate_splice_scoring({1, 2, 1, 2, 1, 128, 0}, 9, 9), "");
-  EXPECT_NE(validate_splice_scoring({1, 2, 1, 2, 1, 32, 0}, -1, 9), "");
+  // Past the int8 range, as minimap2 passes them (-A200 -B200 -C300 --junc-bonus 200):
+  // taken, computed by the scalar oracle.
+  EXPECT_EQ(validate_splice_scoring({200, 200, 1, 2, 1, 32, 0}, 300, 200), "");
+  EXPECT_EQ(validate_splice_scoring({1, 2, 1, 2, 1, 128, 0}, 9, 9), "");  // q2 = -128: the early return
+  EXPECT_NE(validate_splice_scoring({1, 2, 1, 2, 0, 32, 0}, 9, 9), "");
+  DpTask t;
+  t.flag = dp_flag::kSplice;
+  t.scoring = {1, 2, 1, 2, 1, 32, 0}, t.noncan = 9, t.junc_bonus = 9;
+  EXPECT_FALSE(dp_task_on_oracle(t));
+  t.scoring.a = 200;
+  EXPECT_TRUE(dp_task_on_oracle(t));
+  t.scoring.a = 1, t.noncan = -1;
+  EXPECT_TRUE(dp_task_on_oracle(t));
+  t.noncan = 9, t.junc_bonus = 200;
+  EXPECT_TRUE(dp_task_on_oracle(t));
 }
 
 TEST(TaskFile, FormatsAnswers) {

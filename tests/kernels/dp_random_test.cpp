@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 
 namespace agatha {
@@ -128,6 +129,59 @@ TEST_P(DpDifferential, MatchesScalarOracleOnRandomTasks) {
   EXPECT_GT(with_cigar, kTasks / 3);
 }
 
+// Single-affine (ksw_extz2) tasks and scorings past the fast kernels' 8-bit range
+// (dp_task_on_oracle) are handed to the scalar kernels by every other backend, with one
+// note however many batches carry them; native tasks of the same batch stay where they
+// are. Answers equal the scalar backend's for every task.
+TEST_P(DpDifferential, HandsOracleTasksToTheScalarKernels) {
+  DpBackendOptions opt;
+  const std::string name = GetParam();
+  opt.backend = name.rfind("cpu-", 0) == 0 ? "cpu" : name;
+  if (opt.backend == "cpu") {
+    opt.isa = name.substr(4);
+    const auto isas = supported_isas();
+    if (std::find(isas.begin(), isas.end(), opt.isa) == isas.end()) GTEST_SKIP() << "no " << opt.isa;
+  }
+  std::vector<std::string> notes;
+  opt.log = [&notes](const std::string& m) { notes.push_back(m); };
+  auto backend = make_dp_backend(opt);
+  auto oracle = test::try_backend("scalar");
+  TaskGen gen(0x5eed0003);
+  static constexpr DpScoring kWide[] = {{100, 200, 1, 30, 5, 60, 1},  {300, -7, 1, 10, 6, 40, 1},
+                                        {60, 100, 1, 50, 10, 50, 10}, {2, 4, 1, 24, 1, 4, 2},
+                                        {0, 4, 1, 4, 2, 24, 1},       {128, 129, 300, 4, 2, 24, 1}};
+  constexpr size_t kTasks = 900;
+  std::vector<OwnedTask> owned;
+  size_t n_oracle = 0;
+  for (size_t i = 0; i < kTasks; ++i) {
+    owned.push_back(gen.next());
+    DpTask& t = owned.back().task;
+    if (i % 3 == 1) {  // one gap piece: ksw_extz2
+      t.flag |= dp_flag::kSingleAffine;
+      t.scoring.q2 = t.scoring.q, t.scoring.e2 = t.scoring.e;
+    } else if (i % 3 == 2) {
+      t.scoring = kWide[i / 3 % std::size(kWide)];
+      if (t.scoring.q == 50) t.flag |= dp_flag::kSingleAffine;
+    }
+    n_oracle += dp_task_on_oracle(t);
+  }
+  EXPECT_EQ(n_oracle, kTasks / 3 + kTasks / 3 * 5 / 6);  // the pieces given swapped are native
+  std::vector<DpTask> tasks;
+  for (auto& o : owned) {
+    o.task.query = o.q, o.task.target = o.t;
+    tasks.push_back(o.task);
+  }
+  std::vector<DpResult> want(kTasks), got(kTasks);
+  oracle->run(tasks, want);
+  for (int round = 0; round < 2; ++round) {
+    backend->run(tasks, got);
+    for (size_t i = 0; i < kTasks; ++i) expect_same(want[i], got[i], tasks[i], i, name);
+  }
+  size_t oracle_notes = 0;
+  for (const auto& m : notes) oracle_notes += m.find("run on the scalar kernels") != std::string::npos;
+  EXPECT_EQ(oracle_notes, name == "scalar" ? 0u : 1u) << name;
+}
+
 // The same batch on 1 and 3 threads gives the same answers in the same order.
 TEST_P(DpDifferential, ThreadCountDoesNotChangeResults) {
   auto one = test::try_backend(GetParam(), 1);
@@ -173,8 +227,8 @@ TEST(DpLongTask, TiledBackendsMatchTheOracleOnLongTasksAndWideBands) {
   static constexpr uint32_t kFlags[] = {0, 1, 2, 8, 24, 64, 66, 128, 194, 200, 65};
   static constexpr int kBands[] = {-1, 40, 200, 751, 1500, 5000};
   std::vector<Owned> owned;
-  const std::vector<std::pair<int, int>> sizes = {{100000, 40}, {100000, 200}, {60000, 751}, {30000, 5000},
-                                                  {20000, 1500}, {12000, 5000}, {8000, -1}, {5000, 5000}};
+  const std::vector<std::pair<int, int>> sizes = {{100000, 40},  {100000, 200}, {60000, 751}, {30000, 5000},
+                                                  {20000, 1500}, {12000, 5000}, {8000, -1},   {5000, 5000}};
   for (size_t k = 0; k < sizes.size() * 2; ++k) {
     Owned o;
     const auto [len, band] = sizes[k % sizes.size()];
@@ -183,9 +237,9 @@ TEST(DpLongTask, TiledBackendsMatchTheOracleOnLongTasksAndWideBands) {
     const uint64_t div = 2 + rng() % 15;  // percent
     for (uint8_t c : o.t) {
       const uint64_t x = rng() % 100;
-      if (x < div / 3) continue;                                              // deletion
+      if (x < div / 3) continue;                                                           // deletion
       o.q.push_back(x < 2 * div / 3 ? static_cast<uint8_t>((c + 1 + rng() % 3) & 3) : c);  // substitution
-      if (x >= 2 * div / 3 && x < div) o.q.push_back(static_cast<uint8_t>(rng() % 4));   // insertion
+      if (x >= 2 * div / 3 && x < div) o.q.push_back(static_cast<uint8_t>(rng() % 4));     // insertion
     }
     if (k % 5 == 4) std::fill(o.q.begin() + o.q.size() / 2, o.q.begin() + o.q.size() / 2 + 300, uint8_t{4});
     o.task.flag = kFlags[(k * 7 + rng() % 3) % std::size(kFlags)];
