@@ -117,8 +117,8 @@ void AlignOptions::validate(const OutputChecks& out) const {
   if (rmq && (sr || splice)) throw OptionError("--rmq doesn't work with --sr or --splice");
   if (!split_prefix.empty() && out.cs_or_md) throw OptionError("--cs or --MD doesn't work with --split-prefix");
   if (k <= 0 || w <= 0) throw OptionError("-k and -w must be positive");
-  if (k > 28) throw OptionError("-k must be at most 28");
-  if (w > 255) throw OptionError("-w must be less than 256");
+  if (out.sketch_limits && k > 28) throw OptionError("-k must be at most 28");
+  if (out.sketch_limits && w > 255) throw OptionError("-w must be less than 256");
   if (best_n < 0) throw OptionError("-N must be no less than 0");
   if (best_n == 0 && out.warn) out.warn("'-N 0' reduces mapping accuracy. Please use '--secondary=no' instead.");
   if (pri_ratio < 0.0f || pri_ratio > 1.0f) throw OptionError("-p must be within 0 and 1 (including 0 and 1)");

@@ -163,10 +163,10 @@ TEST(Options, ChecksWithTheOutput) {
   o.bw = 30000, o.k = 0;  // -r 30000 -k 0: the band first
   EXPECT_EQ(error_of(o), "with '-rNUM1,NUM2', NUM1 (30000) can't be larger than NUM2 (20000)");
   o = {}, o.split_prefix = std::string(3, 'p'), o.k = 0;
-  EXPECT_EQ(error_with(o, {.sam = true, .cs_or_md = true, .warn = nullptr}), "--cs or --MD doesn't work with --split-prefix");
-  EXPECT_EQ(error_with(o, {.sam = true, .cs_or_md = false, .warn = nullptr}), "-k and -w must be positive");
+  EXPECT_EQ(error_with(o, {.sam = true, .cs_or_md = true, .warn = nullptr, .sketch_limits = true}), "--cs or --MD doesn't work with --split-prefix");
+  EXPECT_EQ(error_with(o, {.sam = true, .cs_or_md = false, .warn = nullptr, .sketch_limits = true}), "-k and -w must be positive");
   o = {}, o.qstrand = true;
-  EXPECT_EQ(error_with(o, {.sam = true, .cs_or_md = false, .warn = nullptr}), "--qstrand doesn't work with -a, -H, --frag or --splice");
+  EXPECT_EQ(error_with(o, {.sam = true, .cs_or_md = false, .warn = nullptr, .sketch_limits = true}), "--qstrand doesn't work with -a, -H, --frag or --splice");
   EXPECT_EQ(error_with(o, {}), "") << "PAF";
   o.hpc = true;
   EXPECT_EQ(error_with(o, {}), "--qstrand doesn't work with -a, -H, --frag or --splice");

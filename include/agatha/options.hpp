@@ -26,6 +26,10 @@ struct OutputChecks {
   bool cs_or_md = false;  // --cs or --MD
   // Where mm_check_opt's warning for -N 0 goes, at its place among the checks; null: nowhere.
   std::function<void(const std::string&)> warn;
+  // The k and w limits of the sketcher (minimap2 asserts them when it sketches): checked
+  // where an index is built from sequences; the command line leaves them to that point,
+  // as an index file's own k and w replace the options'.
+  bool sketch_limits = true;
 };
 
 struct AlignOptions {

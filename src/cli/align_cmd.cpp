@@ -298,7 +298,7 @@ void check_parts_output(const AlignArgs& a, bool split, bool one_part, bool bam)
   g_verbose = a.verbose;
   const AlignOptions& opt = a.opt;
   const bool paf = a.paf && !a.sam;  // with both -a and -c minimap2 writes SAM
-  opt.validate({.sam = !paf && !a.map_only, .cs_or_md = a.md || !a.cs.empty(), .warn = nullptr});
+  opt.validate({.sam = !paf && !a.map_only, .cs_or_md = a.md || !a.cs.empty(), .warn = nullptr, .sketch_limits = false});
   if (opt.sr && a.reads.size() > 2)
     throw OptionError("incorrect input: in the sr mode, please specify no more than two query files.");
   pipeline::OutputOptions oo = a.out;
@@ -490,7 +490,6 @@ int run_minimap2(const std::vector<std::string>& words) {
       case Minimap2Action::kUsage: std::fputs(minimap2_usage(p.settings).c_str(), stderr); return 1;
       case Minimap2Action::kRun: break;
     }
-    refuse_unsupported(p.settings);
     AlignArgs a;
     take_settings(a, p.settings);
     // minimap2's words for files it cannot open, in its order: the sr check, the target,
@@ -505,6 +504,7 @@ int run_minimap2(const std::vector<std::string>& words) {
                    std::strerror(errno));
       return 1;
     }
+    refuse_unsupported(p.settings);
     a.sam = p.settings.sam;
     a.paf = p.settings.cigar;         // base-level alignment: PAF unless -a
     a.map_only = !p.settings.cigar;   // minimap2's default: PAF without base alignment
@@ -513,7 +513,7 @@ int run_minimap2(const std::vector<std::string>& words) {
     a.index_alone_ok = true;
     return run_align(a);
   } catch (const Error& e) {
-    std::fprintf(stderr, "[ERROR] %s\n", e.what());
+    if (*e.what() != '\0') std::fprintf(stderr, "[ERROR] %s\n", e.what());  // empty: minimap2 prints nothing (-v 0)
     return 1;
   }
 }

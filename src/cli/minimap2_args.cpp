@@ -546,7 +546,13 @@ Minimap2Parse parse_minimap2_args(std::vector<std::string> words, Minimap2Flavor
   // After the loop, as main.c: --splice with --frag; then mm_check_opt; then -N 0.
   if (s.opt.splice && s.opt.frag_mode)
     throw OptionError("--splice and --frag should not be specified at the same time.");
-  s.opt.validate({.sam = s.sam, .cs_or_md = s.cs || s.md, .warn = s.verbose >= 2 ? warn : nullptr});
+  try {
+    s.opt.validate(
+        {.sam = s.sam, .cs_or_md = s.cs || s.md, .warn = s.verbose >= 2 ? warn : nullptr, .sketch_limits = false});
+  } catch (const OptionError&) {
+    if (!align && s.verbose < 1) throw OptionError("");  // minimap2 -v 0: the checks' messages are not printed
+    throw;
+  }
   if (s.opt.best_n == 0) {
     warn("changed '-N 0' to '-N " + std::to_string(s.old_best_n) + " --secondary=no'.");
     s.opt.best_n = s.old_best_n;

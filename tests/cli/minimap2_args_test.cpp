@@ -193,6 +193,14 @@ TEST(Minimap2Args, VersionHelpAndUsage) {
   EXPECT_EQ(parse("-a").parse.action, Minimap2Action::kUsage);
   EXPECT_EQ(error_of("-h -k 0"), "-k and -w must be positive") << "the checks come before the help";
   EXPECT_EQ(parse("-x sr -h").parse.settings.opt.k, 21) << "the help shows the preset's values";
+  // -k above 28 is left to the sketcher (an index file's k replaces it), so the help shows it.
+  EXPECT_EQ(parse("-k 30 -h").parse.action, Minimap2Action::kHelp);
+  try {
+    (void)parse("-v 0 -k 0 ref");
+    ADD_FAILURE() << "-k 0 must be refused";
+  } catch (const OptionError& e) {
+    EXPECT_STREQ(e.what(), "") << "-v 0: minimap2 prints no message for its checks";
+  }
 }
 
 // minimap2 2.24's error messages (colour codes aside), in its order of checks.
