@@ -387,8 +387,9 @@ void check_parts_output(const AlignArgs& a, bool split, bool one_part, bool bam)
                                   "or name the index *.mmi to write minimap2's");
     if (a.index_mmi) {
       const bool with_bases = !a.idx_no_seq || parts.from_index_file();
-      dump = [&index_file, with_bases](const index::MinimizerIndex& part) {
-        io::write_mmi(part, with_bases, [&index_file](std::span<const uint8_t> b) { index_file->write(b); });
+      dump = [&index_file, with_bases, threads = opt.threads](const index::MinimizerIndex& part) {
+        io::write_mmi(
+            part, with_bases, [&index_file](std::span<const uint8_t> b) { index_file->write(b); }, threads);
       };
     } else {
       dump = [&index_file](const index::MinimizerIndex& part) { io::write_index(part, *index_file); };

@@ -71,7 +71,9 @@ class MmiParts {
 // it: with_bases false is --idx-no-seq (flag 2, no bases). Throws InputError, before
 // anything is written, for what the format cannot hold: a sequence name longer than 255
 // bytes (minimap2 stores its length in one byte, and would write a cut name), or more
-// than 2^32 - 1 distinct hashes.
-void write_mmi(const index::MinimizerIndex& idx, bool with_bases, const index::MinimizerIndex::ByteSink& out);
+// than 2^32 - 1 distinct hashes. The buckets are laid out on `threads` threads; the
+// bytes do not depend on their number.
+void write_mmi(const index::MinimizerIndex& idx, bool with_bases, const index::MinimizerIndex::ByteSink& out,
+               int threads = 1);
 
 }  // namespace agatha::io

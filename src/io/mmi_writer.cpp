@@ -23,12 +23,15 @@
 
 #include <agatha/error.hpp>
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <limits>
 #include <span>
 #include <utility>
 #include <vector>
+
+#include "../util/parallel_for.hpp"
 
 namespace agatha::io {
 namespace {
@@ -168,9 +171,57 @@ BucketRanks group_by_bucket(const index::MinimizerIndex& idx, int bits) {
 
 std::string shortened(const std::string& s) { return s.size() <= 40 ? s : s.substr(0, 37) + "..."; }
 
+template <class T>
+void append(std::vector<uint8_t>& out, const T* p, size_t n) {
+  const auto* b = reinterpret_cast<const uint8_t*>(p);
+  out.insert(out.end(), b, b + n * sizeof(T));
+}
+
+// Appends the bytes of one bucket (see above) to out: its occurrence count and array, its
+// key count and table. `ranks`: the bucket's hashes (MinimizerIndex::hash_at), ascending.
+void encode_bucket(const index::MinimizerIndex& idx, int bits, std::span<const uint32_t> ranks,
+                   std::vector<uint64_t>& occ, std::vector<uint8_t>& out) {
+  occ.clear();
+  for (const uint32_t r : ranks) {
+    const std::span<const uint64_t> o = idx.occurrences_at(r);
+    if (o.size() > 1) occ.insert(occ.end(), o.begin(), o.end());
+  }
+  const auto n_occ = static_cast<uint32_t>(occ.size());
+  append(out, &n_occ, 1);
+  append(out, occ.data(), occ.size());
+  if (ranks.empty()) {  // no table: its size is 0
+    const uint32_t zero = 0;
+    append(out, &zero, 1);
+    return;
+  }
+  BucketTable table(static_cast<uint32_t>(ranks.size()));
+  uint64_t start = 0;
+  for (const uint32_t r : ranks) {
+    const uint64_t key = idx.hash_at(r) >> bits << 1;
+    const std::span<const uint64_t> o = idx.occurrences_at(r);
+    if (o.size() == 1) {
+      table.put(key | 1, o[0]);
+    } else {
+      table.put(key, start << 32 | o.size());
+      start += o.size();
+    }
+  }
+  const uint32_t size = table.size();
+  append(out, &size, 1);
+  table.for_each([&out](const BucketTable::Slot& s) {
+    const uint64_t kv[2] = {s.key, s.value};
+    append(out, kv, 2);
+  });
+}
+
+// Buckets are encoded in blocks of this many, several blocks at once on the threads,
+// and handed over in order.
+constexpr size_t kBlockBuckets = 16;
+
 }  // namespace
 
-void write_mmi(const index::MinimizerIndex& idx, bool with_bases, const index::MinimizerIndex::ByteSink& sink) {
+void write_mmi(const index::MinimizerIndex& idx, bool with_bases, const index::MinimizerIndex::ByteSink& sink,
+               int threads) {
   const index::Reference& ref = idx.reference();
   const std::string cannot = "cannot write a minimap2 index (.mmi): ";
   for (const index::RefSeq& s : ref.seqs())
@@ -197,37 +248,21 @@ void write_mmi(const index::MinimizerIndex& idx, bool with_bases, const index::M
   }
 
   const BucketRanks g = group_by_bucket(idx, bits);
-  std::vector<uint64_t> occ;
-  for (size_t b = 0; b + 1 < g.first.size(); ++b) {
-    const std::span<const uint32_t> ranks(g.ranks.data() + g.first[b], g.first[b + 1] - g.first[b]);
-    occ.clear();
-    for (const uint32_t r : ranks) {
-      const std::span<const uint64_t> o = idx.occurrences_at(r);
-      if (o.size() > 1) occ.insert(occ.end(), o.begin(), o.end());
-    }
-    out.pod(static_cast<uint32_t>(occ.size()));
-    out.bytes(occ.data(), occ.size() * sizeof(uint64_t));
-    if (ranks.empty()) {  // no table: its size is 0
-      out.pod(uint32_t{0});
-      continue;
-    }
-    BucketTable table(static_cast<uint32_t>(ranks.size()));
-    uint64_t start = 0;
-    for (const uint32_t r : ranks) {
-      const uint64_t key = idx.hash_at(r) >> bits << 1;
-      const std::span<const uint64_t> o = idx.occurrences_at(r);
-      if (o.size() == 1) {
-        table.put(key | 1, o[0]);
-      } else {
-        table.put(key, start << 32 | o.size());
-        start += o.size();
-      }
-    }
-    out.pod(table.size());
-    table.for_each([&out](const BucketTable::Slot& s) {
-      out.pod(s.key);
-      out.pod(s.value);
+  const size_t n_buckets = g.first.size() - 1, n_blocks = (n_buckets + kBlockBuckets - 1) / kBlockBuckets;
+  const size_t workers = static_cast<size_t>(std::max(1, threads));
+  std::vector<std::vector<uint8_t>> blocks(std::min(n_blocks, 2 * workers));
+  std::vector<std::vector<uint64_t>> occ(workers);
+  for (size_t first = 0; first < n_blocks; first += blocks.size()) {
+    const size_t n = std::min(blocks.size(), n_blocks - first);
+    util::parallel_for(n, threads, [&](size_t i, int worker) {
+      std::vector<uint8_t>& block = blocks[i];
+      block.clear();
+      const size_t end = std::min(n_buckets, (first + i + 1) * kBlockBuckets);
+      for (size_t b = (first + i) * kBlockBuckets; b < end; ++b)
+        encode_bucket(idx, bits, {g.ranks.data() + g.first[b], g.first[b + 1] - g.first[b]},
+                      occ[static_cast<size_t>(worker)], block);
     });
+    for (size_t i = 0; i < n; ++i) out.bytes(blocks[i].data(), blocks[i].size());
   }
 
   if (with_bases) {

@@ -34,9 +34,10 @@ namespace fs = std::filesystem;
 using index::MinimizerIndex;
 
 // The .mmi image of idx, as write_mmi hands it over.
-std::string mmi_image(const MinimizerIndex& idx, bool with_bases = true) {
+std::string mmi_image(const MinimizerIndex& idx, bool with_bases = true, int threads = 1) {
   std::string image;
-  write_mmi(idx, with_bases, [&image](std::span<const uint8_t> b) { image.append(b.begin(), b.end()); });
+  write_mmi(
+      idx, with_bases, [&image](std::span<const uint8_t> b) { image.append(b.begin(), b.end()); }, threads);
   return image;
 }
 
@@ -72,6 +73,7 @@ TEST_P(MmiWrite, EqualsMinimap2sFile) {
   ASSERT_GT(want.size(), 40000u) << "every minimizer of 16 kb of bases";
   const MinimizerIndex idx = build_index_from_file(test::source_path("data/ref.fa"), opt);
   EXPECT_EQ(first_difference(want, mmi_image(idx, c.with_bases)), "");
+  EXPECT_EQ(first_difference(want, mmi_image(idx, c.with_bases, 3)), "") << "on 3 threads";
 }
 
 INSTANTIATE_TEST_SUITE_P(
