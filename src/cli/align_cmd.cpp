@@ -1,9 +1,11 @@
 // src/cli/align_cmd.cpp — `agatha align [options] REF READS`: aligns long reads to a
 // reference (FASTA/FASTQ, an .agi index from `agatha index`, or minimap2's .mmi) and
 // writes the SAM of `minimap2 -a` 2.24 (the default), or with --map-only minimap2's
-// mapping-only PAF (minimap2 without -a/-c). `-d FILE` writes the index as .agi, as
-// `minimap2 -d` writes its own: without READS that is all the command does. With
-// `--sort` the BAM output is coordinate-sorted and indexed (io::SortedBamWriter).
+// mapping-only PAF (minimap2 without -a/-c). `-d FILE` writes the index, as `minimap2 -d`
+// does: without READS that is all the command does. It is minimap2 2.24's .mmi, byte for
+// byte minimap2's (io::write_mmi), from `agatha minimap2` always and from `agatha align`
+// when FILE ends in .mmi; otherwise agatha's .agi. With `--sort` the BAM output is
+// coordinate-sorted and indexed (io::SortedBamWriter).
 //
 // A reference larger than -I (or a multi-part .mmi) is mapped part by part, as minimap2
 // does (main.c's loop over mm_idx_reader_read): every read against the first part, then
@@ -20,7 +22,9 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <memory>
+#include <span>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -62,6 +66,7 @@ struct AlignArgs {
   }
   std::string output = "-";
   std::string index_out;  // -d: empty without it
+  bool index_mmi = false;  // -d writes minimap2's .mmi (else agatha's .agi)
   bool map_only = false;  // PAF without base-level alignment
   bool sam = false;       // -a: SAM (agatha align: the default)
   bool paf = false;       // -c: PAF with base-level alignment (unless -a)
@@ -181,6 +186,8 @@ struct PassSetup {
   // The options of the next pass: mid_occ, once the first part has resolved it, is kept
   // for the others, as minimap2 computes it from the first part only.
   AlignOptions opt;
+  // -d: writes a part to the index file when it is loaded or built; empty without -d.
+  std::function<void(const index::MinimizerIndex&)> dump;
 };
 
 // Maps (--map-only) or aligns every read of `reads` against one index part and hands the
@@ -239,7 +246,10 @@ void for_each_part(io::IndexParts& parts, std::optional<index::MinimizerIndex> i
     }
     idx.reset();
     idx = parts.next();
-    if (idx) log_part(p.t0, parts.parts_read(), *idx);
+    if (idx) {
+      log_part(p.t0, parts.parts_read(), *idx);
+      if (p.dump) p.dump(*idx);
+    }
   }
 }
 
@@ -349,24 +359,54 @@ void check_parts_output(const AlignArgs& a, bool split, bool one_part, bool bam)
   std::optional<io::OutputFile> index_file;
   if (!a.index_out.empty()) index_file.emplace(a.index_out);
   io::IndexParts parts(a.reference, opt);
+  // minimap2 refuses base-level alignment (-a, -c; agatha align without --map-only)
+  // with an index built without the reference's bases, even when it only writes the
+  // index (where it stops after writing the first part; agatha before writing any). An
+  // index file given as the reference keeps its own bases.
+  if (a.idx_no_seq && !parts.from_index_file() && !a.map_only)
+    throw OptionError("the prebuilt index doesn't contain sequences.");
   std::optional<index::MinimizerIndex> idx = parts.next();
   const bool one_part = parts.at_end();
   log_part(t0, one_part ? 0 : 1, *idx);
-  // As minimap2 -d: the index is written as soon as it is loaded or built, then the
-  // reads, if any, are mapped. An .agi holds one part.
-  if (index_file) {
-    if (!one_part)
-      throw OptionError(parts.from_index_file()
-                            ? "-d writes one .agi index, and '" + a.reference + "' is an index of several parts"
-                            : "-d writes one .agi index, and -I " + std::to_string(opt.part_bases) +
-                                  " cuts this reference into several parts: give -I at least the reference's size");
-    io::write_index(*idx, *index_file);
+  // As minimap2 -d (mm_idx_reader_read): each part is written as soon as it is loaded or
+  // built, then the reads, if any, are mapped to it. An .mmi holds the parts one after
+  // another; an .agi holds one part. --idx-no-seq leaves the bases out of an .mmi built
+  // from sequences (an index file given as the reference keeps what it holds).
+  std::function<void(const index::MinimizerIndex&)> dump;
+  const auto finish_index = [&] {
     index_file->close();
     info("[M::align::%.3f] wrote the index to '%s'\n", seconds_since(t0), a.index_out.c_str());
+  };
+  if (index_file) {
+    if (!one_part && !a.index_mmi)
+      throw OptionError(parts.from_index_file()
+                            ? "-d writes one .agi index, and '" + a.reference +
+                                  "' is an index of several parts: name the index *.mmi to write minimap2's"
+                            : "-d writes one .agi index, and -I " + std::to_string(opt.part_bases) +
+                                  " cuts this reference into several parts: give -I at least the reference's size, "
+                                  "or name the index *.mmi to write minimap2's");
+    if (a.index_mmi) {
+      const bool with_bases = !a.idx_no_seq || parts.from_index_file();
+      dump = [&index_file, with_bases, threads = opt.threads](const index::MinimizerIndex& part) {
+        io::write_mmi(
+            part, with_bases, [&index_file](std::span<const uint8_t> b) { index_file->write(b); }, threads);
+      };
+    } else {
+      dump = [&index_file](const index::MinimizerIndex& part) { io::write_index(part, *index_file); };
+    }
+    dump(*idx);
+    if (one_part) finish_index();
   }
-  if (!map) return 0;
-  // minimap2 refuses base-level alignment against an index without the reference's bases.
-  if (a.idx_no_seq && !a.map_only) throw OptionError("the prebuilt index doesn't contain sequences.");
+  if (!map) {
+    if (!one_part) {
+      for (size_t n = 2; (idx.reset(), idx = parts.next()); ++n) {
+        log_part(t0, n, *idx);
+        dump(*idx);
+      }
+      finish_index();
+    }
+    return 0;
+  }
   check_parts_output(a, split, one_part, bam);
 
   std::unique_ptr<DpBackend> dp;
@@ -397,7 +437,7 @@ void check_parts_output(const AlignArgs& a, bool split, bool one_part, bool bam)
     sort->index = a.index_format == "bai" ? io::IndexFormat::kBai : io::IndexFormat::kCsi;
   }
   RunOutput out(a.output, bam, sort);
-  PassSetup pass{a, oo, dp.get(), t0, opt};
+  PassSetup pass{a, oo, dp.get(), t0, opt, dump};
   if (split) {
     map_and_merge(pass, parts, std::move(idx), reads, out, std::move(header));
   } else {
@@ -406,6 +446,7 @@ void check_parts_output(const AlignArgs& a, bool split, bool one_part, bool bam)
     for_each_part(parts, std::move(idx), reads, pass,
                   [&](const index::MinimizerIndex& part, io::ReadInput& rd) { map_part(pass, part, rd, write); });
   }
+  if (index_file && !one_part) finish_index();
   out.close();
   if (const io::SortedBamWriter* sorted = out.sorted())
     info("[M::align::%.3f] sorted %lld records (%d temporary file(s)) into '%s', indexed in '%s'\n",
@@ -436,6 +477,7 @@ void take_settings(AlignArgs& a, const Minimap2Settings& s) {
   }
   a.output = s.output;
   a.index_out = s.index_out;
+  a.index_mmi = s.index_out.ends_with(".mmi");
   a.read_group = s.read_group;
   a.sam = s.sam;
   a.paf = s.paf_cg;
@@ -510,6 +552,7 @@ int run_minimap2(const std::vector<std::string>& words) {
     a.map_only = !p.settings.cigar;   // minimap2's default: PAF without base alignment
     a.out.paf_cg = p.settings.paf_cg;  // --cs without -c aligns but prints no cg
     a.format = "sam";                 // text whatever -o's name, as minimap2 writes
+    a.index_mmi = true;               // -d writes minimap2's own index
     a.index_alone_ok = true;
     return run_align(a);
   } catch (const Error& e) {

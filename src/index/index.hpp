@@ -78,6 +78,9 @@ class MinimizerIndex {
   int k() const { return k_; }
   int w() const { return w_; }
   bool hpc() const { return hpc_; }
+  // The bucket bits the index was built or loaded with (minimap2's b: min(-b, 2k)); the
+  // .mmi writer's bucket count is 2^bucket_bits().
+  int bucket_bits() const { return bucket_bits_; }
   const Reference& reference() const { return ref_; }
 
   // Occurrences of a hash, ascending by y; empty if absent.
@@ -94,6 +97,14 @@ class MinimizerIndex {
     return static_cast<size_t>(bucket_start_[b + 1] - bucket_start_[b]);
   }
   size_t distinct_hashes() const { return keys_.size(); }
+  // The distinct hashes in ascending order, by rank i < distinct_hashes(), and the
+  // occurrences of each, ascending by y (what lookup(hash_at(i)) gives).
+  uint64_t hash_at(size_t i) const { return keys_[i]; }
+  std::span<const uint64_t> occurrences_at(size_t i) const {
+    if ((vals_[i] & kListFlag) == 0) return {vals_.data() + i, 1};
+    const uint64_t at = vals_[i] & ~kListFlag;
+    return {lists_.data() + at + 1, static_cast<size_t>(lists_[at])};
+  }
   size_t total_occurrences() const { return occurrences_; }
   // Occurrence count of each distinct hash, in key order.
   [[nodiscard]] std::vector<uint32_t> occurrence_counts() const;

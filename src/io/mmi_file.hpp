@@ -12,6 +12,10 @@
 // "MMI\2") and an index built with --idx-no-seq (no bases to align to). A multi-part
 // index (minimap2 -d with -I smaller than the reference: one image per part, one after
 // another) is read part by part (MmiParts); load_mmi wants a single part.
+//
+// write_mmi writes an index as minimap2 2.24's mm_idx_dump does, byte for byte the file
+// `minimap2 -d` writes for the same reference and options (mmi_writer.cpp); a multi-part
+// index is its parts written one after another.
 #pragma once
 
 #include <cstddef>
@@ -62,5 +66,14 @@ class MmiParts {
 // or inconsistent, or that agatha cannot map against (see above), or that holds more than
 // one part.
 [[nodiscard]] index::MinimizerIndex load_mmi(const std::string& path);
+
+// Hands the minimap2 2.24 index image of idx (one part) to `out`, as mm_idx_dump writes
+// it: with_bases false is --idx-no-seq (flag 2, no bases). Throws InputError, before
+// anything is written, for what the format cannot hold: a sequence name longer than 255
+// bytes (minimap2 stores its length in one byte, and would write a cut name), or more
+// than 2^32 - 1 distinct hashes. The buckets are laid out on `threads` threads; the
+// bytes do not depend on their number.
+void write_mmi(const index::MinimizerIndex& idx, bool with_bases, const index::MinimizerIndex::ByteSink& out,
+               int threads = 1);
 
 }  // namespace agatha::io

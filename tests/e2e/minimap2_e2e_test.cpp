@@ -218,21 +218,24 @@ TEST_F(Minimap2FrontEnd, VerboseLevels) {
   EXPECT_EQ(r.out, out) << "-v changes stderr only";
 }
 
-// -d without query files writes the index and stops; an index file given alone is loaded
-// and nothing more happens (exit 0, no output), as minimap2 does with its .mmi.
+// -d without query files writes the index, minimap2's .mmi as minimap2 writes it, and
+// stops; an index file given alone is loaded and nothing more happens (exit 0, no
+// output), as minimap2 does with its .mmi.
 TEST_F(Minimap2FrontEnd, IndexWithoutQueries) {
-  const std::string agi = shell_quote((dir_ / "ref.agi").string());
-  test::CommandResult r = run("-x map-pb -d " + agi + " data/ref.fa", false);
+  const std::string mmi = shell_quote((dir_ / "ref.mmi").string());
+  test::CommandResult r = run("-x map-pb -d " + mmi + " data/ref.fa", true);
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out, "");
-  EXPECT_TRUE(fs::exists(dir_ / "ref.agi"));
-  r = run(agi, true);
+  EXPECT_TRUE(test::read_file((dir_ / "ref.mmi").string()) ==
+              test::read_gz(test::source_path("tests/data/mmi/dump/ref.map-pb.mmi.gz")))
+      << "minimap2 -x map-pb -d writes minimap2's own index";
+  r = run(mmi, true);
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out, "");
   // And it maps as the reference it was built from.
   const std::string want =
       test::read_gz(test::source_path("tests/data/e2e/expected/mm2_map_pb_paf.paf.gz"));
-  r = run("-x map-pb " + agi + " tests/data/e2e/mt.sub.fq.gz", true);
+  r = run("-x map-pb " + mmi + " tests/data/e2e/mt.sub.fq.gz", true);
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out, want);
 }

@@ -5,7 +5,9 @@
 // index's k, w and HPC in force whatever the options say. Bad indexes (truncated, another
 // version, without bases) fail with a message and exit code 1; a multi-part index is
 // mapped part by part. `-d FILE` writes the .agi index (alone without reads, as
-// minimap2 -d; before mapping with them), which maps as the FASTA does.
+// minimap2 -d; before mapping with them), which maps as the FASTA does; `-d FILE.mmi` (and
+// `agatha minimap2 -d`) writes minimap2's own .mmi, byte for byte the file minimap2 -d
+// writes (tests/data/mmi/dump), every part of a multi-part index in turn.
 #include "support/files.hpp"
 #include "support/paths.hpp"
 #include "support/text.hpp"
@@ -288,6 +290,108 @@ TEST_F(MmiE2e, DashDMistakes) {
   EXPECT_EQ(unwritable.code, 1);
   EXPECT_EQ(last_line(unwritable.err), "[E::align] cannot create '/nonexistent/dir/x.agi': No such file or directory");
   EXPECT_FALSE(fs::exists(path("out.sam")));
+}
+
+// ---- -d FILE.mmi: minimap2's own index ----
+
+// minimap2 2.24's -d output for data/ref.fa (tests/data/mmi/make-dumps.sh).
+std::string minimap2_dump(const std::string& name) {
+  return read_gz(test::source_path("tests/data/mmi/dump/ref." + name + ".mmi.gz"));
+}
+
+// `agatha minimap2 -d` always writes minimap2's .mmi, `agatha align -d` when the file is
+// named *.mmi: byte for byte minimap2's. Any other name gets an .agi from agatha align.
+TEST_F(MmiE2e, DashDWritesMinimap2sIndex) {
+  Outcome r = agatha("minimap2 -x map-pb -d " + quoted(path("pb.idx")) + " " + kRef);
+  ASSERT_EQ(r.code, 0) << last_line(r.err);
+  EXPECT_EQ(r.out, "");
+  EXPECT_TRUE(read_raw(path("pb.idx")) == minimap2_dump("map-pb")) << "agatha minimap2 -x map-pb -d";
+  r = agatha("align -x map-ont -d " + quoted(path("ont.mmi")) + " " + kRef);
+  ASSERT_EQ(r.code, 0) << last_line(r.err);
+  EXPECT_TRUE(read_raw(path("ont.mmi")) == minimap2_dump("map-ont")) << "agatha align -x map-ont -d ont.mmi";
+  r = agatha("minimap2 -x map-ont --idx-no-seq -d " + quoted(path("noseq.mmi")) + " " + kRef);
+  ASSERT_EQ(r.code, 0) << last_line(r.err);
+  EXPECT_TRUE(read_raw(path("noseq.mmi")) == minimap2_dump("map-ont.noseq")) << "--idx-no-seq";
+  r = agatha("align -x map-ont -d " + quoted(path("ont.idx")) + " " + kRef);
+  ASSERT_EQ(r.code, 0) << last_line(r.err);
+  EXPECT_FALSE(read_raw(path("ont.idx")).starts_with("MMI")) << "agatha align -d ont.idx writes an .agi";
+  r = agatha("index -x map-ont " + kRef + " -o " + quoted(path("index.agi")));
+  ASSERT_EQ(r.code, 0) << last_line(r.err);
+  EXPECT_EQ(read_raw(path("ont.idx")), read_raw(path("index.agi")));
+}
+
+// The pipeline `minimap2 -x map-pb -d ref.mmi ref.fa; minimap2 -ax map-pb ref.mmi reads`
+// with agatha as minimap2 gives minimap2's SAM on the FASTA, as does -d with the reads
+// in the same run; a real minimap2 maps from agatha's file as from the FASTA.
+TEST_F(MmiE2e, DashDMmiMapsAsTheFasta) {
+  const auto want = lines_without_pg(read_gz(test::source_path(kMapPbExpected)));
+  ASSERT_GT(want.size(), 155u);
+  const std::string mmi = quoted(path("ref.mmi"));
+  const Outcome d = agatha("minimap2 -x map-pb -d " + mmi + " " + kRef);
+  ASSERT_EQ(d.code, 0) << last_line(d.err);
+  const Outcome m = agatha("minimap2 -ax map-pb " + mmi + " " + kReads);
+  ASSERT_EQ(m.code, 0) << last_line(m.err);
+  EXPECT_EQ(first_difference(want, lines_without_pg(m.out)), "");
+  const Outcome both = agatha("minimap2 -ax map-pb -d " + quoted(path("again.mmi")) + " " + kRef + " " + kReads);
+  ASSERT_EQ(both.code, 0) << last_line(both.err);
+  EXPECT_EQ(first_difference(want, lines_without_pg(both.out)), "");
+  EXPECT_TRUE(read_raw(path("again.mmi")) == read_raw(path("ref.mmi")));
+  if (!have_minimap2()) GTEST_SKIP() << "minimap2 is not installed: agatha's .mmi not mapped by minimap2";
+  const Outcome mm = sh("minimap2 -ax map-pb " + mmi + " " + kReads);
+  ASSERT_EQ(mm.code, 0) << last_line(mm.err);
+  EXPECT_EQ(first_difference(want, lines_without_pg(mm.out)), "");
+}
+
+// -I below the reference's size: the parts one after another, as minimap2 writes them,
+// also while mapping; the file maps part by part as the FASTA does.
+TEST_F(MmiE2e, DashDWritesEveryPart) {
+  const Outcome small = agatha("minimap2 --bucket-bits 6 -k 5 -w 3 -I 200 -d " + quoted(path("small.mmi")) + " " +
+                               quoted(test::source_path("tests/data/mmi/small.fa")));
+  ASSERT_EQ(small.code, 0) << last_line(small.err);
+  EXPECT_TRUE(read_raw(path("small.mmi")) ==
+              read_raw(test::source_path("tests/data/mmi/dump/small.k5w3.I200.mmi")));
+  // data/ref.fa in three sequences, one part each with -I 5k.
+  std::string seq;
+  std::istringstream fasta(read_raw(test::source_path("data/ref.fa")));
+  for (std::string line; std::getline(fasta, line);)
+    if (!line.starts_with(">")) seq += line;
+  ASSERT_GT(seq.size(), 16000u);
+  std::ofstream(path("three.fa")) << ">p1\n"
+                                  << seq.substr(0, 5500) << "\n>p2\n"
+                                  << seq.substr(5500, 5500) << "\n>p3\n"
+                                  << seq.substr(11000) << "\n";
+  const std::string multi = quoted(path("multi.mmi"));
+  const auto want = align("-x map-pb -I 5k -d " + multi + " " + quoted(path("three.fa")) + " " + kReads);
+  ASSERT_GE(want.size(), 3 * 155u);  // a record per read and part at least
+  const std::string image = read_raw(path("multi.mmi"));
+  size_t parts = 0;
+  for (size_t at = image.find("MMI\2"); at != std::string::npos; at = image.find("MMI\2", at + 1)) ++parts;
+  EXPECT_EQ(parts, 3u);
+  EXPECT_EQ(first_difference(want, align("-x map-pb " + multi + " " + kReads, "from-mmi.sam")), "");
+  if (!have_minimap2()) GTEST_SKIP() << "minimap2 is not installed: no multi-part .mmi of its own to compare with";
+  const std::string mm = minimap2_index("-x map-pb -I 5k", quoted(path("three.fa")), "mm.mmi");
+  EXPECT_TRUE(read_raw(mm) == image) << "minimap2 -x map-pb -I 5k -d";
+}
+
+// What an .mmi cannot hold, and a file that cannot be created: minimap2 would write a cut
+// name, or nothing at all (exit 0); agatha stops with a message and writes no file.
+TEST_F(MmiE2e, DashDMmiMistakes) {
+  const std::string long_name = path("long.fa");
+  std::ofstream(long_name) << ">" << std::string(300, 'n') << "\nACGTTGCAAGGCTTACGATCGATTACGGATTACA\n";
+  const std::string out = path("long.mmi");
+  Outcome r = agatha("minimap2 -d " + quoted(out) + " " + quoted(long_name));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(last_line(r.err), "[ERROR] cannot write a minimap2 index (.mmi): sequence '" + std::string(37, 'n') +
+                                  "...' has a name of 300 bytes, and the format holds names of at most 255");
+  EXPECT_FALSE(fs::exists(out));
+  r = agatha("minimap2 -d /nonexistent/dir/x.mmi " + kRef);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(last_line(r.err), "[ERROR] cannot create '/nonexistent/dir/x.mmi': No such file or directory");
+  // minimap2 refuses alignment without the bases even when it only writes the index.
+  r = agatha("minimap2 -a --idx-no-seq -d " + quoted(out) + " " + kRef);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(last_line(r.err), "[ERROR] the prebuilt index doesn't contain sequences.");
+  EXPECT_FALSE(fs::exists(out));
 }
 
 }  // namespace

@@ -254,12 +254,18 @@ TEST_F(SplitE2e, MultiPartMmiMapsAsMinimap2) {
   expect_minimap2("-a", "", shell_quote(mmi), shell_quote(data().reads()));
   expect_minimap2("-a " + prefix("split"), prefix("split"), shell_quote(mmi), shell_quote(data().reads()));
   expect_minimap2("-c " + prefix("split"), "-c " + prefix("split"), shell_quote(mmi), shell_quote(data().reads()));
-  // An .agi holds one part: -d does not convert it.
+  // An .agi holds one part: -d does not convert it. An .mmi holds them all: -d writes
+  // the parts again, byte for byte as minimap2 wrote them.
   const std::string agi = dir_.file("multi.agi");
   const test::CommandResult r = agatha("align -d " + shell_quote(agi) + " " + shell_quote(mmi));
   EXPECT_EQ(r.code, 1);
-  EXPECT_EQ(last_line(r.err), "[E::align] -d writes one .agi index, and '" + mmi + "' is an index of several parts");
+  EXPECT_EQ(last_line(r.err), "[E::align] -d writes one .agi index, and '" + mmi +
+                                  "' is an index of several parts: name the index *.mmi to write minimap2's");
   EXPECT_FALSE(fs::exists(agi));
+  const std::string copy = dir_.file("copy.mmi");
+  const test::CommandResult c = agatha("align -d " + shell_quote(copy) + " " + shell_quote(mmi));
+  ASSERT_EQ(c.code, 0) << last_lines(c.err);
+  EXPECT_TRUE(test::read_file(copy) == image) << "the parts written again differ from minimap2's";
 }
 
 // ---- bad input: a message, exit code 1, no output and no scratch file left ----
@@ -312,7 +318,7 @@ TEST_F(SplitBadInput, AgiIndexOfSeveralPartsIsRefused) {
   EXPECT_FALSE(fs::exists(agi));
   expect_failure("align -I 60k -d " + shell_quote(agi) + " " + ref() + " " + reads(),
                  "[E::align] -d writes one .agi index, and -I 60000 cuts this reference into several parts: give -I "
-                 "at least the reference's size");
+                 "at least the reference's size, or name the index *.mmi to write minimap2's");
   EXPECT_FALSE(fs::exists(agi));
   // A reference that fits: the index is written (-I 1G is above its 453 kb).
   r = agatha("index -I 1G " + ref() + " -o " + shell_quote(agi));
