@@ -81,6 +81,12 @@ make_inputs() {
   py pairs 5 "$TMP/pe.bwa.read1.fastq.gz" "$TMP/pe.bwa.read2.fastq.gz" "$TMP/pe.r1.fq" "$TMP/pe.r2.fq" "$TMP/pe.il.fq"
   local p
   for p in pe.r1 pe.r2 pe.il; do gzip -9n -c "$TMP/$p.fq" > "$E2E/$p.fq.gz"; done
+  # Pair files whose names disagree: the first 12 pairs, the 3rd and 7th second reads
+  # renamed (minimap2 groups reads by name, so these are mapped as single reads).
+  head -n 48 "$TMP/pe.r1.fq" > "$TMP/pe.names.r1.fq"
+  head -n 48 "$TMP/pe.r2.fq" | awk 'NR == 9 { $0 = "@renamed_a/2" } NR == 25 { $0 = "@renamed_b" } { print }' \
+    > "$TMP/pe.names.r2.fq"
+  for p in pe.names.r1 pe.names.r2; do gzip -9n -c "$TMP/$p.fq" > "$E2E/$p.fq.gz"; done
   gzip -dc tests/data/seeds/rep.fa.gz > "$TMP/rep.fa"
   "$DWGSIM" -z 12 -N 16 -1 100 -2 100 -d 300 -s 30 -y 0 -e 0.005 -E 0.01 -r 0.001 \
     "$TMP/rep.fa" "$TMP/perep" > "$TMP/dwgsim.log" 2>&1
