@@ -483,6 +483,37 @@ TEST_F(E2e, ShortReadsEqualMinimap2OnEveryDpBackend) {
   }
 }
 
+// Scorings away from the presets' (README, `agatha dp`): dual affine with other values,
+// single affine (-O and -E with one number: ksw_extz2's tasks, on the scalar kernel
+// whatever the backend), and wide ones whose 8-bit differences wrap (dual and single
+// affine), on every CPU DP backend and instruction set and on both GPU emulations:
+// minimap2's bytes each time. (The cases of cases.tsv run on the default backend and
+// gpu-emu only.)
+TEST_F(E2e, ScoringsEqualMinimap2OnEveryDpBackend) {
+  struct ScoringCase {
+    const char *name, *output, *ref, *reads, *options;
+  };
+  const ScoringCase cases[] = {
+      {"sub_paf_scoring", "paf", "data/ref.fa", "tests/data/e2e/mt.sub.fq.gz", "-c -x map-pb -A3 -B5 -O6,30 -E3,1"},
+      {"sub_paf_O6_E3", "paf", "data/ref.fa", "tests/data/e2e/mt.sub.fq.gz", "-c -x map-pb -O6 -E3"},
+      {"inv_paf_wide", "paf", "tests/data/e2e/t-inv.fa.gz", "tests/data/e2e/q-inv.fa.gz",
+       "-c -A100 -B200 -O30,60 -E5,1"},
+      {"sub_wide_single", "sam", "data/ref.fa", "tests/data/e2e/mt.sub.fq.gz", "-a -x map-pb -A60 -B100 -O50 -E10"}};
+  std::vector<std::string> backends = {"--dp-backend scalar", "--dp-backend cpu --isa sse41",
+                                       "--dp-backend gpu-sim --dp-batch 3k", "--dp-backend gpu-emu --dp-batch 3k"};
+  if (test::try_backend("cpu-avx2")) backends.emplace_back("--dp-backend cpu --isa avx2");
+  for (const ScoringCase& c : cases) {
+    const std::string expected = std::string("tests/data/e2e/expected/") + c.name + "." + c.output + ".gz";
+    const auto want = lines_without_pg(read_gz(test::source_path(expected)));
+    ASSERT_GE(want.size(), 6u) << expected;
+    for (const std::string& backend : backends) {
+      const Outcome r = align(backend + " " + c.options, src(c.ref), src(c.reads));
+      ASSERT_RAN(r, backend + " " + c.options);
+      EXPECT_EQ(describe_difference(want, lines_without_pg(r.out)), "") << c.name << ": " << backend;
+    }
+  }
+}
+
 // ---- BAM ----
 
 // BGZF: a gzip member with the extra subfield 'BC'; inside, the magic "BAM\1".

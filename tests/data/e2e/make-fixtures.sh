@@ -81,6 +81,12 @@ make_inputs() {
   py pairs 5 "$TMP/pe.bwa.read1.fastq.gz" "$TMP/pe.bwa.read2.fastq.gz" "$TMP/pe.r1.fq" "$TMP/pe.r2.fq" "$TMP/pe.il.fq"
   local p
   for p in pe.r1 pe.r2 pe.il; do gzip -9n -c "$TMP/$p.fq" > "$E2E/$p.fq.gz"; done
+  # Pair files whose names disagree: the first 12 pairs, the 3rd and 7th second reads
+  # renamed (minimap2 groups reads by name, so these are mapped as single reads).
+  head -n 48 "$TMP/pe.r1.fq" > "$TMP/pe.names.r1.fq"
+  head -n 48 "$TMP/pe.r2.fq" | awk 'NR == 9 { $0 = "@renamed_a/2" } NR == 25 { $0 = "@renamed_b" } { print }' \
+    > "$TMP/pe.names.r2.fq"
+  for p in pe.names.r1 pe.names.r2; do gzip -9n -c "$TMP/$p.fq" > "$E2E/$p.fq.gz"; done
   gzip -dc tests/data/seeds/rep.fa.gz > "$TMP/rep.fa"
   "$DWGSIM" -z 12 -N 16 -1 100 -2 100 -d 300 -s 30 -y 0 -e 0.005 -E 0.01 -r 0.001 \
     "$TMP/rep.fa" "$TMP/perep" > "$TMP/dwgsim.log" 2>&1
@@ -111,6 +117,10 @@ SETS
   py sr-reads 8 "$TMP/rep.fa" "$TMP/sr.rep.fq" "$TMP/rep.150.bwa.read1.fastq.gz" "$TMP/rep.100.bwa.read1.fastq.gz"
   gzip -9n -c "$TMP/sr.ecoli.fq" > "$E2E/sr.ecoli.fq.gz"
   gzip -9n -c "$TMP/sr.rep.fq" > "$E2E/sr.rep.fq.gz"
+  # Pairs whose reads overlap (fragments of 120-260 bp): their k-mers are shared, so
+  # sr's heap merge and --heap-sort=no order the anchors differently.
+  py overlap-pairs 21 60 "$TMP/ont.ref.fa" "$TMP/pe.ov.r1.fq" "$TMP/pe.ov.r2.fq"
+  for p in pe.ov.r1 pe.ov.r2; do gzip -9n -c "$TMP/$p.fq" > "$E2E/$p.fq.gz"; done
 
   py long-cigar "$TMP/longcigar.ref.fa" "$TMP/longcigar.reads.fa"
   gzip -9n -c "$TMP/longcigar.ref.fa" > "$E2E/longcigar.ref.fa.gz"

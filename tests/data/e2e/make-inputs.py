@@ -31,6 +31,10 @@
       reads that cannot map
       or barely can: one of all N, one of 15 bases (shorter than k), one 150 bp read of
       random bases, and one half N
+  make-inputs.py overlap-pairs SEED N REF.fa OUT_R1.fq OUT_R2.fq
+      N pairs of 150 bp reads of fragments of 120-260 bp of the first sequence of REF
+      (so that the two reads of most pairs overlap and share k-mers), 1% substitutions;
+      the first read from either end of the fragment
 """
 import gzip
 import random
@@ -223,9 +227,29 @@ def sr_reads(seed, ref, out, *dwgsim):
             f.write(f"@{name}\n{seq}\n+\n{'5' * len(seq)}\n")
 
 
+def overlap_pairs(seed, n, ref, out1, out2):
+    rng = random.Random(int(seed))
+    seq = read_fasta_first(ref)
+
+    def mutate(s):
+        return "".join(rng.choice("ACGT") if rng.random() < 0.01 else c for c in s)
+
+    with open(out1, "w") as f1, open(out2, "w") as f2:
+        for i in range(int(n)):
+            length = rng.randint(120, 260)
+            start = rng.randint(0, len(seq) - length)
+            frag = seq[start:start + length]
+            a, b = mutate(frag[:150]), mutate(frag.translate(COMP)[::-1][:150])
+            if rng.random() < 0.5:
+                a, b = b, a
+            write_fastq(f1, f"@ov{i}/1", a, "I" * len(a))
+            write_fastq(f2, f"@ov{i}/2", b, "I" * len(b))
+
+
 if __name__ == "__main__":
     cmds = {"mt-sub": mt_sub, "slice": slice_ref, "pick-ont": pick_ont, "long-cigar": long_cigar, "pairs": pairs,
-            "pairs-plain-names": pairs_plain_names, "sr-reads": sr_reads}
+            "pairs-plain-names": pairs_plain_names, "sr-reads": sr_reads,
+            "overlap-pairs": overlap_pairs}
     if len(sys.argv) < 2 or sys.argv[1] not in cmds:
         sys.exit(__doc__)
     cmds[sys.argv[1]](*sys.argv[2:])
