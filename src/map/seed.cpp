@@ -5,6 +5,7 @@
 #include <functional>
 
 #include "radix_sort.hpp"
+#include "sdust.hpp"
 
 namespace agatha::map {
 namespace {
@@ -46,14 +47,15 @@ bool skip_hit(uint64_t r, const Seed& s, std::string_view qname, int32_t qlen, c
 
 }  // namespace
 
-std::vector<index::Minimizer> query_minimizers(std::span<const std::string_view> segs,
-                                               const index::MinimizerIndex& idx) {
+std::vector<index::Minimizer> query_minimizers(std::span<const std::string_view> segs, const index::MinimizerIndex& idx,
+                                               int sdust_thres) {
   std::vector<index::Minimizer> mv;
   uint64_t sum = 0;
   for (size_t i = 0; i < segs.size(); ++i) {
     const size_t n0 = mv.size();
     index::sketch(segs[i], idx.w(), idx.k(), static_cast<uint32_t>(i), idx.hpc(), mv);
     for (size_t j = n0; j < mv.size(); ++j) mv[j].y += sum << 1;
+    mask_low_complexity(mv, n0, segs[i], sdust_thres);  // -T; after the offset, as minimap2
     sum += segs[i].size();
   }
   return mv;
@@ -255,7 +257,7 @@ ReadSeeds look_up_read(std::span<const std::string_view> segs, const index::Mini
   ReadSeeds out;
   for (const auto& s : segs) out.qlen += static_cast<int64_t>(s.size());
   if (out.qlen == 0) return out;
-  std::vector<index::Minimizer> mv = query_minimizers(segs, idx);
+  std::vector<index::Minimizer> mv = query_minimizers(segs, idx, opt.sdust_thres);
   if (opt.q_occ_frac > 0.0f) filter_query_repeats(mv, mid_occ, opt.q_occ_frac);
   out.seeds = lookup_seeds(mv, idx);
   return out;
