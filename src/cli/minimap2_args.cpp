@@ -408,11 +408,9 @@ const Mm2Option kOptions[] = {
        else
          c.yes_no(c.s.opt.rmq, true);
      }},
-    {0, "qstrand", ArgKind::kNone, nullptr, "query-strand output (not supported by agatha)",
-     [](Ctx& c) {
-       c.s.opt.qstrand = c.s.opt.no_inv = true;
-       c.unsupported("query-strand output is not supported");
-     }},
+    {0, "qstrand", ArgKind::kNone, nullptr,
+     "PAF coordinates on the query's strand (mapping only; not with -a, -H, --frag, --splice)",
+     [](Ctx& c) { c.s.opt.qstrand = c.s.opt.no_inv = true; }},
     {0, "cap-kalloc", ArgKind::kRequired, "NUM", "cap of a thread's memory pool (no effect on output)",
      [](Ctx& c) { c.s.opt.cap_kalloc = c.num(); }},
     {0, "q-occ-frac", ArgKind::kRequired, "FLOAT",

@@ -168,9 +168,14 @@ std::vector<Anchor> make_anchors(const std::vector<Seed>& seeds, int32_t qlen, s
       if ((r & 1) == (s.q_pos & 1)) {
         p.x = rid_rpos;
         p.y = span << 32 | qpos;
-      } else {  // the reverse strand in the read's reverse-complement coordinates
+      } else if (!opt.qstrand) {  // the reverse strand in the read's reverse-complement coordinates
         p.x = anchor_bit::kReverse | rid_rpos;
         p.y = span << 32 | static_cast<uint32_t>(qlen - static_cast<int32_t>(qpos + 1 - span) - 1);
+      } else {  // --qstrand: the read's own coordinates, the reference's reverse strand
+        const auto rlen = static_cast<int64_t>(idx.reference().seq(static_cast<uint32_t>(r >> 32)).len);
+        const int64_t rpos = static_cast<uint32_t>(r) >> 1;
+        p.x = anchor_bit::kReverse | (r & 0xffffffff00000000ULL) | static_cast<uint32_t>(rlen - (rpos + 1 - span) - 1);
+        p.y = span << 32 | qpos;
       }
       p.y |= static_cast<uint64_t>(s.seg_id) << anchor_bit::kSegShift;
       if (s.is_tandem) p.y |= anchor_bit::kTandem;
