@@ -309,6 +309,8 @@ void check_parts_output(const AlignArgs& a, bool split, bool one_part, bool bam)
   const AlignOptions& opt = a.opt;
   const bool paf = a.paf && !a.sam;  // with both -a and -c minimap2 writes SAM
   opt.validate({.sam = !paf && !a.map_only, .cs_or_md = a.md || !a.cs.empty(), .warn = nullptr, .sketch_limits = false});
+  if (opt.qstrand && !a.map_only)  // mapping-only PAF is implemented; the alignment on the query's strand is not
+    throw OptionError("not supported by agatha: --qstrand with base-level alignment (-c, --cs)");
   if (opt.sr && a.reads.size() > 2)
     throw OptionError("incorrect input: in the sr mode, please specify no more than two query files.");
   pipeline::OutputOptions oo = a.out;

@@ -237,7 +237,8 @@ const Mm2Option kOptions[] = {
        AlignOptions& o = c.s.opt;
        o.all_chains = o.no_diag = o.no_dual = o.no_long_join = true;
      }},
-    {'T', nullptr, ArgKind::kRequired, "INT", nullptr,  // hidden in 2.24's help: SDUST threshold
+    {'T', nullptr, ArgKind::kRequired, "INT",  // hidden in minimap2 2.24's usage text
+     "SDUST threshold: drop read minimizers in low-complexity intervals; 0 to disable [0]",
      [](Ctx& c) { c.s.opt.sdust_thres = c.i(); }},
     {'s', "min-dp-score", ArgKind::kRequired, "INT", "minimal peak DP alignment score",
      [](Ctx& c) { c.s.opt.min_dp_max = c.i(); }},
@@ -407,11 +408,9 @@ const Mm2Option kOptions[] = {
        else
          c.yes_no(c.s.opt.rmq, true);
      }},
-    {0, "qstrand", ArgKind::kNone, nullptr, "query-strand output (not supported by agatha)",
-     [](Ctx& c) {
-       c.s.opt.qstrand = c.s.opt.no_inv = true;
-       c.unsupported("query-strand output is not supported");
-     }},
+    {0, "qstrand", ArgKind::kNone, nullptr,
+     "PAF coordinates on the query's strand (mapping only; not with -a, -H, --frag, --splice)",
+     [](Ctx& c) { c.s.opt.qstrand = c.s.opt.no_inv = true; }},
     {0, "cap-kalloc", ArgKind::kRequired, "NUM", "cap of a thread's memory pool (no effect on output)",
      [](Ctx& c) { c.s.opt.cap_kalloc = c.num(); }},
     {0, "q-occ-frac", ArgKind::kRequired, "FLOAT",
@@ -567,7 +566,6 @@ Minimap2Parse parse_minimap2_args(std::vector<std::string> words, Minimap2Flavor
 
 void refuse_unsupported(const Minimap2Settings& s) {
   if (!s.unsupported.empty()) throw OptionError("not supported by agatha: " + s.unsupported.front());
-  if (s.opt.sdust_thres > 0) throw OptionError("not supported by agatha: -T (SDUST masking of read minimizers)");
 }
 
 std::string minimap2_usage(const Minimap2Settings& s) {

@@ -52,7 +52,7 @@ int32_t uncovered_length(int32_t s, int32_t e, std::vector<uint64_t>& cov) {
 
 }  // namespace
 
-void set_region_coords(Region& r, int qlen, const Anchor* a) {
+void set_region_coords(Region& r, int qlen, const Anchor* a, bool qstrand) {
   const Anchor& first = a[r.as];
   const Anchor& last = a[r.as + r.cnt - 1];
   const int32_t q_span = anchor_span(first);
@@ -60,7 +60,7 @@ void set_region_coords(Region& r, int qlen, const Anchor* a) {
   r.rid = anchor_rid(first);
   r.rs = anchor_rpos(first) + 1 > q_span ? anchor_rpos(first) + 1 - q_span : 0;  // the target span may be shorter
   r.re = anchor_rpos(last) + 1;
-  if (!r.rev) {
+  if (!r.rev || qstrand) {  // --qstrand: anchors already on the query's strand
     r.qs = anchor_qpos(first) + 1 - q_span;
     r.qe = anchor_qpos(last) + 1;
   } else {
@@ -81,7 +81,7 @@ void set_region_coords(Region& r, int qlen, const Anchor* a) {
   }
 }
 
-std::vector<Region> gen_regions(uint32_t read_hash, int qlen, const Chains& chains) {
+std::vector<Region> gen_regions(uint32_t read_hash, int qlen, const Chains& chains, bool qstrand) {
   const size_t n = chains.size();
   if (n == 0) return {};
   // Key: score << 32 | (count ^ hash of the first anchor), sorted descending.
@@ -107,7 +107,7 @@ std::vector<Region> gen_regions(uint32_t read_hash, int qlen, const Chains& chai
     r.cnt = static_cast<int32_t>(z[i].y);
     r.as = static_cast<int32_t>(z[i].y >> 32);
     r.div = -1.0f;
-    set_region_coords(r, qlen, chains.anchors.data());
+    set_region_coords(r, qlen, chains.anchors.data(), qstrand);
   }
   return regs;
 }
@@ -368,17 +368,17 @@ void set_inversion_mapq(std::vector<Region>& regs) {
   }
 }
 
-Region split_region(Region& r, int32_t n, int qlen, const Anchor* a) {
+Region split_region(Region& r, int32_t n, int qlen, const Anchor* a, bool qstrand) {
   Region r2 = r;
   r2.id = -1;
   r2.cnt = r.cnt - n;
   r2.score = static_cast<int32_t>(r.score * (static_cast<float>(r2.cnt) / r.cnt) + .499);
   r2.as = r.as + n;
   if (r.parent == r.id) r2.parent = kParentTmpPri;
-  set_region_coords(r2, qlen, a);
+  set_region_coords(r2, qlen, a, qstrand);
   r.cnt -= r2.cnt;
   r.score -= r2.score;
-  set_region_coords(r, qlen, a);
+  set_region_coords(r, qlen, a, qstrand);
   return r2;
 }
 
@@ -397,6 +397,7 @@ RegionParams region_params(const AlignOptions& opt) {
   p.all_chains = opt.all_chains;
   p.hard_mask_level = opt.hard_mask_level;
   p.short_read = opt.sr;
+  p.qstrand = opt.qstrand;
   p.alt_drop = opt.alt_drop;
   return p;
 }

@@ -62,10 +62,14 @@ struct Region {
 
 // Regions from chains (mm_gen_regs): ordered by score, then by hash, both descending.
 // `chains.anchors` must stay alive and unchanged: regions refer to it by offset.
-[[nodiscard]] std::vector<Region> gen_regions(uint32_t read_hash, int qlen, const Chains& chains);
+// qstrand (--qstrand): the anchors are in query-strand coordinates (make_anchors), and so
+// are the regions' query coordinates, also on the reverse strand.
+[[nodiscard]] std::vector<Region> gen_regions(uint32_t read_hash, int qlen, const Chains& chains, bool qstrand = false);
 
-// Coordinates and fuzzy lengths of a region from its anchors (mm_reg_set_coor).
-void set_region_coords(Region& r, int qlen, const Anchor* a);
+// Coordinates and fuzzy lengths of a region from its anchors (mm_reg_set_coor); qstrand
+// as gen_regions. With qstrand a reverse-strand region's rs/re are on the reference's
+// reverse strand (position p there is len - 1 - p on the forward strand).
+void set_region_coords(Region& r, int qlen, const Anchor* a, bool qstrand = false);
 
 // Primary/secondary assignment by query overlap (mm_set_parent). sub_diff = 2a + b.
 // alt_drop (--alt-drop): a secondary on an ALT contig counts against a primary that is
@@ -110,12 +114,15 @@ struct RegionParams {
   int min_chain_score = 0;
   int seed = 0;
   bool hash_name = false;
-  bool all_chains = false;  // -P / -X: keep every chain
+  bool all_chains = false;       // -P / -X: keep every chain
   bool hard_mask_level = false;  // --hard-mask-level: mm_set_parent without its unmapped-bases rule
   // sr: no divergence estimate (mm_est_err) and no strand-retained filter before
   // alignment; MAPQ without the BWA-like cap (mm_set_mapq's is_sr).
   bool short_read = false;
-  float alt_drop = 0.0f;         // --alt-drop
+  // --qstrand: regions on the query's strand (gen_regions); like sr, no divergence
+  // estimate and no strand-retained filter.
+  bool qstrand = false;
+  float alt_drop = 0.0f;          // --alt-drop
   std::vector<uint8_t> alt_refs;  // --alt: 1 for each ALT contig of the index part; empty: none
 };
 [[nodiscard]] RegionParams region_params(const AlignOptions& opt);
@@ -148,6 +155,6 @@ void set_inversion_mapq(std::vector<Region>& regs);
 // mm_split_reg: splits r after its first n anchors (0 < n < r.cnt): r keeps them and the
 // score in proportion, the returned region takes the rest (id -1; a temporary primary
 // when r was a primary). `a` holds the anchors both refer to.
-[[nodiscard]] Region split_region(Region& r, int32_t n, int qlen, const Anchor* a);
+[[nodiscard]] Region split_region(Region& r, int32_t n, int qlen, const Anchor* a, bool qstrand = false);
 
 }  // namespace agatha::map

@@ -5,6 +5,7 @@
 #include <functional>
 
 #include "radix_sort.hpp"
+#include "sdust.hpp"
 
 namespace agatha::map {
 namespace {
@@ -46,14 +47,15 @@ bool skip_hit(uint64_t r, const Seed& s, std::string_view qname, int32_t qlen, c
 
 }  // namespace
 
-std::vector<index::Minimizer> query_minimizers(std::span<const std::string_view> segs,
-                                               const index::MinimizerIndex& idx) {
+std::vector<index::Minimizer> query_minimizers(std::span<const std::string_view> segs, const index::MinimizerIndex& idx,
+                                               int sdust_thres) {
   std::vector<index::Minimizer> mv;
   uint64_t sum = 0;
   for (size_t i = 0; i < segs.size(); ++i) {
     const size_t n0 = mv.size();
     index::sketch(segs[i], idx.w(), idx.k(), static_cast<uint32_t>(i), idx.hpc(), mv);
     for (size_t j = n0; j < mv.size(); ++j) mv[j].y += sum << 1;
+    mask_low_complexity(mv, n0, segs[i], sdust_thres);  // -T; after the offset, as minimap2
     sum += segs[i].size();
   }
   return mv;
@@ -166,9 +168,14 @@ std::vector<Anchor> make_anchors(const std::vector<Seed>& seeds, int32_t qlen, s
       if ((r & 1) == (s.q_pos & 1)) {
         p.x = rid_rpos;
         p.y = span << 32 | qpos;
-      } else {  // the reverse strand in the read's reverse-complement coordinates
+      } else if (!opt.qstrand) {  // the reverse strand in the read's reverse-complement coordinates
         p.x = anchor_bit::kReverse | rid_rpos;
         p.y = span << 32 | static_cast<uint32_t>(qlen - static_cast<int32_t>(qpos + 1 - span) - 1);
+      } else {  // --qstrand: the read's own coordinates, the reference's reverse strand
+        const auto rlen = static_cast<int64_t>(idx.reference().seq(static_cast<uint32_t>(r >> 32)).len);
+        const int64_t rpos = static_cast<uint32_t>(r) >> 1;
+        p.x = anchor_bit::kReverse | (r & 0xffffffff00000000ULL) | static_cast<uint32_t>(rlen - (rpos + 1 - span) - 1);
+        p.y = span << 32 | qpos;
       }
       p.y |= static_cast<uint64_t>(s.seg_id) << anchor_bit::kSegShift;
       if (s.is_tandem) p.y |= anchor_bit::kTandem;
@@ -255,7 +262,7 @@ ReadSeeds look_up_read(std::span<const std::string_view> segs, const index::Mini
   ReadSeeds out;
   for (const auto& s : segs) out.qlen += static_cast<int64_t>(s.size());
   if (out.qlen == 0) return out;
-  std::vector<index::Minimizer> mv = query_minimizers(segs, idx);
+  std::vector<index::Minimizer> mv = query_minimizers(segs, idx, opt.sdust_thres);
   if (opt.q_occ_frac > 0.0f) filter_query_repeats(mv, mid_occ, opt.q_occ_frac);
   out.seeds = lookup_seeds(mv, idx);
   return out;

@@ -41,9 +41,11 @@ struct SeedResult {
 };
 
 // Minimizers of all segments with the index's k, w and HPC; seg i has rid field i and
-// positions offset by the lengths of segments 0..i-1 (collect_minimizers).
+// positions offset by the lengths of segments 0..i-1; with sdust_thres > 0 (-T) each
+// segment's minimizers in its low-complexity intervals are dropped (collect_minimizers,
+// mm_dust_minier; see sdust.hpp).
 [[nodiscard]] std::vector<index::Minimizer> query_minimizers(std::span<const std::string_view> segs,
-                                                             const index::MinimizerIndex& idx);
+                                                             const index::MinimizerIndex& idx, int sdust_thres = 0);
 
 // Removes query minimizers whose full x occurs more than mid_occ times and more than
 // n * q_occ_frac times in the read; skipped when n <= mid_occ (mm_seed_mz_flt).

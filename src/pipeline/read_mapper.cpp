@@ -44,13 +44,14 @@ uint32_t read_hash(std::string_view qname, int qlen, int seed, bool hash_name) {
 std::vector<map::Region> regions_unaligned(std::string_view qname, int qlen, int k, int rep_len,
                                            const map::Chains& chains, const std::vector<uint64_t>& mini_pos,
                                            const std::vector<int32_t>& ref_lens, const map::RegionParams& p) {
-  std::vector<map::Region> regs = map::gen_regions(read_hash(qname, qlen, p.seed, p.hash_name), qlen, chains);
+  std::vector<map::Region> regs =
+      map::gen_regions(read_hash(qname, qlen, p.seed, p.hash_name), qlen, chains, p.qstrand);
   map::mark_alt(regs, p.alt_refs, p.alt_drop);
   if (!p.all_chains) {
     map::set_parent(regs, p.mask_level, p.mask_len, p.sub_diff, p.hard_mask_level, p.alt_drop);
     map::select_sub(regs, p.pri_ratio, k * 2, p.best_n, true, p.min_strand_sc);
   }
-  if (!p.short_read) {
+  if (!p.short_read && !p.qstrand) {
     map::estimate_divergence(regs, qlen, chains.anchors.data(), mini_pos, ref_lens);
     map::filter_strand_retained(regs);
   }
@@ -77,10 +78,11 @@ format::RegionTags region_tags(const map::Region& r) {
 }
 
 std::string paf_line(std::string_view qname, int qlen, std::string_view rname, int32_t rlen, const map::Region& r,
-                     int rep_len) {
+                     int rep_len, bool qstrand) {
   format::PafRecord p;
   p.qname = qname, p.qlen = qlen, p.qs = r.qs, p.qe = r.qe, p.rev = r.rev;
   p.rname = rname, p.rlen = rlen, p.rs = r.rs, p.re = r.re;
+  if (qstrand && r.rev) p.rs = rlen - r.re, p.re = rlen - r.rs;  // back to the forward strand (mm_write_paf3)
   p.mlen = r.mlen, p.blen = r.blen, p.mapq = r.mapq;
   p.tags = region_tags(r);
   p.rl = rep_len;
@@ -170,7 +172,7 @@ FragmentMapping ReadMapper::map_fragment(std::span<const std::string_view> names
     chains = map::chain_dp_pass(seeds.anchors, qlen_sum, n, idx_.k(), chain_);
   }
   const uint32_t hash = read_hash(names[0], qlen_sum, region_.seed, region_.hash_name);
-  std::vector<map::Region> regs = map::gen_regions(hash, qlen_sum, chains);
+  std::vector<map::Region> regs = map::gen_regions(hash, qlen_sum, chains, region_.qstrand);
   // ALT contigs mark the fragment's regions only: mm_seg_gen makes the segments' afresh.
   map::mark_alt(regs, region_.alt_refs, region_.alt_drop);
   if (!region_.all_chains) {
@@ -178,7 +180,7 @@ FragmentMapping ReadMapper::map_fragment(std::span<const std::string_view> names
                     region_.alt_drop);
     map::select_sub_multi(regs, region_.pri_ratio, 0.2f, 0.7f, f.frag_gap, idx_.k() * 2, region_.best_n, qlens);
   }
-  if (!region_.short_read) {
+  if (!region_.short_read && !region_.qstrand) {
     map::estimate_divergence(regs, qlen_sum, chains.anchors.data(), seeds.mini_pos, ref_lens_);
     map::filter_strand_retained(regs);
   }
@@ -223,7 +225,8 @@ std::string ReadMapper::map_paf_fragment(std::span<const io::SeqRecord> reads) c
     for (const map::Region& r : f.segs[i].regions) {
       if (!opt_.print_secondary && r.id != r.parent) continue;
       const index::RefSeq& rs = ref.seq(static_cast<uint32_t>(r.rid));
-      out += paf_line(reads[i].name, qlen, rs.name, static_cast<int32_t>(rs.len), r, f.segs[i].rep_len);
+      out += paf_line(reads[i].name, qlen, rs.name, static_cast<int32_t>(rs.len), r, f.segs[i].rep_len,
+                      opt_.qstrand);
     }
   }
   return out;
@@ -236,7 +239,8 @@ std::string ReadMapper::map_paf(std::string_view name, std::string_view seq) con
   for (const map::Region& r : m.regions) {
     if (!opt_.print_secondary && r.id != r.parent) continue;
     const index::RefSeq& rs = ref.seq(static_cast<uint32_t>(r.rid));
-    out += paf_line(name, static_cast<int>(seq.size()), rs.name, static_cast<int32_t>(rs.len), r, m.rep_len);
+    out += paf_line(name, static_cast<int>(seq.size()), rs.name, static_cast<int32_t>(rs.len), r, m.rep_len,
+                    opt_.qstrand);
   }
   return out;
 }

@@ -12,8 +12,8 @@
 #include <agatha/options.hpp>
 
 #include <cstdint>
-#include <string>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -108,7 +108,9 @@ class ReadMapper {
 [[nodiscard]] format::RegionTags region_tags(const map::Region& r);
 
 // The PAF line of a region that was not base-aligned (mm_write_paf3 without -c).
+// qstrand (--qstrand): a reverse-strand region's rs/re are on the reference's reverse
+// strand and are written back on the forward strand.
 [[nodiscard]] std::string paf_line(std::string_view qname, int qlen, std::string_view rname, int32_t rlen,
-                                   const map::Region& r, int rep_len);
+                                   const map::Region& r, int rep_len, bool qstrand = false);
 
 }  // namespace agatha::pipeline

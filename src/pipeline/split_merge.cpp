@@ -14,8 +14,8 @@
 #include <cstring>
 #include <type_traits>
 
-#include "../util/parallel_for.hpp"
 #include "../map/fragment.hpp"
+#include "../util/parallel_for.hpp"
 #include "batch_loop.hpp"
 
 namespace agatha::pipeline {
@@ -188,7 +188,7 @@ void merged_records(std::string& out, std::span<const io::SeqRecord> frag, std::
     for (const Region& r : regs[i]) {
       if (!opt.print_secondary && r.id != r.parent) continue;
       const index::RefSeq& rs = parts.refs[static_cast<size_t>(r.rid)];
-      out += paf_line(frag[i].name, qlen, rs.name, static_cast<int32_t>(rs.len), r, 0);
+      out += paf_line(frag[i].name, qlen, rs.name, static_cast<int32_t>(rs.len), r, 0, opt.qstrand);
     }
   }
 }

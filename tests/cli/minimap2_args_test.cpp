@@ -240,9 +240,12 @@ TEST(Minimap2Args, UnsupportedOptionsAreRefusedByName) {
     }
     return std::string();
   };
-  EXPECT_EQ(refused("--qstrand ref"), "not supported by agatha: --qstrand: query-strand output is not supported");
+  EXPECT_EQ(refused("--qstrand ref"), "");  // mapping-only PAF on the query's strand
+  EXPECT_TRUE(parse("--qstrand ref").parse.settings.opt.qstrand);
+  EXPECT_TRUE(parse("--qstrand ref").parse.settings.opt.no_inv);
   EXPECT_EQ(refused("--print-seeds ref"), "not supported by agatha: --print-seeds: a minimap2 debugging switch, left out");
-  EXPECT_EQ(refused("-T 30 ref"), "not supported by agatha: -T (SDUST masking of read minimizers)");
+  EXPECT_EQ(refused("-T 30 ref"), "");  // SDUST masking of read minimizers
+  EXPECT_EQ(parse("-T 30 ref").parse.settings.opt.sdust_thres, 30);
   EXPECT_EQ(refused("-T 0 --alt alt.txt --alt-drop 0.3 --no-kalloc --cap-kalloc 2g -2 ref"), "");
 }
 

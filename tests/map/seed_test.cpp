@@ -21,6 +21,7 @@ struct SeedCase {
   std::string expected, ref, reads, preset;
   int32_t fixed_mid_occ;     // -f N (0: computed)
   int32_t minimap2_mid_occ;  // from minimap2's log
+  int sdust_thres = 0;       // -T
 };
 
 // minimap2's --print-seeds lines for one read (map.c: mm_map_frag).
@@ -47,6 +48,7 @@ TEST_P(SeedsGolden, AnchorsEqualMinimap2) {
   AlignOptions opt;
   opt.apply_preset(c.preset);
   if (c.fixed_mid_occ != 0) opt.mid_occ = c.fixed_mid_occ;
+  opt.sdust_thres = c.sdust_thres;
   opt.validate();
   const auto idx = io::build_index_from_file(test::source_path(c.ref), opt);
   const int32_t mid_occ = index::resolve_mid_occ(idx, opt);
@@ -72,25 +74,25 @@ TEST_P(SeedsGolden, AnchorsEqualMinimap2) {
   RecordProperty("anchors", static_cast<int>(n_anchors));
 }
 
-INSTANTIATE_TEST_SUITE_P(Minimap2, SeedsGolden,
-                         ::testing::Values(SeedCase{"mt.map-pb", "data/ref.fa", "data/reads.fq", "map-pb", 0, 10},
-                                           SeedCase{"mt.map-ont", "data/ref.fa", "data/reads.fq", "map-ont", 0, 10},
-                                           SeedCase{"mt.map-hifi", "data/ref.fa", "data/reads.fq", "map-hifi", 0, 50},
-                                           SeedCase{"rep.map-hifi", "tests/data/seeds/rep.fa.gz",
-                                                    "tests/data/seeds/rep.fq", "map-hifi", 0, 500},
-                                           SeedCase{"rep.map-pb.f20", "tests/data/seeds/rep.fa.gz",
-                                                    "tests/data/seeds/rep.fq", "map-pb", 20, 20},
-                                           SeedCase{"rep.map-ont.f20", "tests/data/seeds/rep.fa.gz",
-                                                    "tests/data/seeds/rep.fq", "map-ont", 20, 20},
-                                           // sr: mid_occ 1000 from the preset; the heap order
-                                           SeedCase{"rep.sr", "tests/data/seeds/rep.fa.gz",
-                                                    "tests/data/seeds/rep.fq", "sr", 0, 1000}),
-                         [](const auto& info) {
-                           std::string n = info.param.expected;
-                           for (char& ch : n)
-                             if (ch == '.' || ch == '-') ch = '_';
-                           return n;
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Minimap2, SeedsGolden,
+    ::testing::Values(
+        SeedCase{"mt.map-pb", "data/ref.fa", "data/reads.fq", "map-pb", 0, 10},
+        // -T 10: SDUST masking, with HPC spans longer than k
+        SeedCase{"mt.map-pb.T10", "data/ref.fa", "data/reads.fq", "map-pb", 0, 10, 10},
+        SeedCase{"mt.map-ont", "data/ref.fa", "data/reads.fq", "map-ont", 0, 10},
+        SeedCase{"mt.map-hifi", "data/ref.fa", "data/reads.fq", "map-hifi", 0, 50},
+        SeedCase{"rep.map-hifi", "tests/data/seeds/rep.fa.gz", "tests/data/seeds/rep.fq", "map-hifi", 0, 500},
+        SeedCase{"rep.map-pb.f20", "tests/data/seeds/rep.fa.gz", "tests/data/seeds/rep.fq", "map-pb", 20, 20},
+        SeedCase{"rep.map-ont.f20", "tests/data/seeds/rep.fa.gz", "tests/data/seeds/rep.fq", "map-ont", 20, 20},
+        // sr: mid_occ 1000 from the preset; the heap order
+        SeedCase{"rep.sr", "tests/data/seeds/rep.fa.gz", "tests/data/seeds/rep.fq", "sr", 0, 1000}),
+    [](const auto& info) {
+      std::string n = info.param.expected;
+      for (char& ch : n)
+        if (ch == '.' || ch == '-') ch = '_';
+      return n;
+    });
 
 // mid_occ above minimap2's clamps, from its log on the repeat reference (the 160 kb
 // tandem array puts the 1-2e-4 quantile in the thousands); asm20 clamps to 500.

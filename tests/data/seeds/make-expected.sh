@@ -15,6 +15,7 @@ seeds() {  # seeds NAME REF READS minimap2-options...
 for p in map-pb map-ont map-hifi; do
   seeds "mt.$p" data/ref.fa data/reads.fq -x "$p"
 done
+seeds mt.map-pb.T10 data/ref.fa data/reads.fq -x map-pb -T 10
 seeds rep.map-hifi $out/rep.fa.gz $out/rep.fq -x map-hifi
 seeds rep.map-pb.f20 $out/rep.fa.gz $out/rep.fq -x map-pb -f 20
 seeds rep.map-ont.f20 $out/rep.fa.gz $out/rep.fq -x map-ont -f 20
