@@ -44,19 +44,8 @@ E2E=$ROOT/tests/data/e2e
 command -v "$DWGSIM" >/dev/null || die "$DWGSIM not found (apt-get install dwgsim)"
 
 # --- 1. fetch minimap2 2.24's sources ----------------------------------------------
-MAPPY_VER=2.24
-MAPPY_SHA256=35a2fb73ef14173283d5abb31e7a318429e0330c3be95851df38dd83d4ff9af9
-DL=$CACHE/dl
-TARBALL=$DL/mappy-$MAPPY_VER.tar.gz
-if [[ ! -f $TARBALL ]]; then
-	mkdir -p "$DL"
-	note "fetching the mappy $MAPPY_VER sdist (minimap2 $MAPPY_VER sources) from PyPI ..."
-	"$PYTHON" -m pip download --disable-pip-version-check --no-deps --no-binary mappy "mappy==$MAPPY_VER" \
-		-d "$DL" >"$DL/pip.log" 2>&1 || { tail -n 20 "$DL/pip.log" >&2; die "pip download failed"; }
-	[[ -f $TARBALL ]] || die "pip did not leave $TARBALL"
-fi
-echo "$MAPPY_SHA256  $TARBALL" | sha256sum -c --quiet - >/dev/null 2>&1 ||
-	die "$TARBALL has an unexpected sha256 (remove it to fetch again)"
+source "$ROOT/scripts/mappy-sdist.sh"
+fetch_mappy_sdist
 
 # --- 2. build the recording minimap2 --------------------------------------------------
 B=$CACHE/dp-rec
