@@ -356,6 +356,19 @@ inline unsigned from_v2(v2s16 v) {
   std::memcpy(&x, &v, 4);
   return x;
 }
+// The lanes as unsigned, for the wrapping additions and subtractions (signed vector
+// lanes would overflow, which C++ leaves undefined; the result bits are the same).
+typedef uint16_t v2u16 __attribute__((vector_size(4)));
+inline v2u16 to_v2u(unsigned x) {
+  v2u16 v;
+  std::memcpy(&v, &x, 4);
+  return v;
+}
+inline unsigned from_v2u(v2u16 v) {
+  unsigned x;
+  std::memcpy(&x, &v, 4);
+  return x;
+}
 // PTX prmt.b32 d, a, b, c (default mode): byte k of d is byte (c >> 4k) & 7 of the
 // 8-byte value {b, a} (a is bytes 0-3), or, when bit 3 of that nibble is set, that
 // byte's sign bit replicated over the 8 bits.
@@ -386,11 +399,11 @@ inline unsigned ptx_prmt(unsigned a, unsigned b, unsigned c) {
 
 inline unsigned __vadd2(unsigned a, unsigned b) {
   using namespace AGATHA_EMU_NS;
-  return from_v2(to_v2(a) + to_v2(b));
+  return from_v2u(to_v2u(a) + to_v2u(b));
 }
 inline unsigned __vsub2(unsigned a, unsigned b) {
   using namespace AGATHA_EMU_NS;
-  return from_v2(to_v2(a) - to_v2(b));
+  return from_v2u(to_v2u(a) - to_v2u(b));
 }
 inline unsigned __vmaxs2(unsigned a, unsigned b) {
   using namespace AGATHA_EMU_NS;
