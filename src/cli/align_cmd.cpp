@@ -329,7 +329,6 @@ void check_parts_output(const AlignArgs& a, bool split, bool one_part, bool bam)
   // (In fragment mode the files are read in step, one pass: the merge reads them again.)
   if (split && a.reads.size() > 1 && !opt.frag_mode)
     throw OptionError("--split-prefix with more than one query file is not supported");
-  if (split && !opt.alt_list.empty()) throw OptionError("--alt with --split-prefix is not supported");
 
   // As minimap2's main: with neither reads nor -d there is nothing to do (minimap2 loads
   // an index file given alone, and stops).
