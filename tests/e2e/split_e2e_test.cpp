@@ -328,6 +328,24 @@ TEST_F(SplitBadInput, MdAndCsAreRefusedWithSplitPrefix) {
   }
 }
 
+// Several query files outside fragment mode: minimap2 2.24 keeps only the last file's
+// results in each part's scratch file and merges them against all files read in step,
+// giving reads other reads' regions (or aborting: an assertion in mm_hit_sort or
+// write_sam_cigar). agatha refuses it, before any pass; with --frag=yes the files are
+// fragments in every pass (ReadPairsEqualMinimap2).
+TEST_F(SplitBadInput, SeveralQueryFilesNeedFragmentMode) {
+  const std::string message =
+      "[E::align] --split-prefix with several query files needs fragment mode (--frag=yes): minimap2 2.24 merges "
+      "only the last file's results against all the files read in step, giving reads other reads' alignments; map "
+      "one query file at a time";
+  for (const char* out : {"", "-c ", "--map-only "}) {
+    SCOPED_TRACE(out);
+    expect_failure("align " + std::string(out) + "-x map-ont -I 50k " + prefix("split") + " " + ref() + " " + reads() +
+                       " " + reads(),
+                   message);
+  }
+}
+
 // An .agi holds one part: `agatha index` and `align -d` refuse a reference -I cuts up,
 // and leave no index file.
 TEST_F(SplitBadInput, AgiIndexOfSeveralPartsIsRefused) {
