@@ -326,10 +326,16 @@ void check_parts_output(const AlignArgs& a, bool split, bool one_part, bool bam)
     oo.sam.rg_id = rg->id;
   }
   const bool split = !opt.split_prefix.empty();
-  // (In fragment mode the files are read in step, one pass: the merge reads them again.)
+  // In fragment mode the files are read in step, in every pass. Outside it minimap2 2.24
+  // maps the files one after another into each part's scratch file, which each file's
+  // pass truncates (mm_split_init), then merges the last file's results against all files
+  // read in step as fragments (mm_split_merge): reads get other reads' regions, and where
+  // the results run out the merge reuses stale buffers or aborts. Refused, not imitated.
   if (split && a.reads.size() > 1 && !opt.frag_mode)
-    throw OptionError("--split-prefix with more than one query file is not supported");
-  if (split && !opt.alt_list.empty()) throw OptionError("--alt with --split-prefix is not supported");
+    throw OptionError(
+        "--split-prefix with several query files needs fragment mode (--frag=yes): minimap2 2.24 merges only the "
+        "last file's results against all the files read in step, giving reads other reads' alignments; map one "
+        "query file at a time");
 
   // As minimap2's main: with neither reads nor -d there is nothing to do (minimap2 loads
   // an index file given alone, and stops).

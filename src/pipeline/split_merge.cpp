@@ -39,7 +39,8 @@ struct PackedRegion {
 };
 static_assert(std::is_trivially_copyable_v<PackedRegion> && std::is_trivially_copyable_v<ResultHeader>);
 static_assert(sizeof(PackedRegion) == 104 && sizeof(ResultHeader) == 16, "the sizes split_merge.hpp states");
-constexpr uint8_t kRev = 1, kInv = 2, kStrandRetained = 4, kAligned = 8, kSamPri = 16, kProperFrag = 32, kSegSplit = 64;
+constexpr uint8_t kRev = 1, kInv = 2, kStrandRetained = 4, kAligned = 8, kSamPri = 16, kProperFrag = 32, kSegSplit = 64,
+                  kAlt = 128;
 // No read has more regions than this (a sanity bound for a damaged file: minimap2 keeps
 // at most -N secondaries per primary).
 constexpr uint32_t kMaxRegions = 1u << 24;
@@ -54,7 +55,8 @@ PackedRegion pack(const Region& r) {
   p.n_cigar = static_cast<uint32_t>(r.cigar.size());
   p.flags = static_cast<uint8_t>((r.rev ? kRev : 0) | (r.inv ? kInv : 0) | (r.strand_retained ? kStrandRetained : 0) |
                                  (r.aligned ? kAligned : 0) | (r.sam_pri ? kSamPri : 0) |
-                                 (r.proper_frag ? kProperFrag : 0) | (r.seg_split ? kSegSplit : 0));
+                                 (r.proper_frag ? kProperFrag : 0) | (r.seg_split ? kSegSplit : 0) |
+                                 (r.is_alt ? kAlt : 0));
   p.split = r.split, p.trans_strand = r.trans_strand;
   return p;
 }
@@ -69,6 +71,7 @@ Region unpack(const PackedRegion& p) {
   r.rev = (p.flags & kRev) != 0, r.inv = (p.flags & kInv) != 0, r.strand_retained = (p.flags & kStrandRetained) != 0;
   r.aligned = (p.flags & kAligned) != 0, r.sam_pri = (p.flags & kSamPri) != 0;
   r.proper_frag = (p.flags & kProperFrag) != 0, r.seg_split = (p.flags & kSegSplit) != 0;
+  r.is_alt = (p.flags & kAlt) != 0;
   r.split = p.split, r.trans_strand = p.trans_strand;
   return r;
 }
@@ -130,7 +133,7 @@ void merge_part_regions(std::vector<Region>& regs, int qlen, int32_t rep_len, in
   const map::RegionParams p = map::region_params(opt);
   if (!opt.sr && qlen >= opt.rank_min_len) map::update_dp_max(qlen, regs, opt.rank_frac, opt.a, opt.b);
   for (Region& r : regs) r.dp_max2 = 0, r.subsc = 0, r.n_sub = 0;  // recomputed over all parts
-  map::hit_sort(regs);
+  map::hit_sort(regs, p.alt_drop);  // with each part's ALT marks, kept in its file
   map::set_parent(regs, p.mask_level, p.mask_len, p.sub_diff, p.hard_mask_level, p.alt_drop);
   if (!p.all_chains) {
     map::select_sub(regs, p.pri_ratio, k * 2, p.best_n, false, p.min_strand_sc);

@@ -27,6 +27,9 @@
 //     runs over all parts' regions; the merge also forgets each region's subsc, n_sub
 //     and dp_max2 before mm_set_parent recomputes them over all parts;
 //   - the SAM header holds every part's @SQ lines, after @PG;
+//   - with --alt each part marks the regions on its own ALT contigs (mm_mark_alt with the
+//     part's list); the marks are kept in the scratch files and the merge's sort and
+//     parent selection scale those regions' scores by 1 - --alt-drop, as each part's did;
 //   - --MD and --cs are refused (the merge has no reference bases); --eqx is kept: each
 //     part stores its regions' =/X CIGARs.
 #pragma once
@@ -92,7 +95,7 @@ class PartResultReader {
 
 // Merges the regions of one read from all parts, given concatenated in part order with
 // sequence ids in the whole reference: mm_update_dp_max (reads of at least rank_min_len
-// bases), subsc, n_sub and dp_max2 forgotten, mm_hit_sort, mm_set_parent, mm_select_sub
+// bases), subsc, n_sub and dp_max2 forgotten, mm_hit_sort and mm_set_parent (ALT regions scaled by --alt-drop), mm_select_sub
 // (without the strand rescue) and mm_set_sam_pri (unless all chains are kept),
 // mm_set_mapq with rep_len and mm_set_inv_mapq. k: the index's k-mer size.
 void merge_part_regions(std::vector<map::Region>& regs, int qlen, int32_t rep_len, int k, const AlignOptions& opt);

@@ -204,6 +204,28 @@ TEST_F(SplitE2e, AReadMapsToThreeParts) {
             (std::vector<std::string>{"c2:16:0", "c4:272:0", "c1:272:0"}));
 }
 
+// --alt across parts: each part marks the regions on its own ALT contigs, and the merge
+// orders and selects with those marks (scores scaled by 1 - --alt-drop). c2 (part 2) as
+// ALT moves the primary of the reads from the 8 kb copied to c2 and c4 (part 3) onto c4;
+// chr2 as ALT changes the repeat reads' secondaries. Checked to differ without --alt.
+TEST_F(SplitE2e, AltContigsAcrossParts) {
+  SKIP_WITHOUT_MINIMAP2();
+  const std::string alt = shell_quote(dir_.write("alt.txt", "c2\nchr2 an ALT contig\nnot_in_the_reference\n"));
+  const std::string ref = shell_quote(data().ref()), reads = shell_quote(data().reads());
+  const std::string p = prefix("split");
+  expect_minimap2("-a -x map-ont -I 50k --alt " + alt + " " + p, "-x map-ont -I 50k --alt " + alt + " " + p, ref,
+                  reads);
+  const test::CommandResult with_alt = agatha("align -x map-ont -I 50k --alt " + alt + " " + p + " " + ref + " " + reads);
+  const test::CommandResult without = agatha("align -x map-ont -I 50k " + p + " " + ref + " " + reads);
+  ASSERT_EQ(with_alt.code, 0) << last_lines(with_alt.err);
+  ASSERT_EQ(without.code, 0) << last_lines(without.err);
+  EXPECT_NE(first_difference(lines_without_pg(with_alt.out), lines_without_pg(without.out)), "");
+  expect_minimap2("-c -x map-hifi -I 60k --alt " + alt + " --alt-drop 0.5 " + p,
+                  "-c -x map-hifi -I 60k --alt " + alt + " --alt-drop 0.5 " + p, ref, reads);
+  expect_minimap2("-x map-ont -I 50k --alt " + alt + " " + p, "--map-only -x map-ont -I 50k --alt " + alt + " " + p,
+                  ref, reads);
+}
+
 // minimap2's inversion reads (tests/data/e2e/q-inv.fa.gz) against its reference in two
 // parts (-I 5k: t-inv's 7.5 kb sequence, then a 50 kb slice and the same sequence under
 // another name): split and inverted regions (zd:i, tp:A:I) from both parts, and the
@@ -303,6 +325,24 @@ TEST_F(SplitBadInput, MdAndCsAreRefusedWithSplitPrefix) {
     SCOPED_TRACE(tag);
     expect_failure("align " + std::string(tag) + " -I 50k " + prefix("split") + " " + ref() + " " + reads(),
                    "[E::align] --cs or --MD doesn't work with --split-prefix");
+  }
+}
+
+// Several query files outside fragment mode: minimap2 2.24 keeps only the last file's
+// results in each part's scratch file and merges them against all files read in step,
+// giving reads other reads' regions (or aborting: an assertion in mm_hit_sort or
+// write_sam_cigar). agatha refuses it, before any pass; with --frag=yes the files are
+// fragments in every pass (ReadPairsEqualMinimap2).
+TEST_F(SplitBadInput, SeveralQueryFilesNeedFragmentMode) {
+  const std::string message =
+      "[E::align] --split-prefix with several query files needs fragment mode (--frag=yes): minimap2 2.24 merges "
+      "only the last file's results against all the files read in step, giving reads other reads' alignments; map "
+      "one query file at a time";
+  for (const char* out : {"", "-c ", "--map-only "}) {
+    SCOPED_TRACE(out);
+    expect_failure("align " + std::string(out) + "-x map-ont -I 50k " + prefix("split") + " " + ref() + " " + reads() +
+                       " " + reads(),
+                   message);
   }
 }
 

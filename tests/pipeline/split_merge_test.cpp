@@ -48,7 +48,7 @@ TEST(PartResult, RegionsComeBackFieldForField) {
   Region r = aligned_region(3, 1203, 7, 5000, 1900, 800, 90);
   r.id = 1, r.parent = 0, r.score0 = 820, r.subsc = 400, r.as = 12, r.n_sub = 2, r.mapq = 17;
   r.dp_max2 = 1500, r.n_ambi = 3, r.n_gap = 4, r.n_gapo = 2, r.hash = 0xdeadbeef, r.div = 0.0125f;
-  r.rev = true, r.inv = true, r.strand_retained = true, r.sam_pri = true, r.split = 2;
+  r.rev = true, r.inv = true, r.strand_retained = true, r.sam_pri = true, r.is_alt = true, r.split = 2;
   r.cigar = {5u << 4, 2u << 4 | 1, 1193u << 4};
   Region u;  // unaligned, all defaults
   u.qs = 1, u.qe = 2;
@@ -73,11 +73,11 @@ TEST(PartResult, RegionsComeBackFieldForField) {
                                   r.dp_max, r.dp_max2, r.dp_score, r.n_ambi, r.n_gap,  r.n_gapo}));
   EXPECT_EQ(g.hash, r.hash);
   EXPECT_EQ(g.div, r.div);
-  EXPECT_TRUE(g.rev && g.inv && g.strand_retained && g.aligned && g.sam_pri);
+  EXPECT_TRUE(g.rev && g.inv && g.strand_retained && g.aligned && g.sam_pri && g.is_alt);
   EXPECT_EQ(g.split, 2);
   EXPECT_EQ(g.cigar, r.cigar);
   const Region& h = got.regions[1];
-  EXPECT_FALSE(h.rev || h.inv || h.strand_retained || h.aligned || h.sam_pri);
+  EXPECT_FALSE(h.rev || h.inv || h.strand_retained || h.aligned || h.sam_pri || h.is_alt);
   EXPECT_EQ(h.div, -1.0f);
   EXPECT_TRUE(h.cigar.empty());
   in.next(got);
@@ -142,6 +142,26 @@ TEST(MergePartRegions, BestAlignmentBecomesThePrimaryOfAllParts) {
   // mm_set_mapq: identity 380/400, x = 600 * 290 / 700 / 300 = 0.8286,
   // 0.95 * 40 * (1 - x^2) * ln(700 / 2) = 69.8, capped at 60 (the BWA-like value is 272).
   EXPECT_EQ(a.mapq, 60);
+}
+
+// A region on an ALT contig (marked by its part, --alt) ranks by its dp_max scaled by
+// 1 - --alt-drop (mm_hit_sort): a's 700 becomes round(700 * 0.85) = 595, below b's 600,
+// so b becomes the primary; with --alt-drop 0 a stays first.
+TEST(MergePartRegions, AltRegionsRankWithTheirScoreScaled) {
+  TwoParts t;
+  t.regs[1].is_alt = true;
+  merge_part_regions(t.regs, 400, 0, 15, AlignOptions{});
+  ASSERT_EQ(t.regs.size(), 2u);
+  EXPECT_EQ(t.regs[0].rid, 0);
+  EXPECT_TRUE(t.regs[0].sam_pri);
+  EXPECT_EQ(t.regs[1].rid, 3);
+  EXPECT_TRUE(t.regs[1].is_alt);
+  TwoParts u;
+  u.regs[1].is_alt = true;
+  AlignOptions no_drop;
+  no_drop.alt_drop = 0.0f;
+  merge_part_regions(u.regs, 400, 0, 15, no_drop);
+  EXPECT_EQ(u.regs[0].rid, 3);
 }
 
 // The parts' largest rep_len lowers the MAPQ: 300 against a's score of 300 halves the
