@@ -65,6 +65,21 @@ std::vector<int> collect_long_gaps(int as1, int cnt1, const Anchor* a, int min_g
   return k;
 }
 
+// [st, en) of reference rid into out: on the forward strand, or with rev on the reverse
+// strand in its own coordinates, i.e. the reverse complement of [len - en, len - st)
+// (mm_idx_getseq2, which --qstrand's alignment reads the reference with).
+void fetch_strand(const index::Reference& ref, uint32_t rid, bool rev, int32_t st, int32_t en, uint8_t* out) {
+  if (en <= st) return;
+  if (!rev) {
+    ref.fetch(rid, static_cast<uint32_t>(st), static_cast<uint32_t>(en), out);
+    return;
+  }
+  const auto len = static_cast<int32_t>(ref.seq(rid).len);
+  std::vector<uint8_t> fwd(static_cast<size_t>(en - st));
+  ref.fetch(rid, static_cast<uint32_t>(len - en), static_cast<uint32_t>(len - st), fwd.data());
+  reverse_complement(fwd, out);
+}
+
 int ll_i16(const uint8_t* qs, int ql, const uint8_t* ts, int tl, const AlignOptions& opt, int& qe, int& te) {
   const kernels::LocalSwResult r = kernels::local_sw_i16(qs, ql, ts, tl, opt.dp_scoring());
   qe = r.qe, te = r.te;
@@ -83,9 +98,11 @@ int seed_ext_score(const AlignOptions& opt, const index::MinimizerIndex& idx, co
   rs = std::max(rs - ext, 0), qs = std::max(qs - ext, 0);
   re = std::min(re + ext, rlen), qe = std::min(qe + ext, qlen);
   std::vector<uint8_t> tseq(static_cast<size_t>(re - rs));
-  idx.reference().fetch(rid, static_cast<uint32_t>(rs), static_cast<uint32_t>(re), tseq.data());
+  // --qstrand: the read as it is, the reference on the anchor's strand
+  const bool rev = map::anchor_reverse(a);
+  fetch_strand(idx.reference(), rid, opt.qstrand && rev, rs, re, tseq.data());
   int q_end = -1, t_end = -1;
-  return ll_i16(read.strand(map::anchor_reverse(a)).data() + qs, qe - qs, tseq.data(), re - rs, opt, q_end, t_end);
+  return ll_i16(read.strand(rev && !opt.qstrand).data() + qs, qe - qs, tseq.data(), re - rs, opt, q_end, t_end);
 }
 
 DpResult reset_result() {
@@ -520,7 +537,10 @@ RegionAlignment align_one(const AlignOptions& opt, const index::MinimizerIndex& 
   const int32_t qlen = static_cast<int32_t>(read.fwd.size());
   const uint32_t rid = static_cast<uint32_t>(map::anchor_rid(a[r.as]));
   const bool rev = map::anchor_reverse(a[r.as]);
-  const std::vector<uint8_t>& qseq0 = read.strand(rev);
+  // --qstrand: the read on its own strand against the reference's strand of the region
+  // (its anchors and coordinates are on that strand; mm_align1 with MM_F_QSTRAND).
+  const bool qstrand = opt.qstrand;
+  const std::vector<uint8_t>& qseq0 = read.strand(rev && !qstrand);
   const int32_t rlen = static_cast<int32_t>(idx.reference().seq(rid).len);
   const int bw = static_cast<int>(opt.bw * kDpBandScale + 1.);
   int bw_long = static_cast<int>(std::max(opt.bw_long, opt.bw) * kDpBandScale + 1.);
@@ -564,7 +584,7 @@ RegionAlignment align_one(const AlignOptions& opt, const index::MinimizerIndex& 
   // One target buffer for the region, as mm_align1 has: each fetch overwrites its start.
   std::vector<uint8_t> tseq(static_cast<size_t>(std::max(0, re0 - rs0)) + 1, 0), qrev;
   auto fetch = [&](int32_t st, int32_t en) {
-    if (en > st) idx.reference().fetch(rid, static_cast<uint32_t>(st), static_cast<uint32_t>(en), tseq.data());
+    fetch_strand(idx.reference(), rid, qstrand && rev, st, en, tseq.data());
   };
   // The annotated intron ends of [st, en) (mm_idx_bed_junc), reversed for the left
   // extension; empty without annotation.
@@ -638,7 +658,7 @@ RegionAlignment align_one(const AlignOptions& opt, const index::MinimizerIndex& 
           const int32_t n = as1 + j + 1 - r.as;
           if (n > 0 && n < r.cnt) {
             split.made = true;
-            split.r2 = map::split_region(r, n, qlen, a);
+            split.r2 = map::split_region(r, n, qlen, a, qstrand);
             split.flags = static_cast<uint8_t>(kSplitSecond | (zdrop_code == 2 ? kSplitInv : 0));
           }
         }
@@ -660,7 +680,7 @@ RegionAlignment align_one(const AlignOptions& opt, const index::MinimizerIndex& 
   out.dropped = dropped;
   AlignedSpan span;
   span.rs = rs1, span.re = re1, span.rev = rev;
-  if (!rev)
+  if (!rev || qstrand)
     span.qs = qs1, span.qe = qe1;
   else
     span.qs = qlen - qe1, span.qe = qlen - qs1;
@@ -809,7 +829,7 @@ std::vector<RegionAlignment> align_regions(const AlignOptions& opt, const index:
   for (size_t i = 0; i < regs.size(); ++i) {
     out.push_back(align_region(opt, idx, read, regs, split, i, a, dp, junctions));
     if (regs[i].cnt > 0) attach_alignment(regs[i], out.back());
-    if (i > 0 && (split[i] & kSplitInv)) {
+    if (i > 0 && (split[i] & kSplitInv) && !opt.no_inv) {  // no inversions with --qstrand (MM_F_NO_INV)
       Region r_inv;
       RegionAlignment inv;
       if (align_inversion(opt, idx, read, regs[i - 1], split[i - 1], regs[i], split[i], dp, r_inv, inv)) {

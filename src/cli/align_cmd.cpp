@@ -309,13 +309,12 @@ void check_parts_output(const AlignArgs& a, bool split, bool one_part, bool bam)
   const AlignOptions& opt = a.opt;
   const bool paf = a.paf && !a.sam;  // with both -a and -c minimap2 writes SAM
   opt.validate({.sam = !paf && !a.map_only, .cs_or_md = a.md || !a.cs.empty(), .warn = nullptr, .sketch_limits = false});
-  if (opt.qstrand && !a.map_only)  // mapping-only PAF is implemented; the alignment on the query's strand is not
-    throw OptionError("not supported by agatha: --qstrand with base-level alignment (-c, --cs)");
   if (opt.sr && a.reads.size() > 2)
     throw OptionError("incorrect input: in the sr mode, please specify no more than two query files.");
   pipeline::OutputOptions oo = a.out;
   oo.kind = paf ? pipeline::OutputKind::kPaf : pipeline::OutputKind::kSam;
   oo.no_qual = opt.no_qual;
+  oo.qstrand = opt.qstrand;
   oo.diff = format::diff_tag_kind(a.md, !a.cs.empty(), a.cs == "long");
   const bool bam = a.format.empty() ? a.output.size() > 4 && a.output.ends_with(".bam") : a.format == "bam";
   if (bam && (a.map_only || paf)) throw OptionError("BAM output is SAM's: it cannot hold PAF (--map-only, -c)");

@@ -4,6 +4,7 @@
 
 #include <agatha/dp.hpp>
 #include <agatha/error.hpp>
+#include <agatha/nt4.hpp>
 
 #include <span>
 
@@ -145,12 +146,24 @@ PrintedRegion ReadAligner::printed(const SegmentJob& seg, const Region& r) const
   // The aligned read on the alignment strand, from the codes the alignment used; the
   // reference is fetched again, as minimap2's write_cs_or_MD does, rather than held by
   // every region from alignment to output.
-  const std::vector<uint8_t>& strand = seg.codes->strand(r.rev);
+  // With --qstrand the read as it is and the reference on the region's strand, in whose
+  // coordinates rs/re are (write_cs_or_MD's is_qstrand).
+  const bool qstrand_rev = opt_.qstrand && r.rev;
+  const std::vector<uint8_t>& strand = seg.codes->strand(r.rev && !opt_.qstrand);
   const auto qlen = static_cast<int32_t>(strand.size());
-  const std::span<const uint8_t> query(strand.data() + (r.rev ? qlen - r.qe : r.qs), static_cast<size_t>(r.qe - r.qs));
+  const bool flip_q = r.rev && !opt_.qstrand;
+  const std::span<const uint8_t> query(strand.data() + (flip_q ? qlen - r.qe : r.qs), static_cast<size_t>(r.qe - r.qs));
   std::vector<uint8_t> target(static_cast<size_t>(r.re - r.rs));
-  idx_.reference().fetch(static_cast<uint32_t>(r.rid), static_cast<uint32_t>(r.rs), static_cast<uint32_t>(r.re),
-                         target.data());
+  const index::Reference& ref = idx_.reference();
+  const auto rid = static_cast<uint32_t>(r.rid);
+  if (!qstrand_rev) {
+    ref.fetch(rid, static_cast<uint32_t>(r.rs), static_cast<uint32_t>(r.re), target.data());
+  } else {
+    const auto rlen = static_cast<int32_t>(ref.seq(rid).len);
+    std::vector<uint8_t> fwd(target.size());
+    ref.fetch(rid, static_cast<uint32_t>(rlen - r.re), static_cast<uint32_t>(rlen - r.rs), fwd.data());
+    reverse_complement(fwd, target.data());
+  }
   if (out_.eqx) p.cigar = align::eqx_cigar(r.cigar, query, target);
   p.diff_tag = format::diff_tag(
       out_.diff, out_.eqx ? std::span<const uint32_t>(p.cigar) : std::span<const uint32_t>(r.cigar), query, target);

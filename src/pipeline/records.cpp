@@ -168,6 +168,7 @@ void append_paf(std::string& out, const ReadRegions& rr, std::span<const index::
     p.rname = rs.name, p.rlen = static_cast<int32_t>(rs.len), p.re = r.re;
     p.mlen = r.mlen, p.blen = r.blen;
     fill_shared(p, r, cigar_of(pr, r), rr.rep_len, comment);
+    if (oo.qstrand && r.rev) p.rs = p.rlen - r.re, p.re = p.rlen - r.rs;  // the forward strand's (mm_write_paf3)
     p.diff_tag = pr.diff_tag;
     p.cg = oo.paf_cg;
     format::append_paf(out, p);

@@ -37,6 +37,7 @@ struct OutputOptions {
   bool eqx = false;                               // --eqx: =/X instead of M
   bool paf_cg = true;                             // PAF: the cg tag (minimap2's -c; --cs alone aligns without it)
   bool no_qual = false;                           // -Q: SAM QUAL `*`
+  bool qstrand = false;  // --qstrand: a reverse-strand region's rs/re are on that strand (PAF writes them back)
 };
 
 // The CIGAR to print (empty: the region's own) and the MD/cs tag (empty: none) of an

@@ -188,8 +188,7 @@ TEST_F(Minimap2FrontEnd, ErrorsAreMinimap2s) {
       {"--idx-no-seq -a " + ref + reads, "[ERROR] the prebuilt index doesn't contain sequences."},
       {"-a nosuch.fa" + reads, "[ERROR] failed to open file 'nosuch.fa': No such file or directory"},
       {ref + reads + " nosuch.fq", "ERROR: failed to map the query file"},
-      {"--qstrand -c " + ref + reads,
-       "[ERROR] not supported by agatha: --qstrand with base-level alignment (-c, --cs)"},
+      {"--qstrand -a " + ref + reads, "[ERROR] --qstrand doesn't work with -a, -H, --frag or --splice"},
   };
   for (const auto& [args, message] : cases) {
     for (const bool link : {false, true}) {
