@@ -345,26 +345,18 @@ inline unsigned __brev(unsigned x) {
 // across a chain of intrinsics, so the emulated kernel's packed arithmetic is about as
 // cheap on the host as on a device.
 namespace AGATHA_EMU_NS {
+// The lanes as signed (for the comparisons) or unsigned (for the wrapping additions and
+// subtractions: signed vector lanes would overflow, which C++ leaves undefined).
 typedef int16_t v2s16 __attribute__((vector_size(4)));
-inline v2s16 to_v2(unsigned x) {
-  v2s16 v;
-  std::memcpy(&v, &x, 4);
-  return v;
-}
-inline unsigned from_v2(v2s16 v) {
-  unsigned x;
-  std::memcpy(&x, &v, 4);
-  return x;
-}
-// The lanes as unsigned, for the wrapping additions and subtractions (signed vector
-// lanes would overflow, which C++ leaves undefined; the result bits are the same).
 typedef uint16_t v2u16 __attribute__((vector_size(4)));
-inline v2u16 to_v2u(unsigned x) {
-  v2u16 v;
+template <class V = v2s16>
+inline V to_v2(unsigned x) {
+  V v;
   std::memcpy(&v, &x, 4);
   return v;
 }
-inline unsigned from_v2u(v2u16 v) {
+template <class V>
+inline unsigned from_v2(V v) {
   unsigned x;
   std::memcpy(&x, &v, 4);
   return x;
@@ -399,11 +391,11 @@ inline unsigned ptx_prmt(unsigned a, unsigned b, unsigned c) {
 
 inline unsigned __vadd2(unsigned a, unsigned b) {
   using namespace AGATHA_EMU_NS;
-  return from_v2u(to_v2u(a) + to_v2u(b));
+  return from_v2(to_v2<v2u16>(a) + to_v2<v2u16>(b));
 }
 inline unsigned __vsub2(unsigned a, unsigned b) {
   using namespace AGATHA_EMU_NS;
-  return from_v2u(to_v2u(a) - to_v2u(b));
+  return from_v2(to_v2<v2u16>(a) - to_v2<v2u16>(b));
 }
 inline unsigned __vmaxs2(unsigned a, unsigned b) {
   using namespace AGATHA_EMU_NS;
