@@ -75,4 +75,15 @@ class OptionScanner {
   int long_index_ = -1;
 };
 
+// mm_parse_num's suffix: x scaled by a K, M or G (either case: x1e3, 1e6, 1e9) at
+// text[pos], and pos moved past it; x unchanged without one.
+[[nodiscard]] inline double apply_num_suffix(const std::string& text, size_t& pos, double x) {
+  if (pos >= text.size()) return x;
+  const char c = text[pos];
+  const double scale = c == 'G' || c == 'g' ? 1e9 : c == 'M' || c == 'm' ? 1e6 : c == 'K' || c == 'k' ? 1e3 : 0;
+  if (scale == 0) return x;
+  ++pos;
+  return x * scale;
+}
+
 }  // namespace agatha::cli

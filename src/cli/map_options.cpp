@@ -2,6 +2,8 @@
 // bound to AlignOptions.
 #include "map_options.hpp"
 
+#include "getopt.hpp"
+
 #include <agatha/error.hpp>
 
 #include <algorithm>
@@ -53,15 +55,7 @@ namespace {
 [[nodiscard]] double parse_scaled(const std::string& text, const std::string& option, size_t* end) {
   size_t pos = 0;
   double x = parse_double(text, pos, option);
-  if (pos < text.size()) {
-    const char c = text[pos];
-    if (c == 'G' || c == 'g')
-      x *= 1e9, ++pos;
-    else if (c == 'M' || c == 'm')
-      x *= 1e6, ++pos;
-    else if (c == 'K' || c == 'k')
-      x *= 1e3, ++pos;
-  }
+  x = apply_num_suffix(text, pos, x);
   if (end)
     *end = pos;
   else

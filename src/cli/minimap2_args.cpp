@@ -71,15 +71,7 @@ int64_t parse_num_at(const std::string& text, size_t& pos, bool strict, bool to_
     check_number(text, before, pos, false, option, shown);
     if (!std::isfinite(x)) bad_value(option, shown);
   }
-  if (pos < text.size()) {
-    const char c = text[pos];
-    if (c == 'G' || c == 'g')
-      x *= 1e9, ++pos;
-    else if (c == 'M' || c == 'm')
-      x *= 1e6, ++pos;
-    else if (c == 'K' || c == 'k')
-      x *= 1e3, ++pos;
-  }
+  x = apply_num_suffix(text, pos, x);
   if (strict && to_end && pos != text.size()) bad_value(option, shown);
   return to_int64(x + .499);
 }
