@@ -1,4 +1,5 @@
-// Presets and option checks of minimap2 2.24 (options.c: mm_set_opt, mm_check_opt).
+// Presets and option checks of minimap2 (options.c: mm_set_opt, mm_check_opt), as the
+// release followed (AlignOptions::rules()) has them.
 #include <agatha/error.hpp>
 #include <agatha/options.hpp>
 
@@ -23,9 +24,9 @@ void set_asm(AlignOptions& o) {
   o.zdrop = o.zdrop_inv = 200;
 }
 
-// splice and splice:hq: spliced alignment of transcripts; no DP cell cap; a band and
-// reference gap as wide as the longest intron.
-void set_splice(AlignOptions& o, bool hq) {
+// splice, splice:hq (and 2.31's splice:sr): spliced alignment of transcripts; no DP cell
+// cap; a band and reference gap as wide as the longest intron.
+void set_splice(AlignOptions& o, std::string_view name) {
   o.hpc = false, o.k = 15, o.w = 5;
   o.splice = o.splice_for = o.splice_rev = o.splice_flank = true;
   o.max_sw_mat = 0;
@@ -34,8 +35,25 @@ void set_splice(AlignOptions& o, bool hq) {
   set_scoring(o, 1, 2, 2, 32, 1, 0);
   o.noncan = 9;
   o.junc_bonus = 9;
-  o.zdrop = 200, o.zdrop_inv = 100;                       // halved with the match score
-  if (hq) o.junc_bonus = 5, o.b = 4, o.q = 6, o.q2 = 24;  // 2.24 sets the junction bonus, not -C, to 5
+  o.zdrop = 200, o.zdrop_inv = 100;  // halved with the match score
+  if (!o.rules().presets_2_31) {
+    if (name == "splice:hq") o.junc_bonus = 5, o.b = 4, o.q = 6, o.q2 = 24;  // 2.24 sets the junction bonus, not -C, to 5
+    return;
+  }
+  o.junc_pen = 5;
+  if (name == "splice:hq") {
+    o.noncan = 5, o.b = 4, o.q = 6, o.q2 = 24;
+  } else if (name == "splice:sr") {
+    o.print_secondary = false;
+    o.two_io_threads = o.heap_sort = o.frag_mode = o.weak_pairing = o.sr_rna = true;
+    o.noncan = 5, o.b = 4, o.q = 6, o.q2 = 24;
+    o.min_chain_score = 25;
+    o.min_dp_max = 40;
+    o.min_ksw_len = 20;
+    o.pe_ori = 0 << 1 | 1;  // FR
+    o.best_n = 10;
+    o.read_batch = 100'000'000;
+  }
 }
 
 // Shared by ava-ont/ava-pb: all-vs-all overlaps.
@@ -48,24 +66,44 @@ void set_ava(AlignOptions& o) {
 }  // namespace
 
 const std::vector<std::string>& preset_names() {
-  static const std::vector<std::string> names = {"map-ont", "lr",     "map-pb",    "map10k", "map-hifi",
-                                                 "map-ccs", "asm5",   "asm10",     "asm20",  "ava-ont",
-                                                 "ava-pb",  "sr",     "short",     "splice", "splice:hq", "cdna"};
+  static const std::vector<std::string> names = {
+      "map-ont", "lr",     "map-pb", "map10k", "map-hifi", "map-ccs", "lr:hq",     "lr:hqae",   "map-iclr",
+      "map-iclr-prerender", "asm5", "asm10", "asm20", "ava-ont", "ava-pb", "sr", "short", "splice", "splice:hq",
+      "splice:sr", "cdna"};
   return names;
 }
 
 void AlignOptions::apply_preset(std::string_view name) {
+  const bool r31 = rules().presets_2_31;
   if (name == "map-ont" || name == "lr") {
     // the defaults
   } else if (name == "map-pb" || name == "map10k") {
     hpc = true, k = 19;
-  } else if (name == "map-hifi" || name == "map-ccs") {
+  } else if (name == "map-hifi" || name == "map-ccs" || (r31 && name == "lr:hq")) {
     hpc = false, k = 19, w = 19;
     max_gap = 10000;
-    set_scoring(*this, 1, 4, 6, 26, 2, 1);
-    occ_dist = 500;
     min_mid_occ = 50, max_mid_occ = 500;
-    min_dp_max = 200;
+    if (name != "lr:hq") {
+      set_scoring(*this, 1, 4, 6, 26, 2, 1);
+      min_dp_max = 200;
+      if (!r31) occ_dist = 500;  // 2.31's map-hifi keeps the default -e
+    }
+  } else if (r31 && name == "lr:hqae") {  // high-quality assembly evaluation
+    hpc = false, k = 25, w = 51;
+    rmq = true;
+    min_mid_occ = 50, max_mid_occ = 500;
+    rmq_inner_dist = 5000;
+    occ_dist = 200;
+    best_n = 100;
+    chain_gap_scale = 5.0f;
+  } else if (r31 && name == "map-iclr-prerender") {
+    hpc = false, k = 15;
+    b = 6, transition = 1;
+    q = 10, q2 = 50;
+  } else if (r31 && name == "map-iclr") {
+    hpc = false, k = 19;
+    b = 6, transition = 4;
+    q = 10, q2 = 50;
   } else if (name == "asm5") {
     set_asm(*this);
     set_scoring(*this, 1, 19, 39, 81, 3, 1);
@@ -103,8 +141,10 @@ void AlignOptions::apply_preset(std::string_view name) {
     mid_occ = 1000;
     max_occ = 5000;
     read_batch = 50'000'000;
-  } else if (name.starts_with("splice") || name == "cdna") {
-    set_splice(*this, name == "splice:hq");
+  } else if (r31 ? (name == "splice" || name == "splice:hq" || name == "splice:sr" || name == "cdna")
+                 : (name.starts_with("splice") || name == "cdna")) {
+    // 2.24 compares a prefix ("splice" and anything after it); 2.31 the names.
+    set_splice(*this, name);
   } else {
     throw OptionError("unknown preset '" + std::string(name) + "'");
   }
@@ -127,6 +167,7 @@ void AlignOptions::validate(const OutputChecks& out) const {
   if ((q != q2 || e != e2) && !(e > e2 && q + e < q2 + e2))
     throw OptionError("dual gap penalties violating E1>E2 and O1+E1<O2+E2");
   if ((q + e) + (q2 + e2) > 127) throw OptionError("scoring system violating ({-O}+{-E})+({-O2}+{-E2}) <= 127");
+  if (rules().check_score_n && (sc_ambi < 0 || sc_ambi >= b)) throw OptionError("--score-N should be within [0,{-B})");
   if (zdrop < zdrop_inv) throw OptionError("Z-drop should not be less than inversion-Z-drop");
   if (!print_secondary && all_chains) throw OptionError("-X/-P and --secondary=no can't be applied at the same time");
   if (qstrand && (out.sam || splice || frag_mode || hpc))

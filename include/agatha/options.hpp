@@ -9,6 +9,7 @@
 // src/index/index.hpp; minimap2's mm_mapopt_update).
 #pragma once
 
+#include <agatha/compat.hpp>
 #include <agatha/dp.hpp>
 
 #include <climits>
@@ -33,15 +34,26 @@ struct OutputChecks {
 };
 
 struct AlignOptions {
+  // ---- the minimap2 release followed (--compat); see agatha/compat.hpp ----
+  // Set it with set_release() before any preset or option: it decides presets, defaults
+  // and every rule of rules().
+  Release release = kDefaultRelease;
+  [[nodiscard]] const ReleaseRules& rules() const { return rules_of(release); }
+  // Sets the release and the defaults that depend on it (-I).
+  void set_release(Release r) {
+    release = r;
+    part_bases = rules().default_part_bases;
+  }
+
   // ---- index (mm_idxopt_t) ----
   int k = 15;            // -k, 0 < k <= 28
   int w = 10;            // -w, 0 < w < 256
   bool hpc = false;      // -H: homopolymer-compressed k-mers
   int bucket_bits = 14;  // --bucket-bits; no effect on output
   // -I: a new index part starts once a part holds more than this many bases (checked
-  // before each of mm_idx_gen's mini-batches; see src/index/index_parts.hpp). 2.24's
-  // default, 4G, holds a human genome in one part.
-  uint64_t part_bases = 4'000'000'000;
+  // before each of mm_idx_gen's mini-batches; see src/index/index_parts.hpp). The
+  // default (4G in 2.24, 8G in 2.31) holds a human genome in one part.
+  uint64_t part_bases = rules_of(kDefaultRelease).default_part_bases;
 
   // ---- seeding (map.c: mm_map_frag's seeding; seed.c) ----
   float mid_occ_frac = 2e-4f;       // -f X with X < 1
@@ -100,6 +112,20 @@ struct AlignOptions {
   // of its k-mer and anchor_ext_len bases on each side, in matches, is below
   // ln(gap to the next anchor) + anchor_ext_shift (--end-seed-pen).
   int anchor_ext_len = 20, anchor_ext_shift = 6;
+  // 2.31's splicing options. -J: the splice-site model, 0 minimap2's original (-C,
+  // --splice-flank), 1 miniprot's; -1: the release's default (splice_cmplx()).
+  int splice_model = -1;
+  int junc_pen = 0;              // --junc-pen (--spsc0): penalty of a site --spsc does not score
+  std::string spsc_file;         // --spsc: splice-site scores
+  float spsc_scale = 0.7f;       // --spsc-scale
+  std::string jump_bed;          // -j: annotated junctions that short RNA-seq alignments may jump to
+  std::string pass1_bed;         // --pass1: junctions of a first pass, used as -j's (score >= 5)
+  int32_t jump_min_match = 3;    // --jump-min-match
+  // --sr=rna (MM_F_SR_RNA, set by splice:sr): the short-read rules of spliced alignment.
+  bool sr_rna = false;
+  [[nodiscard]] bool splice_cmplx() const {
+    return splice_model < 0 ? rules().splice_model_cmplx_default : splice_model == 1;
+  }
   bool no_end_flt = false;  // --no-end-flt: no trimming of a region's end anchors
 
   // ---- regions and MAPQ (hit.c: mm_set_parent, mm_select_sub, mm_set_mapq) ----
@@ -120,6 +146,7 @@ struct AlignOptions {
   // splicing, q2 is the intron open cost and e2 unused. When q == q2 and e == e2 minimap2
   // aligns with its single-affine kernel (ksw_extz2) rather than the dual one.
   int a = 2, b = 4;                   // minimap2's -A, -B
+  int transition = 0;                 // -b (2.31): mismatch score of a transition (A<->G, C<->T); 0: -B
   int q = 4, e = 2, q2 = 24, e2 = 1;  // minimap2's -O q,q2  -E e,e2
   int sc_ambi = 1;                    // --score-N
   int zdrop = 400, zdrop_inv = 200;   // minimap2's -z
@@ -133,6 +160,9 @@ struct AlignOptions {
   bool sr = false;             // --sr, set by the sr preset: the short-read rules of mapping and alignment
   bool frag_mode = false;      // --frag=yes|no, set by sr: reads of several files (or interleaved) are one fragment
   bool independent_segments = false;  // --no-pairing: a fragment's segments are mapped as separate reads
+  // --pairing=weak (MM_F_WEAK_PAIRING, 2.31; set by splice:sr): a pair's segments are mapped
+  // as separate reads, then paired (mm_map_frag).
+  bool weak_pairing = false;
   int max_frag_len = 0;        // -F: longest fragment (sr: 800); 0: not set
   int pe_ori = 0;              // orientation of the two segments: 0 FF; sr: 0<<1|1, FR
   int pe_bonus = 33;           // score bonus of a proper pair (mm_pair)

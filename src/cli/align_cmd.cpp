@@ -432,7 +432,7 @@ void check_parts_output(const AlignArgs& a, bool split, bool one_part, bool bam)
     std::vector<format::SamReference> refs;
     if (one_part && !split)
       for (const index::RefSeq& r : idx->reference().seqs()) refs.push_back({r.name, static_cast<int64_t>(r.len)});
-    format::append_sam_header(header, refs, rg ? &*rg : nullptr, command_line());
+    format::append_sam_header(header, refs, rg ? &*rg : nullptr, command_line(), opt.rules());
     if (!one_part && !split && g_verbose >= 2)
       std::fprintf(stderr,
                    "[W::align] For a multi-part index, no @SQ lines will be outputted. Please use --split-prefix.\n");
@@ -534,7 +534,7 @@ int run_minimap2(const std::vector<std::string>& words) {
     const Minimap2Parse p = parse_minimap2_args(words, Minimap2Flavor::kMinimap2, Minimap2Settings{},
                                                 [](const std::string& w) { print_warning("[WARNING] ", w); });
     switch (p.action) {
-      case Minimap2Action::kVersion: std::printf("%s\n", kMinimap2Version); return 0;
+      case Minimap2Action::kVersion: std::printf("%s\n", p.settings.opt.rules().version); return 0;
       case Minimap2Action::kHelp: std::fputs(minimap2_usage(p.settings).c_str(), stdout); return 0;
       case Minimap2Action::kUsage: std::fputs(minimap2_usage(p.settings).c_str(), stderr); return 1;
       case Minimap2Action::kRun: break;

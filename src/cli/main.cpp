@@ -2,6 +2,7 @@
 // callback) and the one place where errors become messages and exit codes.
 #include "commands.hpp"
 
+#include <agatha/compat.hpp>
 #include <agatha/error.hpp>
 #include <agatha/version.hpp>
 
@@ -71,12 +72,14 @@ int main(int argc, char** argv) {
   for (std::string& w : words) args.push_back(w.data());
   CLI::App app{"agatha: long-read alignment, minimap2-compatible, on CPU SIMD and GPU"};
   app.set_version_flag("--version", [] {
-    return "agatha " + std::string(agatha::kVersion) + "\n" + agatha::cuda_build_summary() +
+    return "agatha " + std::string(agatha::kVersion) + "\nfollows minimap2 " +
+           std::string(agatha::rules_of(agatha::kDefaultRelease).version) + " (--compat 2.31, the default) or " +
+           agatha::kRules2_24.version + " (--compat 2.24)\n" + agatha::cuda_build_summary() +
            "\n(agatha gpu-info describes the device)";
   });
   app.require_subcommand(1);
   // Listed in the help; run before CLI11 sees the command line (below).
-  app.add_subcommand("minimap2", "minimap2 2.24's command line, exactly: agatha minimap2 [minimap2 options] "
+  app.add_subcommand("minimap2", "minimap2's command line (2.31's; 2.24's with --compat 2.24), exactly: agatha minimap2 [minimap2 options] "
                                  "<target> [query ...] (or a link to agatha named minimap2)")
       ->allow_extras()
       ->prefix_command();

@@ -103,7 +103,7 @@ void add_index_options(CLI::App& sub, AlignOptions& opt) {
   sub.add_option("-w", opt.w, "Minimizer window size")->capture_default_str();
   sub.add_flag("-H", opt.hpc, "Use homopolymer-compressed k-mers");
   add_minimap2_option(
-      sub, "-I", "NUM", "4G", [&opt](const std::string& text) { opt.part_bases = parse_size(text, "-I"); },
+      sub, "-I", "NUM", "8G (minimap2 2.31; 4G with --compat 2.24)", [&opt](const std::string& text) { opt.part_bases = parse_size(text, "-I"); },
       "Index parts of ~NUM reference bases (K/M/G suffixes): align maps the reads to each part in turn; an .agi "
       "holds one part");
   sub.add_option("--bucket-bits", opt.bucket_bits,

@@ -414,6 +414,11 @@ const Mm2Option kOptions[] = {
      [](Ctx& c) { c.unsupported("a minimap2 debugging switch, left out"); }},
     {0, "no-hash-name", ArgKind::kNone, nullptr, "leave the read name out of the per-read hash",
      [](Ctx& c) { c.s.opt.hash_name = false; }},
+    // agatha's, taken by both front ends: read before the presets (release_from_args).
+    {0, "compat", ArgKind::kRequired, "VER",
+     "the minimap2 release whose output to give: 2.24 or 2.31 [2.31; the environment variable AGATHA_COMPAT "
+     "sets the default]",
+     nullptr},
 };
 
 constexpr int kLongOnlyBase = 256;  // id of the n-th long-only option: kLongOnlyBase + n
@@ -421,6 +426,16 @@ constexpr int kExtraBase = 1000;    // id of the n-th ExtraOption
 
 int option_id(size_t i) {
   return kOptions[i].letter ? static_cast<unsigned char>(kOptions[i].letter) : kLongOnlyBase + static_cast<int>(i);
+}
+
+// The id of --compat.
+int compat_id() {
+  static const int id = [] {
+    for (size_t i = 0; i < std::size(kOptions); ++i)
+      if (kOptions[i].long_name && std::string_view(kOptions[i].long_name) == "compat") return option_id(i);
+    return -1;
+  }();
+  return id;
 }
 
 const Mm2Option* find_option(int id) {
@@ -486,6 +501,21 @@ Minimap2Parse parse_minimap2_args(std::vector<std::string> words, Minimap2Flavor
   Minimap2Parse result;
   Minimap2Settings& s = result.settings;
   s = base;
+  // The release followed, before anything else: AGATHA_COMPAT, then the last --compat.
+  {
+    std::optional<Release> release;
+    if (const char* env = std::getenv("AGATHA_COMPAT"); env && *env) {
+      release = parse_release(env);
+      if (!release) throw OptionError(std::string("AGATHA_COMPAT: unknown minimap2 release '") + env + "' (2.24 or 2.31)");
+    }
+    OptionScanner scan(words, spec, longs);
+    for (int c; (c = scan.next()) != OptionScanner::kEnd;) {
+      if (c != compat_id()) continue;
+      release = parse_release(*scan.value());
+      if (!release) throw OptionError("--compat: unknown minimap2 release '" + *scan.value() + "' (2.24 or 2.31)");
+    }
+    s.opt.set_release(release.value_or(base.opt.release));
+  }
   // First pass: the presets, in order; unknown options and missing values end the run.
   {
     OptionScanner scan(words, spec, longs);
@@ -493,8 +523,8 @@ Minimap2Parse parse_minimap2_args(std::vector<std::string> words, Minimap2Flavor
       if (c == 'x') {
         const std::string& name = *scan.value();
         try {
-          // "lr" (agatha's alias of map-ont, from later minimap2 versions) is not 2.24's.
-          if (!align && name == "lr") throw OptionError("");
+          // "lr" (agatha's alias of map-ont, 2.31's too) is not 2.24's.
+          if (!align && name == "lr" && !s.opt.rules().presets_2_31) throw OptionError("");
           s.opt.apply_preset(name);
         } catch (const OptionError&) {
           throw OptionError("unknown preset '" + name + "'");
@@ -535,7 +565,7 @@ Minimap2Parse parse_minimap2_args(std::vector<std::string> words, Minimap2Flavor
   s.arguments = scan.arguments();
 
   // After the loop, as main.c: --splice with --frag; then mm_check_opt; then -N 0.
-  if (s.opt.splice && s.opt.frag_mode)
+  if (s.opt.splice && s.opt.frag_mode && !s.opt.rules().splice_with_frag)
     throw OptionError("--splice and --frag should not be specified at the same time.");
   try {
     s.opt.validate(

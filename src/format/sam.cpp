@@ -156,10 +156,11 @@ ReadGroup parse_read_group(std::string_view arg) {
 }
 
 void append_sam_header(std::string& out, std::span<const SamReference> refs, const ReadGroup* read_group,
-                       std::span<const std::string> argv) {
+                       std::span<const std::string> argv, const ReleaseRules& rules) {
+  if (rules.sam_hd_line) out += "@HD\tVN:1.6\tSO:unsorted\tGO:query\n";
   append_sam_sq_lines(out, refs);
   if (read_group) out += read_group->line + '\n';
-  put(out, "@PG\tID:agatha\tPN:agatha\tVN:", kVersion, "\tCL:agatha");
+  put(out, "@PG\tID:agatha\tPN:agatha\tVN:", kVersion, "\tDS:minimap2 ", rules.version, " compatible\tCL:agatha");
   for (size_t i = 1; i < argv.size(); ++i) out += ' ' + argv[i];
   out += '\n';
 }

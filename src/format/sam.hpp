@@ -6,6 +6,8 @@
 // Functions append to a caller-owned string; they keep no state and are thread-safe.
 #pragma once
 
+#include <agatha/compat.hpp>
+
 #include <cstdint>
 #include <span>
 #include <string>
@@ -44,11 +46,13 @@ struct SamReference {
   int64_t length = 0;
 };
 
-// The header: one @SQ per reference (pass none when the index has several parts), the
-// @RG line when `read_group` is non-null, and `@PG ID:agatha PN:agatha VN:<version>
-// CL:agatha <argv[1]> ...`. This @PG line is the one intended difference from minimap2.
+// The header: `@HD VN:1.6 SO:unsorted GO:query` where the release writes it
+// (ReleaseRules::sam_hd_line, minimap2 2.31), one @SQ per reference (pass none when the
+// index has several parts), the @RG line when `read_group` is non-null, and `@PG
+// ID:agatha PN:agatha VN:<version> DS:minimap2 <release> compatible CL:agatha <argv[1]>
+// ...`. This @PG line is the one intended difference from minimap2.
 void append_sam_header(std::string& out, std::span<const SamReference> refs, const ReadGroup* read_group,
-                       std::span<const std::string> argv);
+                       std::span<const std::string> argv, const ReleaseRules& rules = rules_of(kDefaultRelease));
 // The @SQ lines alone, as append_sam_header writes them (minimap2's mm_split_merge writes
 // a split index's after the @PG line).
 void append_sam_sq_lines(std::string& out, std::span<const SamReference> refs);

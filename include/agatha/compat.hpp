@@ -1,0 +1,127 @@
+// agatha/compat.hpp — the minimap2 release agatha follows, and every rule in which the
+// releases it follows differ. This is the one place such differences are decided: a stage
+// asks AlignOptions::rules() for the rule by name, never for the release.
+//
+// minimap2 2.24 (2.24-r1122) is the release Debian ships; 2.31 (2.31-r1302) is the one
+// agatha follows by default. Each rule names the minimap2 function it comes from and what
+// each release does.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace agatha {
+
+enum class Release : uint8_t { k2_24, k2_31 };
+
+inline constexpr Release kDefaultRelease = Release::k2_31;
+
+struct ReleaseRules {
+  Release release;
+  // minimap2 --version: "2.24-r1122" / "2.31-r1302".
+  const char* version;
+
+  // ---- options and presets (options.c: mm_idxopt_init, mm_mapopt_init, mm_set_opt) ----
+  // -I's default: 4G (2.24), 8G (2.31).
+  uint64_t default_part_bases;
+  // 2.31's presets: lr (= map-ont), lr:hq, lr:hqae, map-iclr, map-iclr-prerender,
+  // splice:sr. map-hifi (map-ccs) no longer sets -e 500, only (with lr:hq shared) k, w,
+  // -g, -U; splice:hq sets -C 5 where 2.24 set --junc-bonus 5; every splice preset sets
+  // --junc-pen 5. 2.24 takes any name starting with "splice" as splice.
+  bool presets_2_31;
+  // main.c: 2.24 refuses --splice with --frag ("--splice and --frag should not be
+  // specified at the same time"); 2.31 allows it (splice:sr sets both).
+  bool splice_with_frag;
+  // mm_check_opt: 2.31 refuses --score-N outside [0, -B).
+  bool check_score_n;
+
+  // ---- regions (hit.c: mm_select_sub, mm_filter_strand_retained; pe.c: mm_select_sub_multi) ----
+  // Which secondary regions stay is decided for every region before any is removed
+  // (2.31). 2.24 compacts the array as it goes, so a region's parent index may name a
+  // slot already overwritten by a later kept region, and the parent's score, position and
+  // strand are read from that region instead.
+  bool select_sub_decide_first;
+
+  // ---- alignment (align.c: mm_align_skeleton, mm_align1) ----
+  // mm_align_skeleton: mm_update_dp_max is skipped for the all-chains (ava) presets (2.31).
+  bool all_chains_skip_dp_max_update;
+  // mm_align1, short reads: ungapped fill of the gap between a pair's first and last seed.
+  // 2.24 scores an ambiguous base with +e2 (sic); 2.31 with -|sc_ambi|, and when the
+  // ungapped score is not above (len - 2) * a - 2 * (q + e), the best a gapped
+  // alignment could reach, aligns the gap with the DP instead.
+  bool sr_ungapped_dp_fallback;
+
+  // ---- splicing (align.c; ksw2_exts2_sse.c: ksw_exts2_sse) ----
+  // -J 1, the default of 2.31: splice sites are scored by miniprot's model (flag
+  // dp_flag::kSpliceCmplx: GT..AG 0, GT without the consensus third base 3 (rounded
+  // 8/3), GC 5, AT 7 and the rest 10; -C unused) rather than 2.24's -C and --splice-flank.
+  bool splice_model_cmplx_default;
+  // mm_align_skeleton, both transcript strands tried: a spliced region's dp_max gains
+  // (a+b) + (a+b)/2 when one strand scored higher, and loses a+b when both tied (2.31).
+  bool splice_strand_dp_max_adjust;
+  // ksw_exts2_sse with end_bonus (2.31): an extension that reaches the query's end with
+  // a score above the maximum minus the end bonus ends there.
+  bool exts2_end_bonus;
+
+  // ---- output (format.c) ----
+  // mm_write_sam_hdr: a first line "@HD VN:1.6 SO:unsorted GO:query" (2.31).
+  bool sam_hd_line;
+  // write_sam_tags / mm_write_paf: ms:i is the DP score of the max-scoring segment
+  // before mm_update_dp_max's adjustment (dp_max0, 2.31) or after it (2.24).
+  bool ms_before_dp_max_update;
+  // mm_write_paf4: in fragment mode a segment's PAF query name gets "/1", "/2" (2.31).
+  bool paf_segment_suffix;
+};
+
+inline constexpr ReleaseRules kRules2_24{
+    .release = Release::k2_24,
+    .version = "2.24-r1122",
+    .default_part_bases = 4'000'000'000ULL,
+    .presets_2_31 = false,
+    .splice_with_frag = false,
+    .check_score_n = false,
+    .select_sub_decide_first = false,
+    .all_chains_skip_dp_max_update = false,
+    .sr_ungapped_dp_fallback = false,
+    .splice_model_cmplx_default = false,
+    .splice_strand_dp_max_adjust = false,
+    .exts2_end_bonus = false,
+    .sam_hd_line = false,
+    .ms_before_dp_max_update = false,
+    .paf_segment_suffix = false,
+};
+
+inline constexpr ReleaseRules kRules2_31{
+    .release = Release::k2_31,
+    .version = "2.31-r1302",
+    .default_part_bases = 8'000'000'000ULL,
+    .presets_2_31 = true,
+    .splice_with_frag = true,
+    .check_score_n = true,
+    .select_sub_decide_first = true,
+    .all_chains_skip_dp_max_update = true,
+    .sr_ungapped_dp_fallback = true,
+    .splice_model_cmplx_default = true,
+    .splice_strand_dp_max_adjust = true,
+    .exts2_end_bonus = true,
+    .sam_hd_line = true,
+    .ms_before_dp_max_update = true,
+    .paf_segment_suffix = true,
+};
+
+[[nodiscard]] constexpr const ReleaseRules& rules_of(Release r) {
+  return r == Release::k2_24 ? kRules2_24 : kRules2_31;
+}
+
+// "2.24" or "2.31" (also the full versions, "2.24-r1122", "2.31-r1302"); nullopt otherwise.
+[[nodiscard]] inline std::optional<Release> parse_release(std::string_view text) {
+  if (text == "2.24" || text == kRules2_24.version) return Release::k2_24;
+  if (text == "2.31" || text == kRules2_31.version) return Release::k2_31;
+  return std::nullopt;
+}
+
+[[nodiscard]] constexpr std::string_view release_name(Release r) { return r == Release::k2_24 ? "2.24" : "2.31"; }
+
+}  // namespace agatha
