@@ -21,9 +21,6 @@
 
 namespace agatha::cli {
 
-// The version minimap2 -V prints; pipelines parse it.
-inline constexpr const char* kMinimap2Version = "2.24-r1122";
-
 // What a minimap2 command line sets besides AlignOptions (main.c's flags and variables).
 struct Minimap2Settings {
   AlignOptions opt;
@@ -34,6 +31,9 @@ struct Minimap2Settings {
   bool md = false;                   // --MD
   bool eqx = false, soft_clip = false, long_cigar = false;  // --eqx, -Y, -L
   bool sam_hit_only = false, paf_no_hit = false;
+  // 2.31's output switches: --ds (MM_F_OUT_DS), --secondary-seq (MM_F_SECONDARY_SEQ),
+  // --write-junc (MM_F_OUT_JUNC).
+  bool ds = false, secondary_seq = false, write_junc = false;
   std::string output = "-";  // -o
   std::string index_out;     // -d
   std::string read_group;    // -R
