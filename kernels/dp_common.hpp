@@ -48,8 +48,11 @@ struct Setup {
   // Boundary: H(-1,j) - H(-1,j-1) is -e up to long_thres, long_diff at it, -e2 after.
   int long_thres = 0;
   int8_t long_diff = 0;
-  int8_t sc_match = 0, sc_mismatch = 0, sc_ambi = 0;
+  int8_t sc_match = 0, sc_mismatch = 0, sc_ambi = 0, sc_transition = 0;
   bool with_cigar = false, approx_max = false;
+  // KSW_EZ_GENERIC_SC (DpScoring::generic): scores from the matrix, refreshed on the
+  // exact band [st0, en0] of each anti-diagonal only.
+  bool generic = false;
 };
 
 // Fills `s` and returns true when the task needs the DP; false when the reference
@@ -65,15 +68,17 @@ inline bool prepare(const DpTask& task, Setup& s) {
   s.qe_row0 = q + e;
   if (q2 + e2 < q + e) std::swap(q, q2), std::swap(e, e2);
   const KswMatrix m = ksw_matrix(task.scoring);
-  const int min_sc = std::min({m.match, m.mismatch, m.ambi});
+  const int min_sc = std::min({m.match, m.mismatch, m.ambi, m.transition});
   if (-min_sc > 2 * (q + e)) return false;
   s.q = static_cast<int8_t>(q), s.e = static_cast<int8_t>(e);
   s.q2 = static_cast<int8_t>(q2), s.e2 = static_cast<int8_t>(e2);
   s.qe = static_cast<int8_t>(q + e), s.qe2 = static_cast<int8_t>(q2 + e2);
   s.sc_match = m.match;
   s.sc_mismatch = m.mismatch;
-  // A zero N entry means "-e2" in the reference.
-  s.sc_ambi = m.ambi == 0 ? static_cast<int8_t>(-e2) : m.ambi;
+  s.sc_transition = m.transition;
+  s.generic = task.scoring.generic();
+  // A zero N entry means "-e2" in the reference, unless it reads the matrix itself.
+  s.sc_ambi = m.ambi == 0 && !s.generic ? static_cast<int8_t>(-e2) : m.ambi;
   // A band of max(tlen, qlen) already holds every cell, so a wider one (up to INT_MAX)
   // computes the same cells; clamping keeps band arithmetic (w + r, w + 30) in range.
   const int full = std::max(s.tlen, s.qlen);
@@ -87,6 +92,20 @@ inline bool prepare(const DpTask& task, Setup& s) {
   s.with_cigar = !(task.flag & dp_flag::kScoreOnly);
   s.approx_max = (task.flag & dp_flag::kApproxMax) != 0;
   return true;
+}
+
+// The substitution score of target code tb against query code qb, as the reference's
+// score vectors hold it.
+inline int8_t pair_score(const Setup& s, uint8_t tb, uint8_t qb) {
+  if (tb == 4 || qb == 4) return s.sc_ambi;
+  if (tb == qb) return s.sc_match;
+  return (tb ^ qb) == 2 && tb < 4 && qb < 4 ? s.sc_transition : s.sc_mismatch;
+}
+
+// The last cell of anti-diagonal [st0, en0] whose score the reference refreshes: the
+// end of the last 16-cell chunk from st0, or en0 itself with generic scoring.
+inline int refresh_end(const Setup& s, int st0, int en0) {
+  return s.generic ? en0 : st0 + ((en0 - st0) & ~(kBlock - 1)) + kBlock - 1;
 }
 
 // H(-1, r) - H(-1, r-1) (equally H(r,-1) - H(r-1,-1)): the border's difference at r.

@@ -142,11 +142,8 @@ void extz2_scalar(const DpTask& task, DpResult& res, Workspace& ws) {
     const uint8_t x_fill = x_l >= 128 ? 0xff : 0, v_fill = v_l >= 128 ? 0xff : 0;
     // Scores in 16-cell chunks from st0, as ksw2 refreshes them (dp_scalar.cpp).
     const uint8_t* qrr = qr + (st.qlen - 1 - r);
-    for (int t0 = d.st0; t0 <= d.en0; t0 += kBlock)
-      for (int t = t0; t < t0 + kBlock; ++t) {
-        const uint8_t tb = sf[t], qb = qrr[t];
-        ar.s[t] = (tb == 4 || qb == 4) ? st.sc_ambi : tb == qb ? st.sc_match : st.sc_mismatch;
-      }
+    const int end = refresh_end(st, d.st0, d.en0);
+    for (int t = d.st0; t <= end; ++t) ar.s[t] = pair_score(st, sf[t], qrr[t]);
     uint8_t* const dir_row = st.with_cigar ? traceback_row(ws, r, d, dir_used) : nullptr;
     for (int t = d.st; t <= d.en; ++t) {
       uint8_t nu, nv, nx, ny;

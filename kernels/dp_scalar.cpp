@@ -46,12 +46,8 @@ Arrays init_arrays(const Setup& st, Workspace& ws) {
 // the chunk start is <= en0 — cells of the rounded range outside these chunks keep the
 // score of an earlier anti-diagonal, exactly as in the reference.
 void refresh_scores(const Setup& st, const uint8_t* sf, const uint8_t* qrr, const AntiDiagonal& d, int8_t* s) {
-  for (int t0 = d.st0; t0 <= d.en0; t0 += kBlock) {
-    for (int t = t0; t < t0 + kBlock; ++t) {
-      const uint8_t tb = sf[t], qb = qrr[t];
-      s[t] = (tb == 4 || qb == 4) ? st.sc_ambi : tb == qb ? st.sc_match : st.sc_mismatch;
-    }
-  }
+  const int end = refresh_end(st, d.st0, d.en0);
+  for (int t = d.st0; t <= end; ++t) s[t] = pair_score(st, sf[t], qrr[t]);
 }
 
 // One cell in difference form. Inputs: the anti-diagonal r-1 values at t-1 (x, x2, v)

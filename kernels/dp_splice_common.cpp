@@ -22,13 +22,15 @@ bool prepare_splice(const DpTask& task, SpliceSetup& s) {
   const int q = wrap(task.scoring.q), e = wrap(task.scoring.e), q2 = wrap(task.scoring.q2);
   if (s.qlen <= 0 || s.tlen <= 0 || q2 <= q + e) return false;
   const KswMatrix m = ksw_matrix(task.scoring);
-  const int min_sc = std::min({m.match, m.mismatch, m.ambi});
+  const int min_sc = std::min({m.match, m.mismatch, m.ambi, m.transition});
   if (-min_sc > 2 * (q + e)) return false;
   s.q = wrap(q), s.q2 = wrap(q2), s.qe = wrap(q + e), s.e = wrap(e);
   s.qe_row0 = q + e;
   s.sc_match = m.match;
   s.sc_mismatch = m.mismatch;
-  s.sc_ambi = m.ambi == 0 ? wrap(-e) : m.ambi;
+  s.sc_transition = m.transition;
+  // A zero N entry means -e, unless the reference reads the matrix itself (generic).
+  s.sc_ambi = m.ambi == 0 && !task.scoring.generic() ? wrap(-e) : m.ambi;
   // A gap of L = r + 1 border bases costs q + L*e until that passes q2.
   int lt = (q2 - q) / e - 1;
   if (q2 > q + e + lt * e) ++lt;

@@ -105,7 +105,10 @@ void splice_row(const SpliceSetup& s, const uint8_t* tseq, const uint8_t* qseq, 
   if (en0 == r) rw.y[r] = wrap(-s.qe), rw.u[r] = splice_border_diff(s, r);  // the left border at (r, -1)
   for (int t = st0; t <= en0; ++t) {
     const uint8_t tb = tseq[t], qb = qseq[r - t];
-    const int8_t sc = (tb > 3 || qb > 3) ? s.sc_ambi : tb == qb ? s.sc_match : s.sc_mismatch;
+    const int8_t sc = (tb > 3 || qb > 3) ? s.sc_ambi
+                      : tb == qb         ? s.sc_match
+                      : (tb ^ qb) == 2   ? s.sc_transition
+                                         : s.sc_mismatch;
     in.y_t = rw.y[t], in.u_t = rw.u[t];
     const CellIn here = in;
     in.x_l = rw.x[t], in.x2_l = rw.x2[t], in.v_l = rw.v[t];  // r-1 values at t, read by t+1

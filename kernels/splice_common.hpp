@@ -24,6 +24,7 @@ struct SpliceSetup {
   int long_thres = 0;    // first border position whose gap costs q2 (ksw_backtrack's min_intron_len)
   int8_t long_diff = 0;  // the border's difference there
   int8_t sc_match = 0, sc_mismatch = 0, sc_ambi = 0;
+  int8_t sc_transition = 0;  // DpScoring::transition_score (generic scoring)
   bool with_cigar = false, approx_max = false, right = false;
 };
 

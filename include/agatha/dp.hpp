@@ -83,6 +83,22 @@ inline constexpr int32_t kDpNegInf = -0x40000000;
 struct DpScoring {
   int a = 2, b = 4, ambi = 1;
   int q = 4, e = 2, q2 = 24, e2 = 1;
+  // minimap2 2.31's -b: the score of a transition (A<->G, C<->T); 0: a mismatch like any
+  // other. ksw_gen_ts_mat writes -|transition| (as int8_t) into the matrix's four
+  // transition entries unless it is 0 or equals b (as int8_t); mm_align_pair then runs
+  // the DP with KSW_EZ_GENERIC_SC whenever transition != 0 and transition != b (as ints):
+  // the scores come from the matrix itself, so an N entry of 0 stays 0 (not -e2, -e),
+  // and only the cells of the exact band get fresh scores (see generic()).
+  int transition = 0;
+
+  // Whether minimap2 scores the DP from its whole matrix (KSW_EZ_GENERIC_SC).
+  [[nodiscard]] constexpr bool generic() const { return transition != 0 && transition != b; }
+  // The matrix's transition entry (the mismatch score when the matrix has none).
+  [[nodiscard]] constexpr int8_t transition_score() const {
+    const auto t = static_cast<int8_t>(transition);
+    if (t == 0 || t == static_cast<int8_t>(b)) return mismatch_score();
+    return t > 0 ? static_cast<int8_t>(-t) : t;
+  }
 
   // The entries of minimap2's matrix (ksw_gen_simple_mat: int8_t arguments, then |a|,
   // -|b|, -|ambi| back in int8_t): equal to a, -b, -ambi for values in [0, 127].
@@ -92,7 +108,10 @@ struct DpScoring {
 
   // The score of target code t against query code q (codes 0..4), from that matrix.
   [[nodiscard]] constexpr int substitution(uint8_t t, uint8_t q_code) const {
-    return t > 3 || q_code > 3 ? ambi_score() : t == q_code ? match_score() : mismatch_score();
+    return t > 3 || q_code > 3 ? ambi_score()
+           : t == q_code       ? match_score()
+           : (t ^ q_code) == 2 ? transition_score()
+                               : mismatch_score();
   }
 
  private:
@@ -110,6 +129,7 @@ struct DpScoring {
 // arguments): match (A/C/G/T equal), mismatch and any pair with N.
 struct KswMatrix {
   int8_t match, mismatch, ambi;
+  int8_t transition;  // A<->G, C<->T (DpScoring::transition_score)
 };
 [[nodiscard]] KswMatrix ksw_matrix(const DpScoring& sc);
 

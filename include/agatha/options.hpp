@@ -186,7 +186,7 @@ struct AlignOptions {
   [[nodiscard]] bool splicing() const { return splice || splice_for || splice_rev; }
 
   // The scoring of the guided DP and of every score computed from an alignment.
-  [[nodiscard]] DpScoring dp_scoring() const { return DpScoring{a, b, sc_ambi, q, e, q2, e2}; }
+  [[nodiscard]] DpScoring dp_scoring() const { return DpScoring{a, b, sc_ambi, q, e, q2, e2, transition}; }
 
   // Layers a preset on top of the current values (as mm_set_opt does; call it before
   // any individual option). Known: map-ont (= defaults, alias lr), map-pb (map10k),

@@ -8,7 +8,9 @@
 
 namespace agatha {
 
-KswMatrix ksw_matrix(const DpScoring& sc) { return {sc.match_score(), sc.mismatch_score(), sc.ambi_score()}; }
+KswMatrix ksw_matrix(const DpScoring& sc) {
+  return {sc.match_score(), sc.mismatch_score(), sc.ambi_score(), sc.transition_score()};
+}
 
 std::string validate_scoring(const DpScoring& sc, bool single_affine) {
   if (single_affine && (sc.q != sc.q2 || sc.e != sc.e2))
@@ -43,6 +45,8 @@ bool splice_native(const DpScoring& sc, int noncan, int junc_bonus) {
 }  // namespace
 
 bool dp_task_on_oracle(const DpTask& task) {
+  // minimap2's generic-matrix scoring (a transition score, -b): the scalar kernels only.
+  if (task.scoring.generic()) return true;
   if (task.flag & dp_flag::kSplice) return !splice_native(task.scoring, task.noncan, task.junc_bonus);
   return (task.flag & dp_flag::kSingleAffine) || !dp_scoring_native(task.scoring);
 }
