@@ -37,6 +37,11 @@ struct ReleaseRules {
   // mm_check_opt: 2.31 refuses --score-N outside [0, -B).
   bool check_score_n;
 
+  // ---- chaining (lchain.c: mg_lchain_rmq) ----
+  // The inner distance of RMQ chaining (--rmq-inner, lr:hqae's 5000): 2.24 turns the
+  // inner scan off when it is not within (0, max_dist); 2.31 clamps it to [0, max_dist].
+  bool rmq_inner_clamp;
+
   // ---- regions (hit.c: mm_select_sub, mm_filter_strand_retained; pe.c: mm_select_sub_multi) ----
   // Which secondary regions stay is decided for every region before any is removed
   // (2.31). 2.24 compacts the array as it goes, so a region's parent index may name a
@@ -82,6 +87,7 @@ inline constexpr ReleaseRules kRules2_24{
     .presets_2_31 = false,
     .splice_with_frag = false,
     .check_score_n = false,
+    .rmq_inner_clamp = false,
     .select_sub_decide_first = false,
     .all_chains_skip_dp_max_update = false,
     .sr_ungapped_dp_fallback = false,
@@ -100,6 +106,7 @@ inline constexpr ReleaseRules kRules2_31{
     .presets_2_31 = true,
     .splice_with_frag = true,
     .check_score_n = true,
+    .rmq_inner_clamp = true,
     .select_sub_decide_first = true,
     .all_chains_skip_dp_max_update = true,
     .sr_ungapped_dp_fallback = true,

@@ -167,6 +167,7 @@ ChainParams chain_params(const AlignOptions& opt) {
   p.chain_gap_scale = opt.chain_gap_scale;
   p.chain_skip_scale = opt.chain_skip_scale;
   p.rmq_inner_dist = opt.rmq_inner_dist;
+  p.rmq_inner_clamp = opt.rules().rmq_inner_clamp;
   p.rmq_size_cap = opt.rmq_size_cap;
   p.rmq_rescue_size = opt.rmq_rescue_size;
   p.rmq_rescue_ratio = opt.rmq_rescue_ratio;
@@ -308,11 +309,14 @@ Chains chain_dp(const std::vector<Anchor>& a, int max_dist_ref, int max_dist_qry
 }
 
 Chains chain_rmq(const std::vector<Anchor>& a, int max_dist, int max_dist_inner, int bw, int max_skip, int cap_size,
-                 int min_cnt, int min_score, GapPenalty pen) {
+                 int min_cnt, int min_score, GapPenalty pen, bool inner_clamp) {
   const int64_t n = static_cast<int64_t>(a.size());
   if (n == 0) return {};
   max_dist = std::max(max_dist, bw);
-  if (max_dist_inner <= 0 || max_dist_inner >= max_dist) max_dist_inner = 0;
+  if (inner_clamp)
+    max_dist_inner = std::clamp(max_dist_inner, 0, max_dist);
+  else if (max_dist_inner <= 0 || max_dist_inner >= max_dist)
+    max_dist_inner = 0;
   const int32_t max_drop = bw;
   const uint64_t max_dist_x = static_cast<uint64_t>(static_cast<int64_t>(max_dist));
   const uint64_t max_inner_x = static_cast<uint64_t>(static_cast<int64_t>(max_dist_inner));
@@ -419,7 +423,7 @@ Chains chain_read(const std::vector<Anchor>& sorted_anchors, int qlen, int n_seg
   const GapPenalty pen = gap_penalty(p, k);
 
   Chains chains = p.rmq ? chain_rmq(sorted_anchors, p.max_gap, p.rmq_inner_dist, p.bw, p.max_chain_skip, p.rmq_size_cap,
-                                    p.min_cnt, p.min_chain_score, pen)
+                                    p.min_cnt, p.min_chain_score, pen, p.rmq_inner_clamp)
                         : chain_dp(sorted_anchors, g.ref, g.qry, p.bw, p.max_chain_skip, p.max_chain_iter, p.min_cnt,
                                    p.min_chain_score, pen, p.splice, n_seg, p.scan);
 
@@ -432,7 +436,7 @@ Chains chain_read(const std::vector<Anchor>& sorted_anchors, int qlen, int n_seg
   std::vector<Anchor> a = std::move(chains.anchors);
   radix_sort_by_x(a.data(), a.data() + a.size());
   return chain_rmq(a, p.max_gap, p.rmq_inner_dist, p.bw_long, p.max_chain_skip, p.rmq_size_cap, p.min_cnt,
-                   p.min_chain_score, pen);
+                   p.min_chain_score, pen, p.rmq_inner_clamp);
 }
 
 }  // namespace agatha::map

@@ -34,6 +34,7 @@ struct ChainParams {
   float chain_gap_scale = 0;
   float chain_skip_scale = 0;
   int rmq_inner_dist = 0;
+  bool rmq_inner_clamp = false;  // ReleaseRules::rmq_inner_clamp
   int rmq_size_cap = 0;
   int rmq_rescue_size = 0;
   float rmq_rescue_ratio = 0;
@@ -96,8 +97,10 @@ inline constexpr int32_t kNoPair = INT32_MIN;
                               kernels::ChainScanFn scan = nullptr);
 
 // The RMQ chaining pass (mg_lchain_rmq) over anchors sorted by x.
+// max_dist_inner outside (0, max_dist) turns the inner scan off (2.24), or with
+// inner_clamp (2.31) is clamped to [0, max_dist] (0: off).
 [[nodiscard]] Chains chain_rmq(const std::vector<Anchor>& a, int max_dist, int max_dist_inner, int bw, int max_skip,
-                               int cap_size, int min_cnt, int min_score, GapPenalty pen);
+                               int cap_size, int min_cnt, int min_score, GapPenalty pen, bool inner_clamp = false);
 
 // The gap limits of the DP pass for a read of qlen bases (all segments), as mm_map_frag
 // sets them: on the query max_gap, or with sr the read length when longer; on the
