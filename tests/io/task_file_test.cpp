@@ -55,8 +55,8 @@ TEST(TaskFile, ErrorsNameFileLineAndField) {
   // 0x20000: a single-affine (ksw_extz2) task, which needs q2 == q and e2 == e.
   EXPECT_EQ(error_of("t1\t131072\t2\t4\t1\t4\t2\t24\t1\t7\t400\t-1\tA\tA"),
             "'tasks.tsv' line 7: a single-affine (ksw_extz2) task needs q2 == q and e2 == e");
-  EXPECT_EQ(error_of("t1\t262144\t2\t4\t1\t4\t2\t4\t2\t7\t400\t-1\tA\tA"),
-            "'tasks.tsv' line 7: unknown flag bits in 262144");
+  EXPECT_EQ(error_of("t1\t524288\t2\t4\t1\t4\t2\t4\t2\t7\t400\t-1\tA\tA"),
+            "'tasks.tsv' line 7: unknown flag bits in 524288");
 }
 
 TEST(TaskFile, TakesEveryScoringMinimap2Takes) {
