@@ -89,14 +89,16 @@ void mark_alt(std::vector<Region>& regs, const std::vector<uint8_t>& alt_refs, f
 // Renumbers ids and parents after regions were removed (mm_sync_regs).
 void sync_regions(std::vector<Region>& regs);
 
-// Drops weak secondaries (mm_select_sub), reproducing 2.24's in-place bug: a region's
-// parent is looked up by its old index in the partly compacted array.
+// Drops weak secondaries (mm_select_sub). decide_first (ReleaseRules::select_sub_decide_first,
+// 2.31): every region's fate is decided from the untouched array, then it is compacted.
+// Otherwise 2.24's in-place bug: a region's parent is looked up by its old index in the
+// partly compacted array.
 void select_sub(std::vector<Region>& regs, float pri_ratio, int min_diff, int best_n, bool check_strand,
-                int min_strand_sc);
+                int min_strand_sc, bool decide_first);
 
 // Drops strand-retained secondaries whose divergence is not close to their parent's
-// (mm_filter_strand_retained; same in-place parent lookup, no renumbering afterwards).
-void filter_strand_retained(std::vector<Region>& regs);
+// (mm_filter_strand_retained; no renumbering afterwards). decide_first as for select_sub.
+void filter_strand_retained(std::vector<Region>& regs, bool decide_first);
 
 // Mapping quality of every region (mm_set_mapq). match_sc = a.
 void set_mapq(std::vector<Region>& regs, int min_chain_score, int match_sc, int rep_len, bool short_read);
@@ -123,6 +125,9 @@ struct RegionParams {
   // estimate and no strand-retained filter.
   bool qstrand = false;
   float alt_drop = 0.0f;          // --alt-drop
+  // ReleaseRules::select_sub_decide_first: select_sub, select_sub_multi and
+  // filter_strand_retained decide every region before compacting (2.31).
+  bool select_sub_decide_first = false;
   std::vector<uint8_t> alt_refs;  // --alt: 1 for each ALT contig of the index part; empty: none
 };
 [[nodiscard]] RegionParams region_params(const AlignOptions& opt);

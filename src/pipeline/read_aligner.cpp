@@ -91,7 +91,7 @@ void ReadAligner::finish(AlignJob& job, std::vector<std::vector<Region>>&& regs)
     std::vector<Region>& rg = regs[i];
     if (!p.all_chains) {
       map::set_parent(rg, p.mask_level, p.mask_len, p.sub_diff, p.hard_mask_level, p.alt_drop);
-      map::select_sub(rg, p.pri_ratio, idx_.k() * 2, p.best_n, false, p.min_strand_sc);
+      map::select_sub(rg, p.pri_ratio, idx_.k() * 2, p.best_n, false, p.min_strand_sc, p.select_sub_decide_first);
       map::set_sam_pri(rg);
     }
     map::set_mapq(rg, p.min_chain_score, p.match_sc, job.segs[i].mapping.rep_len, p.short_read);

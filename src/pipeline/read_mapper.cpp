@@ -49,11 +49,11 @@ std::vector<map::Region> regions_unaligned(std::string_view qname, int qlen, int
   map::mark_alt(regs, p.alt_refs, p.alt_drop);
   if (!p.all_chains) {
     map::set_parent(regs, p.mask_level, p.mask_len, p.sub_diff, p.hard_mask_level, p.alt_drop);
-    map::select_sub(regs, p.pri_ratio, k * 2, p.best_n, true, p.min_strand_sc);
+    map::select_sub(regs, p.pri_ratio, k * 2, p.best_n, true, p.min_strand_sc, p.select_sub_decide_first);
   }
   if (!p.short_read && !p.qstrand) {
     map::estimate_divergence(regs, qlen, chains.anchors.data(), mini_pos, ref_lens);
-    map::filter_strand_retained(regs);
+    map::filter_strand_retained(regs, p.select_sub_decide_first);
   }
   map::set_mapq(regs, p.min_chain_score, p.match_sc, rep_len, p.short_read);
   return regs;
@@ -178,11 +178,12 @@ FragmentMapping ReadMapper::map_fragment(std::span<const std::string_view> names
   if (!region_.all_chains) {
     map::set_parent(regs, region_.mask_level, region_.mask_len, region_.sub_diff, region_.hard_mask_level,
                     region_.alt_drop);
-    map::select_sub_multi(regs, region_.pri_ratio, 0.2f, 0.7f, f.frag_gap, idx_.k() * 2, region_.best_n, qlens);
+    map::select_sub_multi(regs, region_.pri_ratio, 0.2f, 0.7f, f.frag_gap, idx_.k() * 2, region_.best_n, qlens,
+                          region_.select_sub_decide_first);
   }
   if (!region_.short_read && !region_.qstrand) {
     map::estimate_divergence(regs, qlen_sum, chains.anchors.data(), seeds.mini_pos, ref_lens_);
-    map::filter_strand_retained(regs);
+    map::filter_strand_retained(regs, region_.select_sub_decide_first);
   }
   // mm_seg_gen, then each segment's mm_set_parent (and without alignment its MAPQ).
   std::vector<map::SegmentChains> parts = map::split_fragment(hash, qlens, regs, chains.anchors);

@@ -136,7 +136,7 @@ void merge_part_regions(std::vector<Region>& regs, int qlen, int32_t rep_len, in
   map::hit_sort(regs, p.alt_drop);  // with each part's ALT marks, kept in its file
   map::set_parent(regs, p.mask_level, p.mask_len, p.sub_diff, p.hard_mask_level, p.alt_drop);
   if (!p.all_chains) {
-    map::select_sub(regs, p.pri_ratio, k * 2, p.best_n, false, p.min_strand_sc);
+    map::select_sub(regs, p.pri_ratio, k * 2, p.best_n, false, p.min_strand_sc, p.select_sub_decide_first);
     map::set_sam_pri(regs);
   }
   map::set_mapq(regs, p.min_chain_score, p.match_sc, rep_len, p.short_read);
