@@ -812,7 +812,7 @@ void attach_alignment(Region& r, const RegionAlignment& al) {
   r.mlen = al.stats.mlen, r.blen = al.stats.blen;
   r.n_ambi = al.stats.n_ambi;
   r.n_gap = al.stats.n_gap, r.n_gapo = al.stats.n_gapo;
-  r.dp_max = al.stats.dp_max;
+  r.dp_max = r.dp_max0 = al.stats.dp_max;
   r.dp_score = al.dp_score;
   r.trans_strand = al.trans_strand;
 }
@@ -861,8 +861,10 @@ void align_skeleton(const AlignOptions& opt, const index::MinimizerIndex& idx, c
   (void)align_regions(opt, idx, read, regs, chained, dp, junctions);
   const int qlen = static_cast<int>(read.fwd.size());
   map::filter_regions(opt, qlen, regs);
-  // Not with sr; with --split-prefix, at the merge.
-  if (!opt.sr && opt.split_prefix.empty() && qlen >= opt.rank_min_len) {
+  // Not with sr; with --split-prefix, at the merge; 2.31 not with the all-chains (ava)
+  // presets either.
+  const bool skip_all_chains = opt.all_chains && opt.rules().all_chains_skip_dp_max_update;
+  if (!opt.sr && !skip_all_chains && opt.split_prefix.empty() && qlen >= opt.rank_min_len) {
     map::update_dp_max(qlen, regs, opt.rank_frac, opt.a, opt.b);
     map::filter_regions(opt, qlen, regs);
   }

@@ -164,7 +164,8 @@ inline constexpr uint8_t kSplitFirst = 1, kSplitSecond = 2, kSplitInv = 4;
 // mm_align_skeleton: align_regions, then its clean-up of the aligned regions:
 // mm_filter_regs, for reads of at least rank_min_len bases mm_update_dp_max and
 // mm_filter_regs again (not with sr, nor with --split-prefix, whose merge updates dp_max
-// over all parts), and mm_hit_sort (all in map/hit.hpp).
+// over all parts, nor in 2.31 with all chains: ReleaseRules::all_chains_skip_dp_max_update),
+// and mm_hit_sort (all in map/hit.hpp).
 void align_skeleton(const AlignOptions& opt, const index::MinimizerIndex& idx, const ReadCodes& read,
                     std::vector<map::Region>& regs, const std::vector<map::Anchor>& chained, DpSource& dp,
                     const index::Junctions* junctions = nullptr);

@@ -313,9 +313,10 @@ void check_parts_output(const AlignArgs& a, bool split, bool one_part, bool bam)
     throw OptionError("incorrect input: in the sr mode, please specify no more than two query files.");
   pipeline::OutputOptions oo = a.out;
   oo.kind = paf ? pipeline::OutputKind::kPaf : pipeline::OutputKind::kSam;
+  oo.release = opt.release;
   oo.no_qual = opt.no_qual;
   oo.qstrand = opt.qstrand;
-  oo.diff = format::diff_tag_kind(a.md, !a.cs.empty(), a.cs == "long");
+  oo.diff = format::diff_tag_kind(a.md, !a.cs.empty(), a.cs == "long", a.ds);
   const bool bam = a.format.empty() ? a.output.size() > 4 && a.output.ends_with(".bam") : a.format == "bam";
   if (bam && (a.map_only || paf)) throw OptionError("BAM output is SAM's: it cannot hold PAF (--map-only, -c)");
   check_sort_options(a, bam);

@@ -51,6 +51,10 @@ struct Region {
   bool sam_pri = false;  // the SAM primary of the read (mm_set_sam_pri)
   uint8_t split = 0;     // zd:i: 1 = first part of a split region, 2 = second part
   int32_t dp_max = 0, dp_max2 = 0;
+  // dp_max as the alignment left it (mm_update_extra), before mm_update_dp_max or 2.31's
+  // splice-strand adjustment change dp_max: minimap2 2.31's dp_max0, which ms:i prints
+  // (ReleaseRules::ms_before_dp_max_update).
+  int32_t dp_max0 = 0;
   int32_t dp_score = 0;           // AS:i
   int32_t n_ambi = 0;             // nn:i
   int32_t n_gap = 0, n_gapo = 0;  // indel bases and indel operations of the CIGAR

@@ -18,7 +18,9 @@ namespace agatha::pipeline {
 using map::Region;
 
 ReadAligner::ReadAligner(const ReadMapper& mapper, const AlignOptions& opt, OutputOptions out)
-    : mapper_(mapper), idx_(mapper.index()), opt_(opt), out_(std::move(out)) {}
+    : mapper_(mapper), idx_(mapper.index()), opt_(opt), out_(std::move(out)) {
+  out_.release = opt_.release;  // the records follow the release the options follow
+}
 
 void ReadAligner::start(AlignJob& job) const {
   const size_t n = job.reads.size();

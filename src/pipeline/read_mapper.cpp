@@ -59,13 +59,19 @@ std::vector<map::Region> regions_unaligned(std::string_view qname, int qlen, int
   return regs;
 }
 
-format::RegionTags region_tags(const map::Region& r) {
+std::string paf_query_name(std::string_view name, int seg, const ReleaseRules& rules) {
+  std::string s(name);
+  if (seg >= 0 && rules.paf_segment_suffix) s += '/', s += std::to_string(seg + 1);
+  return s;
+}
+
+format::RegionTags region_tags(const map::Region& r, bool ms_dp_max0) {
   format::RegionTags t;
   t.aligned = r.aligned;
   if (r.aligned) {
     align::AlignmentStats s;
     s.mlen = r.mlen, s.blen = r.blen, s.n_ambi = r.n_ambi, s.n_gap = r.n_gap, s.n_gapo = r.n_gapo;
-    t.nm = align::edit_distance(s), t.ms = r.dp_max, t.as = r.dp_score, t.nn = r.n_ambi;
+    t.nm = align::edit_distance(s), t.ms = ms_dp_max0 ? r.dp_max0 : r.dp_max, t.as = r.dp_score, t.nn = r.n_ambi;
     t.de = align::divergence(s);
   }
   if (r.aligned && (r.trans_strand == 1 || r.trans_strand == 2)) t.ts = r.trans_strand == 1 ? '+' : '-';
@@ -84,7 +90,7 @@ std::string paf_line(std::string_view qname, int qlen, std::string_view rname, i
   p.rname = rname, p.rlen = rlen, p.rs = r.rs, p.re = r.re;
   if (qstrand && r.rev) p.rs = rlen - r.re, p.re = rlen - r.rs;  // back to the forward strand (mm_write_paf3)
   p.mlen = r.mlen, p.blen = r.blen, p.mapq = r.mapq;
-  p.tags = region_tags(r);
+  p.tags = region_tags(r, false);  // unaligned: no ms:i
   p.rl = rep_len;
   std::string s;
   format::append_paf(s, p);
@@ -226,8 +232,8 @@ std::string ReadMapper::map_paf_fragment(std::span<const io::SeqRecord> reads) c
     for (const map::Region& r : f.segs[i].regions) {
       if (!opt_.print_secondary && r.id != r.parent) continue;
       const index::RefSeq& rs = ref.seq(static_cast<uint32_t>(r.rid));
-      out += paf_line(reads[i].name, qlen, rs.name, static_cast<int32_t>(rs.len), r, f.segs[i].rep_len,
-                      opt_.qstrand);
+      out += paf_line(paf_query_name(reads[i].name, static_cast<int>(i), opt_.rules()), qlen, rs.name,
+                      static_cast<int32_t>(rs.len), r, f.segs[i].rep_len, opt_.qstrand);
     }
   }
   return out;
