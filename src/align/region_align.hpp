@@ -15,8 +15,10 @@
 // With sr (AlignOptions::sr), as mm_align1 runs then: the region is cut to its longest
 // stretch of anchors on one diagonal (mm_max_stretch); the left and right extensions may
 // reach the read's ends (their reference side bounded with the end bonus); between them
-// one ungapped alignment over the stretch, replaced by a DP fill only when mm_test_zdrop
-// finds a Z-drop in it (no inversion test); the statistics count each gap q + e; no
+// one ungapped alignment over the stretch, replaced by a DP fill when mm_test_zdrop
+// finds a Z-drop in it (no inversion test) or, in 2.31 (ReleaseRules::
+// sr_ungapped_dp_fallback), when it scores no more than a gapped alignment could; the
+// statistics count each gap q + e; no
 // mm_update_dp_max. The index must not be homopolymer-compressed (an error).
 //
 // Not done here (yet): -D self-mapping diagonal caps, and 2.24's
