@@ -147,6 +147,10 @@ void flip_region(map::Region& r, int qlen) {
   r.qs = qlen - r.qe;
   r.qe = qlen - qs;
   r.rev = !r.rev;
+  // The transcript strand is relative to the read, so it flips too (2.31's worker_for;
+  // 2.24 never has one here: it refuses --splice with --frag, and only a fragment's
+  // segments are flipped).
+  if (r.trans_strand == 1 || r.trans_strand == 2) r.trans_strand = static_cast<uint8_t>(3 - r.trans_strand);
 }
 
 FragmentMapping ReadMapper::map_fragment(std::span<const std::string_view> names, std::span<const std::string_view> seqs,

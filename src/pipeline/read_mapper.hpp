@@ -49,7 +49,8 @@ struct FragmentMapping {
 [[nodiscard]] inline bool segment_flipped(int pe_ori, size_t n_segs, size_t seg) {
   return n_segs == 2 && ((seg == 0 && (pe_ori >> 1 & 1)) || (seg == 1 && (pe_ori & 1)));
 }
-// A region of a flipped segment of qlen bases, on the read's own strand.
+// A region of a flipped segment of qlen bases, on the read's own strand (its transcript
+// strand, ts:A, swapped as well).
 void flip_region(map::Region& r, int qlen);
 
 class ReadMapper {
