@@ -83,6 +83,7 @@ struct AlignArgs {
   pipeline::OutputOptions out;  // -Y -L --eqx --sam-hit-only --paf-no-hit (the rest: run_align)
   bool md = false;              // --MD
   std::string cs;               // --cs: "short" or "long"; empty without --cs (or --cs=none)
+  bool ds = false;              // --ds (2.31): ds:Z, cs with the indels' flanks bracketed
   std::string format;           // --format: sam or bam; empty: from -o's extension
   std::string read_group;       // -R
   bool sort = false;            // --sort
@@ -498,6 +499,8 @@ void take_settings(AlignArgs& a, const Minimap2Settings& s) {
   a.out.eqx = s.eqx;
   a.md = s.md;
   a.cs = s.cs ? (s.cs_long ? "long" : "short") : "";
+  a.ds = s.ds;
+  a.out.sam.secondary_seq = s.secondary_seq;
 }
 
 // Whether the file opens for reading (errno says why not).
