@@ -426,19 +426,20 @@ ExtensionBounds extension_bounds_sr(const AlignOptions& opt, int32_t qlen, int32
 }
 
 // The ungapped alignment that joins the ends of a short read's stretch (mm_align1 with
-// MM_F_SR): one M run, each column a for a match and -b for a mismatch, and, as 2.24
-// scores it, +e2 where either base is ambiguous; the other fields as ksw_reset_extz
-// leaves them.
+// MM_F_SR): one M run, each column a for a match and -b for a mismatch, and where either
+// base is ambiguous -|sc_ambi| (ReleaseRules::sr_ungapped_dp_fallback, 2.31) or, as 2.24
+// scores it, +e2; the other fields as ksw_reset_extz leaves them.
 DpResult ungapped_fill(const AlignOptions& opt, const uint8_t* q, const uint8_t* t, int32_t len) {
   DpResult ez;
   ez.max_q = ez.max_t = ez.mqe_t = ez.mte_q = -1;
   ez.max = 0;
   ez.mqe = ez.mte = kDpNegInf;
   ez.zdropped = false, ez.reach_end = false;
+  const int32_t ambi = opt.rules().sr_ungapped_dp_fallback ? -std::abs(opt.sc_ambi) : opt.e2;
   int32_t score = 0;
   for (int32_t j = 0; j < len; ++j) {
     if (q[j] >= 4 || t[j] >= 4)
-      score += opt.e2;
+      score += ambi;
     else
       score += q[j] == t[j] ? opt.a : -opt.b;
   }
@@ -641,7 +642,13 @@ RegionAlignment align_one(const AlignOptions& opt, const index::MinimizerIndex& 
       if (opt.sr) {
         if (qe - qs != re - rs) throw Error("sr alignment: a stretch of anchors off its diagonal");
         ungapped = ungapped_fill(opt, qp, tseq.data(), qe - qs);
-        ez = &ungapped;
+        // 2.31: an ungapped score not above what a gapped alignment could reach at best
+        // (all matches but two bases and two gap opens) has the gap aligned by the DP.
+        const int32_t max_gapped_score = (qe - qs - 2) * opt.a - 2 * (opt.q + opt.e);
+        if (opt.rules().sr_ungapped_dp_fallback && ungapped.score <= max_gapped_score)
+          ez = &align_pair(opt, dp, out, qp, qe - qs, tseq.data(), re - rs, bw1, -1, opt.zdrop, extra | kApproxMax, jn);
+        else
+          ez = &ungapped;
       } else {
         ez = &align_pair(opt, dp, out, qp, qe - qs, tseq.data(), re - rs, bw1, -1, opt.zdrop, extra | kApproxMax, jn);
       }
@@ -826,6 +833,8 @@ void attach_alignment(Region& r, const RegionAlignment& al) {
   r.mlen = al.stats.mlen, r.blen = al.stats.blen;
   r.n_ambi = al.stats.n_ambi;
   r.n_gap = al.stats.n_gap, r.n_gapo = al.stats.n_gapo;
+  // dp_max0: before mm_align_skeleton's splice-strand adjustment and mm_update_dp_max.
+  r.dp_max0 = al.stats.dp_max;
   r.dp_max = al.stats.dp_max + al.dp_max_adjust;
   r.dp_score = al.dp_score;
   r.trans_strand = al.trans_strand;
@@ -875,8 +884,10 @@ void align_skeleton(const AlignOptions& opt, const index::MinimizerIndex& idx, c
   (void)align_regions(opt, idx, read, regs, chained, dp, junctions);
   const int qlen = static_cast<int>(read.fwd.size());
   map::filter_regions(opt, qlen, regs);
-  // Not with sr; with --split-prefix, at the merge.
-  if (!opt.sr && opt.split_prefix.empty() && qlen >= opt.rank_min_len) {
+  // Not with sr; with --split-prefix, at the merge; 2.31 not with the all-chains (ava)
+  // presets either.
+  const bool skip_all_chains = opt.all_chains && opt.rules().all_chains_skip_dp_max_update;
+  if (!opt.sr && !skip_all_chains && opt.split_prefix.empty() && qlen >= opt.rank_min_len) {
     map::update_dp_max(qlen, regs, opt.rank_frac, opt.a, opt.b);
     map::filter_regions(opt, qlen, regs);
   }

@@ -15,8 +15,10 @@
 // With sr (AlignOptions::sr), as mm_align1 runs then: the region is cut to its longest
 // stretch of anchors on one diagonal (mm_max_stretch); the left and right extensions may
 // reach the read's ends (their reference side bounded with the end bonus); between them
-// one ungapped alignment over the stretch, replaced by a DP fill only when mm_test_zdrop
-// finds a Z-drop in it (no inversion test); the statistics count each gap q + e; no
+// one ungapped alignment over the stretch, replaced by a DP fill when mm_test_zdrop
+// finds a Z-drop in it (no inversion test) or, in 2.31 (ReleaseRules::
+// sr_ungapped_dp_fallback), when it scores no more than a gapped alignment could; the
+// statistics count each gap q + e; no
 // mm_update_dp_max. The index must not be homopolymer-compressed (an error).
 //
 // Not done here (yet): -D self-mapping diagonal caps, and 2.24's
@@ -168,7 +170,8 @@ inline constexpr uint8_t kSplitFirst = 1, kSplitSecond = 2, kSplitInv = 4;
 // mm_align_skeleton: align_regions, then its clean-up of the aligned regions:
 // mm_filter_regs, for reads of at least rank_min_len bases mm_update_dp_max and
 // mm_filter_regs again (not with sr, nor with --split-prefix, whose merge updates dp_max
-// over all parts), and mm_hit_sort (all in map/hit.hpp).
+// over all parts, nor in 2.31 with all chains: ReleaseRules::all_chains_skip_dp_max_update),
+// and mm_hit_sort (all in map/hit.hpp).
 void align_skeleton(const AlignOptions& opt, const index::MinimizerIndex& idx, const ReadCodes& read,
                     std::vector<map::Region>& regs, const std::vector<map::Anchor>& chained, DpSource& dp,
                     const index::Junctions* junctions = nullptr);

@@ -83,6 +83,7 @@ struct AlignArgs {
   pipeline::OutputOptions out;  // -Y -L --eqx --sam-hit-only --paf-no-hit (the rest: run_align)
   bool md = false;              // --MD
   std::string cs;               // --cs: "short" or "long"; empty without --cs (or --cs=none)
+  bool ds = false;              // --ds (2.31): ds:Z, cs with the indels' flanks bracketed
   std::string format;           // --format: sam or bam; empty: from -o's extension
   std::string read_group;       // -R
   bool sort = false;            // --sort
@@ -313,9 +314,10 @@ void check_parts_output(const AlignArgs& a, bool split, bool one_part, bool bam)
     throw OptionError("incorrect input: in the sr mode, please specify no more than two query files.");
   pipeline::OutputOptions oo = a.out;
   oo.kind = paf ? pipeline::OutputKind::kPaf : pipeline::OutputKind::kSam;
+  oo.release = opt.release;
   oo.no_qual = opt.no_qual;
   oo.qstrand = opt.qstrand;
-  oo.diff = format::diff_tag_kind(a.md, !a.cs.empty(), a.cs == "long");
+  oo.diff = format::diff_tag_kind(a.md, !a.cs.empty(), a.cs == "long", a.ds);
   const bool bam = a.format.empty() ? a.output.size() > 4 && a.output.ends_with(".bam") : a.format == "bam";
   if (bam && (a.map_only || paf)) throw OptionError("BAM output is SAM's: it cannot hold PAF (--map-only, -c)");
   check_sort_options(a, bam);
@@ -497,6 +499,8 @@ void take_settings(AlignArgs& a, const Minimap2Settings& s) {
   a.out.eqx = s.eqx;
   a.md = s.md;
   a.cs = s.cs ? (s.cs_long ? "long" : "short") : "";
+  a.ds = s.ds;
+  a.out.sam.secondary_seq = s.secondary_seq;
 }
 
 // Whether the file opens for reading (errno says why not).

@@ -1,5 +1,6 @@
 // src/format/diff_tags.hpp — the MD:Z and cs:Z difference strings minimap2 2.24 writes
-// about a base-level alignment (format.c: write_MD_core, write_cs_core, write_cs_or_MD).
+// about a base-level alignment (format.c: write_MD_core, write_cs_core, write_cs_or_MD),
+// and 2.31's ds:Z (write_cs_ds_core, write_indel_ds).
 //
 // CIGARs use BAM's encoding (agatha/cigar.hpp). `query` is the
 // aligned part of the read on the alignment strand (reverse-complemented for a reverse
@@ -33,11 +34,21 @@ namespace agatha::format {
 [[nodiscard]] std::string cs_tag_value(std::span<const uint32_t> cigar, std::span<const uint8_t> query,
                                        std::span<const uint8_t> target, bool long_form);
 
-// Which difference tag the output carries: --MD wins over --cs (minimap2 writes one).
-enum class DiffTag { kNone, kCsShort, kCsLong, kMd };
-[[nodiscard]] DiffTag diff_tag_kind(bool md, bool cs, bool cs_long);
+// The ds:Z value (minimap2 2.31's --ds): cs (long_form as --cs=long), but an inserted or
+// deleted run has the bases it shares with its flanks bracketed: "[first]" the bases it
+// could also be placed after (its first bases, equal to those that follow it), "[last]"
+// those it could be placed before (its last bases, equal to those before it), and the
+// whole run bracketed once when the two cover it ("+[ac]" for an AC inserted into ACAC).
+[[nodiscard]] std::string ds_tag_value(std::span<const uint32_t> cigar, std::span<const uint8_t> query,
+                                       std::span<const uint8_t> target, bool long_form);
 
-// The whole tag without the leading tab, "MD:Z:..." or "cs:Z:...", empty for kNone.
+// Which difference tag the output carries: --MD wins over --ds, --ds over --cs (minimap2
+// writes one); --ds takes --cs=long's long form.
+enum class DiffTag { kNone, kCsShort, kCsLong, kMd, kDsShort, kDsLong };
+[[nodiscard]] DiffTag diff_tag_kind(bool md, bool cs, bool cs_long, bool ds = false);
+
+// The whole tag without the leading tab, "MD:Z:...", "cs:Z:..." or "ds:Z:...", empty for
+// kNone.
 [[nodiscard]] std::string diff_tag(DiffTag kind, std::span<const uint32_t> cigar, std::span<const uint8_t> query,
                                    std::span<const uint8_t> target);
 

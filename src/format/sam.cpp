@@ -95,7 +95,7 @@ void append_cigar_placeholder(std::string& out, const SamRecord& r, const SamOpt
   int32_t slen = r.qe - r.qs;
   if ((flag & (kFlagSecondary | kFlagSupplementary)) == 0 || opt.soft_clip)
     slen = static_cast<int32_t>(r.seq.size());
-  else if (flag & kFlagSecondary)
+  else if ((flag & kFlagSecondary) && !opt.secondary_seq)
     slen = 0;
   put(out, slen, 'S', ref_span, 'N');
 }
@@ -113,7 +113,7 @@ void append_seq_qual(std::string& out, const SamRecord& r, const SamOptions& opt
   const int flag = sam_flag(r);
   std::string_view seq = r.seq, qual = r.qual;
   if ((flag & (kFlagSecondary | kFlagSupplementary)) != 0 && !opt.soft_clip) {
-    if (flag & kFlagSecondary) {
+    if ((flag & kFlagSecondary) && !opt.secondary_seq) {
       out += "*\t*";
       return;
     }
@@ -171,7 +171,9 @@ void append_sam_sq_lines(std::string& out, std::span<const SamReference> refs) {
 
 void append_sam_record(std::string& out, const SamRecord& r, const SamOptions& opt) {
   const int flag = sam_flag(r);
-  const bool hard = (flag & kFlagSupplementary) != 0 && !opt.soft_clip;
+  // Hard clips where SEQ holds the aligned bases only (write_sam_cigar).
+  const bool hard =
+      ((flag & kFlagSupplementary) != 0 || ((flag & kFlagSecondary) != 0 && opt.secondary_seq)) && !opt.soft_clip;
   // BAM holds at most 65535 ops; minimap2 counts the clips only once the alignment has
   // more than 65533.
   const size_t with_clips = r.cigar.size() + (r.qs != 0) + (r.qe != static_cast<int32_t>(r.seq.size()));

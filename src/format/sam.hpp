@@ -23,6 +23,9 @@ struct SamOptions {
   bool soft_clip = false;   // -Y: S for supplementaries too, and SEQ/QUAL on every record
   bool long_cigar = false;  // -L: a CIGAR that BAM cannot hold (clips included) goes to CG:B:I
   std::string rg_id;        // ID of the -R read group; non-empty adds RG:Z to every record
+  // --secondary-seq (2.31, MM_F_SECONDARY_SEQ): secondaries get SEQ/QUAL and hard clips as
+  // supplementaries do (else SEQ and QUAL `*` and soft clips).
+  bool secondary_seq = false;
 };
 
 // The most CIGAR ops -L leaves in the CIGAR field (BAM's limit is 65535; minimap2 keeps

@@ -10,38 +10,51 @@
 namespace agatha::map {
 
 void select_sub_multi(std::vector<Region>& regs, float pri_ratio, float pri1, float pri2, int max_gap_ref,
-                      int min_diff, int best_n, std::span<const int> qlens) {
+                      int min_diff, int best_n, std::span<const int> qlens, bool decide_first) {
   const int n = static_cast<int>(regs.size());
   if (!(pri_ratio > 0.0f) || n == 0) return;
   const int n_segs = static_cast<int>(qlens.size());
   const int max_dist = n_segs == 2 ? qlens[0] + qlens[1] + max_gap_ref : 0;
   int k = 0, n_2nd = 0;
-  for (int i = 0; i < n; ++i) {
-    const Region q = regs[i];
+  auto decide = [&](const Region& q, int i, const Region& p) {
     bool keep = false;
     if (q.parent == i) {
       keep = true;
+    } else if (q.score + min_diff >= p.score) {
+      keep = true;
+    } else if (p.rev == q.rev && p.rid == q.rid && q.re - p.rs < max_dist && p.re - q.rs < max_dist) {
+      keep = q.score >= p.score * pri1;  // close to its parent on the reference
     } else {
-      // regs[parent] is read from the array being compacted, as 2.24 does.
-      const Region& p = regs[q.parent];
-      if (q.score + min_diff >= p.score) {
-        keep = true;
-      } else if (p.rev == q.rev && p.rid == q.rid && q.re - p.rs < max_dist && p.re - q.rs < max_dist) {
-        keep = q.score >= p.score * pri1;  // close to its parent on the reference
-      } else {
-        const bool par_both = n_segs == 2 && p.qs < qlens[0] && p.qe > qlens[0];
-        const bool chi_both = n_segs == 2 && q.qs < qlens[0] && q.qe > qlens[0];
-        if (chi_both || chi_both == par_both)
-          keep = q.score >= p.score * pri_ratio;
-        else
-          keep = q.score >= p.score * pri2;
-      }
+      const bool par_both = n_segs == 2 && p.qs < qlens[0] && p.qe > qlens[0];
+      const bool chi_both = n_segs == 2 && q.qs < qlens[0] && q.qe > qlens[0];
+      if (chi_both || chi_both == par_both)
+        keep = q.score >= p.score * pri_ratio;
+      else
+        keep = q.score >= p.score * pri2;
     }
     if (keep && q.parent != i && n_2nd++ >= best_n) keep = false;
-    if (keep) regs[k++] = q;
+    return keep;
+  };
+  if (decide_first) {
+    std::vector<uint8_t> keep(static_cast<size_t>(n));
+    for (int i = 0; i < n; ++i) {
+      const Region& q = regs[static_cast<size_t>(i)];
+      keep[static_cast<size_t>(i)] = decide(q, i, regs[static_cast<size_t>(q.parent)]) ? 1 : 0;
+    }
+    for (int i = 0; i < n; ++i)
+      if (keep[static_cast<size_t>(i)] != 0) {
+        if (k != i) regs[static_cast<size_t>(k)] = regs[static_cast<size_t>(i)];
+        ++k;
+      }
+  } else {
+    for (int i = 0; i < n; ++i) {
+      const Region q = regs[static_cast<size_t>(i)];
+      // regs[parent] is read from the array being compacted, as 2.24 does.
+      if (decide(q, i, regs[static_cast<size_t>(q.parent)])) regs[static_cast<size_t>(k++)] = q;
+    }
   }
   if (k != n) {
-    regs.resize(k);
+    regs.resize(static_cast<size_t>(k));
     sync_regions(regs);
   }
 }

@@ -23,9 +23,11 @@ namespace agatha::map {
 // reference and strand within qlen0 + qlen1 + max_gap_ref (two segments), when it
 // scores at least pri1 of its parent; else when it scores at least pri_ratio of it, or
 // only pri2 when the parent spans both segments and it does not. At most best_n
-// secondaries. Reproduces 2.24's in-place parent lookup, as select_sub does.
+// secondaries. decide_first (ReleaseRules::select_sub_decide_first, 2.31) decides every
+// region from the untouched array before compacting; otherwise 2.24's in-place parent
+// lookup, as select_sub does.
 void select_sub_multi(std::vector<Region>& regs, float pri_ratio, float pri1, float pri2, int max_gap_ref,
-                      int min_diff, int best_n, std::span<const int> qlens);
+                      int min_diff, int best_n, std::span<const int> qlens, bool decide_first);
 
 // One segment's chains and the regions made from them.
 struct SegmentChains {

@@ -192,38 +192,78 @@ void sync_regions(std::vector<Region>& regs) {
 }
 
 void select_sub(std::vector<Region>& regs, float pri_ratio, int min_diff, int best_n, bool check_strand,
-                int min_strand_sc) {
+                int min_strand_sc, bool decide_first) {
   const int n = static_cast<int>(regs.size());
   if (!(pri_ratio > 0.0f) || n == 0) return;
-  int k = 0, n_2nd = 0;
-  for (int i = 0; i < n; ++i) {
-    // regs[p] is read from the array being compacted: minimap2 2.24 does the same.
-    const int p = regs[i].parent;
-    const Region ri = regs[i];
-    if (p == i || ri.inv) {
-      regs[k++] = ri;
-    } else if ((ri.score >= regs[p].score * pri_ratio || ri.score + min_diff >= regs[p].score) && n_2nd < best_n) {
-      const Region& rp = regs[p];
-      const bool identical = ri.qs == rp.qs && ri.qe == rp.qe && ri.rid == rp.rid && ri.rs == rp.rs && ri.re == rp.re;
-      if (!identical) regs[k++] = ri, ++n_2nd;
-    } else if (check_strand && n_2nd < best_n && ri.score > min_strand_sc && ri.rev != regs[p].rev) {
-      regs[k] = ri;
-      regs[k++].strand_retained = true;
+  // 0: drop, 1: keep, 2: keep as a strand-retained secondary. par is the region the
+  // parent index names: the untouched array (decide_first) or the partly compacted one.
+  int n_2nd = 0;
+  auto decide = [&](const Region& ri, int i, const Region& par) -> int {
+    if (ri.parent == i || ri.inv) return 1;
+    if ((ri.score >= par.score * pri_ratio || ri.score + min_diff >= par.score) && n_2nd < best_n) {
+      const bool identical =
+          ri.qs == par.qs && ri.qe == par.qe && ri.rid == par.rid && ri.rs == par.rs && ri.re == par.re;
+      if (identical) return 0;
       ++n_2nd;
+      return 1;
+    }
+    if (check_strand && n_2nd < best_n && ri.score > min_strand_sc && ri.rev != par.rev) {
+      ++n_2nd;
+      return 2;
+    }
+    return 0;
+  };
+  int k = 0;
+  if (decide_first) {
+    std::vector<uint8_t> keep(static_cast<size_t>(n));
+    for (int i = 0; i < n; ++i) {
+      const Region& ri = regs[static_cast<size_t>(i)];
+      keep[static_cast<size_t>(i)] = static_cast<uint8_t>(decide(ri, i, regs[static_cast<size_t>(ri.parent)]));
+    }
+    for (int i = 0; i < n; ++i) {
+      const uint8_t d = keep[static_cast<size_t>(i)];
+      if (d == 0) continue;
+      if (k != i) regs[static_cast<size_t>(k)] = regs[static_cast<size_t>(i)];
+      if (d == 2) regs[static_cast<size_t>(k)].strand_retained = true;
+      ++k;
+    }
+  } else {
+    for (int i = 0; i < n; ++i) {
+      // regs[p] is read from the array being compacted: minimap2 2.24 does the same.
+      const Region ri = regs[static_cast<size_t>(i)];
+      const int d = decide(ri, i, regs[static_cast<size_t>(ri.parent)]);
+      if (d == 0) continue;
+      regs[static_cast<size_t>(k)] = ri;
+      if (d == 2) regs[static_cast<size_t>(k)].strand_retained = true;
+      ++k;
     }
   }
   if (k != n) {
-    regs.resize(k);
+    regs.resize(static_cast<size_t>(k));
     sync_regions(regs);
   }
 }
 
-void filter_strand_retained(std::vector<Region>& regs) {
+void filter_strand_retained(std::vector<Region>& regs, bool decide_first) {
+  auto keep_of = [](const Region& ri, const Region& par) {
+    return !ri.strand_retained || ri.div < par.div * 5.0f || ri.div < 0.01f;
+  };
   size_t k = 0;
-  for (size_t i = 0; i < regs.size(); ++i) {
-    const int p = regs[i].parent;  // old index into the array being compacted, as in 2.24
-    const Region ri = regs[i];
-    if (!ri.strand_retained || ri.div < regs[p].div * 5.0f || ri.div < 0.01f) regs[k++] = ri;
+  if (decide_first) {
+    std::vector<uint8_t> keep(regs.size());
+    for (size_t i = 0; i < regs.size(); ++i)
+      keep[i] = keep_of(regs[i], regs[static_cast<size_t>(regs[i].parent)]) ? 1 : 0;
+    for (size_t i = 0; i < regs.size(); ++i)
+      if (keep[i] != 0) {
+        if (k != i) regs[k] = regs[i];
+        ++k;
+      }
+  } else {
+    for (size_t i = 0; i < regs.size(); ++i) {
+      const int p = regs[i].parent;  // old index into the array being compacted, as in 2.24
+      const Region ri = regs[i];
+      if (keep_of(ri, regs[static_cast<size_t>(p)])) regs[k++] = ri;
+    }
   }
   regs.resize(k);
 }
@@ -399,6 +439,7 @@ RegionParams region_params(const AlignOptions& opt) {
   p.short_read = opt.sr;
   p.qstrand = opt.qstrand;
   p.alt_drop = opt.alt_drop;
+  p.select_sub_decide_first = opt.rules().select_sub_decide_first;
   return p;
 }
 

@@ -51,6 +51,10 @@ struct Region {
   bool sam_pri = false;  // the SAM primary of the read (mm_set_sam_pri)
   uint8_t split = 0;     // zd:i: 1 = first part of a split region, 2 = second part
   int32_t dp_max = 0, dp_max2 = 0;
+  // dp_max as the alignment left it (mm_update_extra), before mm_update_dp_max or 2.31's
+  // splice-strand adjustment change dp_max: minimap2 2.31's dp_max0, which ms:i prints
+  // (ReleaseRules::ms_before_dp_max_update).
+  int32_t dp_max0 = 0;
   int32_t dp_score = 0;           // AS:i
   int32_t n_ambi = 0;             // nn:i
   int32_t n_gap = 0, n_gapo = 0;  // indel bases and indel operations of the CIGAR
@@ -89,14 +93,16 @@ void mark_alt(std::vector<Region>& regs, const std::vector<uint8_t>& alt_refs, f
 // Renumbers ids and parents after regions were removed (mm_sync_regs).
 void sync_regions(std::vector<Region>& regs);
 
-// Drops weak secondaries (mm_select_sub), reproducing 2.24's in-place bug: a region's
-// parent is looked up by its old index in the partly compacted array.
+// Drops weak secondaries (mm_select_sub). decide_first (ReleaseRules::select_sub_decide_first,
+// 2.31): every region's fate is decided from the untouched array, then it is compacted.
+// Otherwise 2.24's in-place bug: a region's parent is looked up by its old index in the
+// partly compacted array.
 void select_sub(std::vector<Region>& regs, float pri_ratio, int min_diff, int best_n, bool check_strand,
-                int min_strand_sc);
+                int min_strand_sc, bool decide_first);
 
 // Drops strand-retained secondaries whose divergence is not close to their parent's
-// (mm_filter_strand_retained; same in-place parent lookup, no renumbering afterwards).
-void filter_strand_retained(std::vector<Region>& regs);
+// (mm_filter_strand_retained; no renumbering afterwards). decide_first as for select_sub.
+void filter_strand_retained(std::vector<Region>& regs, bool decide_first);
 
 // Mapping quality of every region (mm_set_mapq). match_sc = a.
 void set_mapq(std::vector<Region>& regs, int min_chain_score, int match_sc, int rep_len, bool short_read);
@@ -123,6 +129,9 @@ struct RegionParams {
   // estimate and no strand-retained filter.
   bool qstrand = false;
   float alt_drop = 0.0f;          // --alt-drop
+  // ReleaseRules::select_sub_decide_first: select_sub, select_sub_multi and
+  // filter_strand_retained decide every region before compacting (2.31).
+  bool select_sub_decide_first = false;
   std::vector<uint8_t> alt_refs;  // --alt: 1 for each ALT contig of the index part; empty: none
 };
 [[nodiscard]] RegionParams region_params(const AlignOptions& opt);

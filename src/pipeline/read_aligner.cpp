@@ -18,7 +18,9 @@ namespace agatha::pipeline {
 using map::Region;
 
 ReadAligner::ReadAligner(const ReadMapper& mapper, const AlignOptions& opt, OutputOptions out)
-    : mapper_(mapper), idx_(mapper.index()), opt_(opt), out_(std::move(out)) {}
+    : mapper_(mapper), idx_(mapper.index()), opt_(opt), out_(std::move(out)) {
+  out_.release = opt_.release;  // the records follow the release the options follow
+}
 
 void ReadAligner::start(AlignJob& job) const {
   const size_t n = job.reads.size();
@@ -91,7 +93,7 @@ void ReadAligner::finish(AlignJob& job, std::vector<std::vector<Region>>&& regs)
     std::vector<Region>& rg = regs[i];
     if (!p.all_chains) {
       map::set_parent(rg, p.mask_level, p.mask_len, p.sub_diff, p.hard_mask_level, p.alt_drop);
-      map::select_sub(rg, p.pri_ratio, idx_.k() * 2, p.best_n, false, p.min_strand_sc);
+      map::select_sub(rg, p.pri_ratio, idx_.k() * 2, p.best_n, false, p.min_strand_sc, p.select_sub_decide_first);
       map::set_sam_pri(rg);
     }
     map::set_mapq(rg, p.min_chain_score, p.match_sc, job.segs[i].mapping.rep_len, p.short_read);

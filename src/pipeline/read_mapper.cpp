@@ -49,23 +49,29 @@ std::vector<map::Region> regions_unaligned(std::string_view qname, int qlen, int
   map::mark_alt(regs, p.alt_refs, p.alt_drop);
   if (!p.all_chains) {
     map::set_parent(regs, p.mask_level, p.mask_len, p.sub_diff, p.hard_mask_level, p.alt_drop);
-    map::select_sub(regs, p.pri_ratio, k * 2, p.best_n, true, p.min_strand_sc);
+    map::select_sub(regs, p.pri_ratio, k * 2, p.best_n, true, p.min_strand_sc, p.select_sub_decide_first);
   }
   if (!p.short_read && !p.qstrand) {
     map::estimate_divergence(regs, qlen, chains.anchors.data(), mini_pos, ref_lens);
-    map::filter_strand_retained(regs);
+    map::filter_strand_retained(regs, p.select_sub_decide_first);
   }
   map::set_mapq(regs, p.min_chain_score, p.match_sc, rep_len, p.short_read);
   return regs;
 }
 
-format::RegionTags region_tags(const map::Region& r) {
+std::string paf_query_name(std::string_view name, int seg, const ReleaseRules& rules) {
+  std::string s(name);
+  if (seg >= 0 && rules.paf_segment_suffix) s += '/', s += std::to_string(seg + 1);
+  return s;
+}
+
+format::RegionTags region_tags(const map::Region& r, bool ms_dp_max0) {
   format::RegionTags t;
   t.aligned = r.aligned;
   if (r.aligned) {
     align::AlignmentStats s;
     s.mlen = r.mlen, s.blen = r.blen, s.n_ambi = r.n_ambi, s.n_gap = r.n_gap, s.n_gapo = r.n_gapo;
-    t.nm = align::edit_distance(s), t.ms = r.dp_max, t.as = r.dp_score, t.nn = r.n_ambi;
+    t.nm = align::edit_distance(s), t.ms = ms_dp_max0 ? r.dp_max0 : r.dp_max, t.as = r.dp_score, t.nn = r.n_ambi;
     t.de = align::divergence(s);
   }
   if (r.aligned && (r.trans_strand == 1 || r.trans_strand == 2)) t.ts = r.trans_strand == 1 ? '+' : '-';
@@ -84,7 +90,7 @@ std::string paf_line(std::string_view qname, int qlen, std::string_view rname, i
   p.rname = rname, p.rlen = rlen, p.rs = r.rs, p.re = r.re;
   if (qstrand && r.rev) p.rs = rlen - r.re, p.re = rlen - r.rs;  // back to the forward strand (mm_write_paf3)
   p.mlen = r.mlen, p.blen = r.blen, p.mapq = r.mapq;
-  p.tags = region_tags(r);
+  p.tags = region_tags(r, false);  // unaligned: no ms:i
   p.rl = rep_len;
   std::string s;
   format::append_paf(s, p);
@@ -141,6 +147,10 @@ void flip_region(map::Region& r, int qlen) {
   r.qs = qlen - r.qe;
   r.qe = qlen - qs;
   r.rev = !r.rev;
+  // The transcript strand is relative to the read, so it flips too (2.31's worker_for;
+  // 2.24 never has one here: it refuses --splice with --frag, and only a fragment's
+  // segments are flipped).
+  if (r.trans_strand == 1 || r.trans_strand == 2) r.trans_strand = static_cast<uint8_t>(3 - r.trans_strand);
 }
 
 FragmentMapping ReadMapper::map_fragment(std::span<const std::string_view> names, std::span<const std::string_view> seqs,
@@ -178,11 +188,12 @@ FragmentMapping ReadMapper::map_fragment(std::span<const std::string_view> names
   if (!region_.all_chains) {
     map::set_parent(regs, region_.mask_level, region_.mask_len, region_.sub_diff, region_.hard_mask_level,
                     region_.alt_drop);
-    map::select_sub_multi(regs, region_.pri_ratio, 0.2f, 0.7f, f.frag_gap, idx_.k() * 2, region_.best_n, qlens);
+    map::select_sub_multi(regs, region_.pri_ratio, 0.2f, 0.7f, f.frag_gap, idx_.k() * 2, region_.best_n, qlens,
+                          region_.select_sub_decide_first);
   }
   if (!region_.short_read && !region_.qstrand) {
     map::estimate_divergence(regs, qlen_sum, chains.anchors.data(), seeds.mini_pos, ref_lens_);
-    map::filter_strand_retained(regs);
+    map::filter_strand_retained(regs, region_.select_sub_decide_first);
   }
   // mm_seg_gen, then each segment's mm_set_parent (and without alignment its MAPQ).
   std::vector<map::SegmentChains> parts = map::split_fragment(hash, qlens, regs, chains.anchors);
@@ -225,8 +236,8 @@ std::string ReadMapper::map_paf_fragment(std::span<const io::SeqRecord> reads) c
     for (const map::Region& r : f.segs[i].regions) {
       if (!opt_.print_secondary && r.id != r.parent) continue;
       const index::RefSeq& rs = ref.seq(static_cast<uint32_t>(r.rid));
-      out += paf_line(reads[i].name, qlen, rs.name, static_cast<int32_t>(rs.len), r, f.segs[i].rep_len,
-                      opt_.qstrand);
+      out += paf_line(paf_query_name(reads[i].name, static_cast<int>(i), opt_.rules()), qlen, rs.name,
+                      static_cast<int32_t>(rs.len), r, f.segs[i].rep_len, opt_.qstrand);
     }
   }
   return out;

@@ -49,7 +49,8 @@ struct FragmentMapping {
 [[nodiscard]] inline bool segment_flipped(int pe_ori, size_t n_segs, size_t seg) {
   return n_segs == 2 && ((seg == 0 && (pe_ori >> 1 & 1)) || (seg == 1 && (pe_ori & 1)));
 }
-// A region of a flipped segment of qlen bases, on the read's own strand.
+// A region of a flipped segment of qlen bases, on the read's own strand (its transcript
+// strand, ts:A, swapped as well).
 void flip_region(map::Region& r, int qlen);
 
 class ReadMapper {
@@ -104,8 +105,13 @@ class ReadMapper {
                                                          const std::vector<int32_t>& ref_lens,
                                                          const map::RegionParams& p);
 
-// The tags write_tags prints for a region (format/tags.hpp), aligned or not.
-[[nodiscard]] format::RegionTags region_tags(const map::Region& r);
+// The tags write_tags prints for a region (format/tags.hpp), aligned or not. ms_dp_max0
+// (ReleaseRules::ms_before_dp_max_update): ms:i is dp_max0, 2.31's, rather than dp_max.
+[[nodiscard]] format::RegionTags region_tags(const map::Region& r, bool ms_dp_max0);
+
+// The query name of a PAF line: 2.31's mm_write_paf4 appends "/<seg + 1>" for segment
+// seg of a fragment of two or more (ReleaseRules::paf_segment_suffix); seg -1: a read.
+[[nodiscard]] std::string paf_query_name(std::string_view name, int seg, const ReleaseRules& rules);
 
 // The PAF line of a region that was not base-aligned (mm_write_paf3 without -c).
 // qstrand (--qstrand): a reverse-strand region's rs/re are on the reference's reverse

@@ -16,12 +16,12 @@ using map::Region;
 // comment.
 template <class Record>
 void fill_shared(Record& rec, const Region& r, std::span<const uint32_t> cigar, int32_t rep_len,
-                 std::string_view comment) {
+                 std::string_view comment, const OutputOptions& oo) {
   rec.rev = r.rev;
   rec.rs = r.rs, rec.qs = r.qs, rec.qe = r.qe;
   rec.mapq = r.mapq;
   rec.cigar = cigar;
-  rec.tags = region_tags(r);
+  rec.tags = region_tags(r, oo.rules().ms_before_dp_max_update);
   rec.rl = rep_len;
   rec.comment = comment;
 }
@@ -38,7 +38,7 @@ std::string sa_tag(std::span<const Region> regs, size_t i, std::span<const index
   for (size_t j = 0; j < regs.size(); ++j) {
     const Region& q = regs[j];
     if (j == i || q.id != q.parent || !q.aligned) continue;
-    parts.push_back({refs[static_cast<size_t>(q.rid)].name, q.rs, q.re, q.qs, q.qe, q.rev, q.mapq, region_tags(q).nm});
+    parts.push_back({refs[static_cast<size_t>(q.rid)].name, q.rs, q.re, q.qs, q.qe, q.rev, q.mapq, region_tags(q, false).nm});
   }
   return format::format_sa(parts, qlen);
 }
@@ -142,7 +142,7 @@ void append_sam(std::string& out, const ReadRegions& rr, std::span<const index::
     s.secondary = r.id != r.parent;
     s.supplementary = !s.secondary && !r.sam_pri;
     s.rname = refs[static_cast<size_t>(r.rid)].name;
-    fill_shared(s, r, cigar_of(pr, r), rr.rep_len, comment);
+    fill_shared(s, r, cigar_of(pr, r), rr.rep_len, comment, oo);
     s.md_cs = pr.diff_tag;
     s.sa = sa;
     format::SamMate m;
@@ -151,12 +151,14 @@ void append_sam(std::string& out, const ReadRegions& rr, std::span<const index::
   }
 }
 
+// seg: the segment's index in a fragment of two or more, -1 for a read.
 void append_paf(std::string& out, const ReadRegions& rr, std::span<const index::RefSeq> refs, const OutputOptions& oo,
-                bool print_secondary, std::string_view comment, const PrintRegion& printed) {
+                bool print_secondary, std::string_view comment, const PrintRegion& printed, int seg = -1) {
   const io::SeqRecord& rd = rr.read;
   const auto qlen = static_cast<int32_t>(rd.seq.size());
+  const std::string name = paf_query_name(rd.name, seg, oo.rules());
   if (rr.regions.empty()) {
-    if (oo.paf_no_hit) format::append_paf_unmapped(out, rd.name, qlen, rr.rep_len);
+    if (oo.paf_no_hit) format::append_paf_unmapped(out, name, qlen, rr.rep_len);
     return;
   }
   for (const Region& r : rr.regions) {
@@ -164,10 +166,10 @@ void append_paf(std::string& out, const ReadRegions& rr, std::span<const index::
     const PrintedRegion pr = printed_of(printed, r);
     const index::RefSeq& rs = refs[static_cast<size_t>(r.rid)];
     format::PafRecord p;
-    p.qname = rd.name, p.qlen = qlen;
+    p.qname = name, p.qlen = qlen;
     p.rname = rs.name, p.rlen = static_cast<int32_t>(rs.len), p.re = r.re;
     p.mlen = r.mlen, p.blen = r.blen;
-    fill_shared(p, r, cigar_of(pr, r), rr.rep_len, comment);
+    fill_shared(p, r, cigar_of(pr, r), rr.rep_len, comment, oo);
     if (oo.qstrand && r.rev) p.rs = p.rlen - r.re, p.re = p.rlen - r.rs;  // the forward strand's (mm_write_paf3)
     p.diff_tag = pr.diff_tag;
     p.cg = oo.paf_cg;
@@ -197,7 +199,7 @@ void append_fragment_records(std::string& out, std::span<const ReadRegions> segs
       const SegmentOf f{segs, i};
       append_sam(out, segs[i], refs, oo, print_secondary, comment, one, segs.size() > 1 ? &f : nullptr);
     } else {
-      append_paf(out, segs[i], refs, oo, print_secondary, comment, one);
+      append_paf(out, segs[i], refs, oo, print_secondary, comment, one, segs.size() > 1 ? static_cast<int>(i) : -1);
     }
   }
 }

@@ -9,6 +9,8 @@
 // index (split_merge.hpp) for the regions of all parts. Thread-safe.
 #pragma once
 
+#include <agatha/compat.hpp>
+
 #include <cstdint>
 #include <functional>
 #include <span>
@@ -30,6 +32,10 @@ enum class OutputKind { kSam, kPaf, kRegions };
 // What the records look like beyond AlignOptions.
 struct OutputOptions {
   OutputKind kind = OutputKind::kSam;
+  // The minimap2 release whose records to write (AlignOptions::release; ReadAligner and
+  // merge_parts take it from their AlignOptions).
+  Release release = kDefaultRelease;
+  [[nodiscard]] const ReleaseRules& rules() const { return rules_of(release); }
   format::SamOptions sam;                         // -Y, -L, -R's ID
   bool sam_hit_only = false;                      // --sam-hit-only: no record for an unmapped read
   bool paf_no_hit = false;                        // --paf-no-hit: a PAF line for an unmapped read
@@ -65,8 +71,9 @@ void append_records(std::string& out, const ReadRegions& rr, std::span<const ind
 // mm_write_sam3 writes them for n_seg > 1 (QNAME without a trailing /1 /2, FLAG's pair
 // bits, RNEXT/PNEXT/TLEN from the next segment's SAM primary, an unmapped segment placed
 // at its mate's position, FI:i with more than two segments), or each segment's PAF lines
-// as for a read (mm_write_paf3 knows nothing of fragments). A fragment of one segment is
-// a read. printed(seg, region) as PrintRegion.
+// as for a read (2.24's mm_write_paf3 knows nothing of fragments; 2.31's mm_write_paf4
+// appends "/1", "/2" ... to the query name: ReleaseRules::paf_segment_suffix). A
+// fragment of one segment is a read. printed(seg, region) as PrintRegion.
 using PrintSegmentRegion = std::function<PrintedRegion(size_t, const map::Region&)>;
 void append_fragment_records(std::string& out, std::span<const ReadRegions> segs, std::span<const index::RefSeq> refs,
                              const OutputOptions& oo, bool print_secondary, bool copy_comment,

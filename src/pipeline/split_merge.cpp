@@ -30,7 +30,7 @@ struct ResultHeader {
 };
 struct PackedRegion {
   int32_t id, cnt, rid, score, score0, qs, qe, rs, re, parent, subsc, as, mlen, blen, n_sub, mapq;
-  int32_t dp_max, dp_max2, dp_score, n_ambi, n_gap, n_gapo;
+  int32_t dp_max, dp_max2, dp_score, n_ambi, n_gap, n_gapo, dp_max0;
   uint32_t hash;
   float div;
   uint32_t n_cigar;
@@ -38,7 +38,7 @@ struct PackedRegion {
   uint8_t pad;
 };
 static_assert(std::is_trivially_copyable_v<PackedRegion> && std::is_trivially_copyable_v<ResultHeader>);
-static_assert(sizeof(PackedRegion) == 104 && sizeof(ResultHeader) == 16, "the sizes split_merge.hpp states");
+static_assert(sizeof(PackedRegion) == 108 && sizeof(ResultHeader) == 16, "the sizes split_merge.hpp states");
 constexpr uint8_t kRev = 1, kInv = 2, kStrandRetained = 4, kAligned = 8, kSamPri = 16, kProperFrag = 32, kSegSplit = 64,
                   kAlt = 128;
 // No read has more regions than this (a sanity bound for a damaged file: minimap2 keeps
@@ -50,7 +50,7 @@ PackedRegion pack(const Region& r) {
   p.id = r.id, p.cnt = r.cnt, p.rid = r.rid, p.score = r.score, p.score0 = r.score0;
   p.qs = r.qs, p.qe = r.qe, p.rs = r.rs, p.re = r.re, p.parent = r.parent, p.subsc = r.subsc, p.as = r.as;
   p.mlen = r.mlen, p.blen = r.blen, p.n_sub = r.n_sub, p.mapq = r.mapq;
-  p.dp_max = r.dp_max, p.dp_max2 = r.dp_max2, p.dp_score = r.dp_score, p.n_ambi = r.n_ambi;
+  p.dp_max = r.dp_max, p.dp_max2 = r.dp_max2, p.dp_score = r.dp_score, p.n_ambi = r.n_ambi, p.dp_max0 = r.dp_max0;
   p.n_gap = r.n_gap, p.n_gapo = r.n_gapo, p.hash = r.hash, p.div = r.div;
   p.n_cigar = static_cast<uint32_t>(r.cigar.size());
   p.flags = static_cast<uint8_t>((r.rev ? kRev : 0) | (r.inv ? kInv : 0) | (r.strand_retained ? kStrandRetained : 0) |
@@ -66,7 +66,7 @@ Region unpack(const PackedRegion& p) {
   r.id = p.id, r.cnt = p.cnt, r.rid = p.rid, r.score = p.score, r.score0 = p.score0;
   r.qs = p.qs, r.qe = p.qe, r.rs = p.rs, r.re = p.re, r.parent = p.parent, r.subsc = p.subsc, r.as = p.as;
   r.mlen = p.mlen, r.blen = p.blen, r.n_sub = p.n_sub, r.mapq = p.mapq;
-  r.dp_max = p.dp_max, r.dp_max2 = p.dp_max2, r.dp_score = p.dp_score, r.n_ambi = p.n_ambi;
+  r.dp_max = p.dp_max, r.dp_max2 = p.dp_max2, r.dp_score = p.dp_score, r.n_ambi = p.n_ambi, r.dp_max0 = p.dp_max0;
   r.n_gap = p.n_gap, r.n_gapo = p.n_gapo, r.hash = p.hash, r.div = p.div;
   r.rev = (p.flags & kRev) != 0, r.inv = (p.flags & kInv) != 0, r.strand_retained = (p.flags & kStrandRetained) != 0;
   r.aligned = (p.flags & kAligned) != 0, r.sam_pri = (p.flags & kSamPri) != 0;
@@ -136,7 +136,7 @@ void merge_part_regions(std::vector<Region>& regs, int qlen, int32_t rep_len, in
   map::hit_sort(regs, p.alt_drop);  // with each part's ALT marks, kept in its file
   map::set_parent(regs, p.mask_level, p.mask_len, p.sub_diff, p.hard_mask_level, p.alt_drop);
   if (!p.all_chains) {
-    map::select_sub(regs, p.pri_ratio, k * 2, p.best_n, false, p.min_strand_sc);
+    map::select_sub(regs, p.pri_ratio, k * 2, p.best_n, false, p.min_strand_sc, p.select_sub_decide_first);
     map::set_sam_pri(regs);
   }
   map::set_mapq(regs, p.min_chain_score, p.match_sc, rep_len, p.short_read);
@@ -191,7 +191,9 @@ void merged_records(std::string& out, std::span<const io::SeqRecord> frag, std::
     for (const Region& r : regs[i]) {
       if (!opt.print_secondary && r.id != r.parent) continue;
       const index::RefSeq& rs = parts.refs[static_cast<size_t>(r.rid)];
-      out += paf_line(frag[i].name, qlen, rs.name, static_cast<int32_t>(rs.len), r, 0, opt.qstrand);
+      const int seg = frag.size() > 1 ? static_cast<int>(i) : -1;
+      out += paf_line(paf_query_name(frag[i].name, seg, opt.rules()), qlen, rs.name, static_cast<int32_t>(rs.len), r, 0,
+                      opt.qstrand);
     }
   }
 }
@@ -206,8 +208,10 @@ PipelineStats merge_parts(const SplitParts& parts, io::SeqReader& reads, const A
 }
 
 PipelineStats merge_parts(const SplitParts& parts, io::ReadInput& input, const AlignOptions& opt,
-                          const OutputOptions& oo, bool map_only, const RecordWriter& write, int threads,
+                          const OutputOptions& oo_in, bool map_only, const RecordWriter& write, int threads,
                           uint64_t batch_bases) {
+  OutputOptions oo = oo_in;
+  oo.release = opt.release;  // the records follow the release the options follow
   if (oo.eqx || oo.diff != format::DiffTag::kNone) throw Error("merge_parts: --eqx, --MD and --cs are the parts' own");
   std::vector<std::unique_ptr<PartResultReader>> files;
   for (const std::string& f : parts.files) files.push_back(std::make_unique<PartResultReader>(f));

@@ -11,7 +11,7 @@
 // once, naming sequences in the whole reference (a part's sequence ids are shifted by
 // the number of sequences of the parts before it). So memory holds one part's index at
 // a time and, in the last pass, one batch of reads (-K) with their regions; the scratch
-// files hold every read's regions of every part (16 bytes a read and part, 104 a region,
+// files hold every read's regions of every part (16 bytes a read and part, 108 a region,
 // 4 a CIGAR operation).
 //
 // Fragments (read pairs) as minimap2 does them: each part's pass maps, aligns and pairs
@@ -24,7 +24,8 @@
 //   - the merged regions' MAPQ uses the largest rep_len of the parts, but every record
 //     prints rl:i:0 (merge_hits keeps rep_len for mm_set_mapq only);
 //   - each part's alignment leaves out mm_update_dp_max (align_skeleton), which the merge
-//     runs over all parts' regions; the merge also forgets each region's subsc, n_sub
+//     runs over all parts' regions (2.31 too with all chains, as its mm_split_merge does);
+//     the scratch records keep each region's dp_max0 for 2.31's ms:i; the merge also forgets each region's subsc, n_sub
 //     and dp_max2 before mm_set_parent recomputes them over all parts;
 //   - the SAM header holds every part's @SQ lines, after @PG;
 //   - with --alt each part marks the regions on its own ALT contigs (mm_mark_alt with the

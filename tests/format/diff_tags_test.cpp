@@ -55,6 +55,34 @@ TEST(DiffTags, MdAndCsValuesMatchMinimap2) {
   EXPECT_EQ(checked_sam, 6);
 }
 
+// ds:Z (--ds) as minimap2 2.31 writes it, short and (with --cs=long) long, on the same
+// reads (tests/data/sam/README.md).
+TEST(DiffTags, DsValuesMatchMinimap2_2_31) {
+  const std::vector<PafFile> files = {{"map-pb.ds.paf", kTwoRefs, DiffTag::kDsShort, false},
+                                      {"map-pb.ds-long.paf", kTwoRefs, DiffTag::kDsLong, false},
+                                      {"n.map-pb.ds.paf", kN, DiffTag::kDsShort, false},
+                                      {"n.map-pb.ds-long.paf", kN, DiffTag::kDsLong, false},
+                                      {"n.splice.ds.paf", kSpliced, DiffTag::kDsShort, false}};
+  int checked = 0, bracketed = 0;
+  for (const PafFile& pf : files) {
+    const auto refs = load_fasta(pf.data.ref);
+    const auto reads = load_fastq(pf.data.reads);
+    for (const std::string& line : read_lines(pf.name)) {
+      const std::vector<std::string> f = test::split_tabs(line);
+      const auto tags = parse_tags(f, 12);
+      if (!tags.count("cg")) continue;
+      SCOPED_TRACE(pf.name + " " + f[0] + " " + f[5] + ":" + f[7]);
+      const Aligned a = aligned_parts(f, tags, refs, reads);
+      EXPECT_EQ(ds_tag_value(a.cigar, a.query, a.target, pf.kind == DiffTag::kDsLong), tags.at("ds"));
+      EXPECT_EQ(diff_tag(pf.kind, a.cigar, a.query, a.target), "ds:Z:" + tags.at("ds"));
+      bracketed += tags.at("ds").find('[') != std::string::npos;
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 26);
+  EXPECT_GT(bracketed, 0);
+}
+
 // ---- hand-made cases: the rules of write_MD_core / write_cs_core at the edges ----
 
 std::vector<uint8_t> codes(const std::string& s) { return test::encode(s); }
@@ -91,7 +119,33 @@ TEST(DiffTags, CsEdges) {
   EXPECT_THROW(cs_tag_value(parse_cigar("1M1N1M"), codes("AC"), codes("AGC"), false), Error);
 }
 
+// ds: an indel's bases it shares with the bases after it ("[first]") or before it
+// ("[last]"); both covering it bracket it whole; the flanks stop at the alignment's ends.
+TEST(DiffTags, DsIndelFlanks) {
+  // AC inserted into ACAC: shiftable both ways -> whole.
+  EXPECT_EQ(ds_tag_value(parse_cigar("2M2I2M"), codes("ACACAC"), codes("ACAC"), false), ":2+[ac]:2");
+  // G inserted between T and C: no shared base -> plain.
+  EXPECT_EQ(ds_tag_value(parse_cigar("2M1I2M"), codes("ATGCA"), codes("ATCA"), false), ":2+g:2");
+  // GCCAT inserted between AT and GC: its first two bases equal the two after it, its
+  // last two the two before it -> [gc], c, [at].
+  EXPECT_EQ(ds_tag_value(parse_cigar("2M5I2M"), codes("ATGCCATGC"), codes("ATGC"), false), ":2+[gc]c[at]:2");
+  // GAT between AT and GC: [g] and [at] cover it -> bracketed whole.
+  EXPECT_EQ(ds_tag_value(parse_cigar("2M3I2M"), codes("ATGATGC"), codes("ATGC"), false), ":2+[gat]:2");
+  // GTC inserted after A, before GA: first base G shared with the next; middle, last plain.
+  EXPECT_EQ(ds_tag_value(parse_cigar("1M3I2M"), codes("AGTCGA"), codes("AGA"), false), ":1+[g]tc:2");
+  // TT deleted after AT: its last base equals the one before it; the flank after it
+  // stops at the alignment's end (first case) or at G.
+  EXPECT_EQ(ds_tag_value(parse_cigar("2M2D"), codes("AT"), codes("ATTT"), false), ":2-t[t]");
+  EXPECT_EQ(ds_tag_value(parse_cigar("2M2D1M"), codes("ATG"), codes("ATTTG"), false), ":2-t[t]:1");
+  EXPECT_EQ(ds_tag_value(parse_cigar("1M3D1M"), codes("CG"), codes("CATTG"), false), ":1-att:1");
+  // Long form keeps cs's "=" runs.
+  EXPECT_EQ(ds_tag_value(parse_cigar("2M2I2M"), codes("ACACAC"), codes("ACAC"), true), "=AC+[ac]=AC");
+}
+
 TEST(DiffTags, DiffTagChoice) {
+  EXPECT_EQ(diff_tag_kind(false, false, false, true), DiffTag::kDsShort);
+  EXPECT_EQ(diff_tag_kind(false, true, true, true), DiffTag::kDsLong);
+  EXPECT_EQ(diff_tag_kind(true, true, false, true), DiffTag::kMd);
   EXPECT_EQ(diff_tag_kind(true, true, true), DiffTag::kMd);
   EXPECT_EQ(diff_tag_kind(false, true, false), DiffTag::kCsShort);
   EXPECT_EQ(diff_tag_kind(false, true, true), DiffTag::kCsLong);

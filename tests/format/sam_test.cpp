@@ -16,6 +16,7 @@
 #include "../../src/format/sam.hpp"
 #include "support/dp.hpp"
 #include "support/files.hpp"
+#include "support/text.hpp"
 #include "support/paths.hpp"
 
 namespace agatha::format {
@@ -251,6 +252,41 @@ TEST(SamFormat, RecordsEqualMinimap2SoftClip) {
 TEST(SamFormat, RecordsEqualMinimap2ReadGroup) {
   const ReadGroup rg = parse_read_group("@RG\\tID:g1\\tSM:x");
   expect_file("map-pb-L-R.sam", {.soft_clip = false, .long_cigar = true, .rg_id = rg.id});
+}
+
+// --secondary-seq (minimap2 2.31): the secondary gets its SEQ/QUAL (it spans the whole
+// read, so no clips); the other records are 2.24's.
+TEST(SamFormat, RecordsEqualMinimap2SecondarySeq) {
+  expect_file("map-pb-secondary-seq.sam", {.soft_clip = false, .long_cigar = false, .rg_id = "", .secondary_seq = true});
+}
+
+// --secondary-seq on a clipped secondary: hard clips and only the aligned bases, as a
+// supplementary (without it: soft clips, SEQ and QUAL `*`). -Y keeps soft clips and the
+// whole read.
+TEST(SamFormat, SecondarySeqHardClips) {
+  const std::string seq = "ACGTTGCAAC", qual = "ABCDEFGHIJ";
+  const std::vector<uint32_t> cigar = parse_cigar("6M");
+  SamRecord r;
+  r.qname = "s", r.seq = seq, r.qual = qual, r.rname = "c", r.rs = 9, r.qs = 2, r.qe = 8, r.mapq = 0, r.cigar = cigar;
+  r.secondary = true;
+  r.tags.s2 = std::nullopt;
+  auto fields = [&](const SamOptions& o) {
+    std::string out;
+    append_sam_record(out, r, o);
+    const std::vector<std::string> f = test::split_tabs(out.substr(0, out.size() - 1));
+    return f[5] + " " + f[9] + " " + f[10];
+  };
+  EXPECT_EQ(fields({}), "2S6M2S * *");
+  EXPECT_EQ(fields({.soft_clip = false, .long_cigar = false, .rg_id = "", .secondary_seq = true}),
+            "2H6M2H GTTGCA CDEFGH");
+  EXPECT_EQ(fields({.soft_clip = true, .long_cigar = false, .rg_id = "", .secondary_seq = true}),
+            "2S6M2S ACGTTGCAAC ABCDEFGHIJ");
+  r.rev = true;  // reverse: the aligned bases reverse-complemented, clips swapped
+  r.qs = 1;
+  const std::vector<uint32_t> c7 = parse_cigar("7M");
+  r.cigar = c7;
+  EXPECT_EQ(fields({.soft_clip = false, .long_cigar = false, .rg_id = "", .secondary_seq = true}),
+            "2H7M1H TGCAACG HGFEDCB");
 }
 
 // Header: @SQ lines and the @RG line equal minimap2's; @PG is agatha's.

@@ -113,18 +113,40 @@ TEST(SelectSubMulti, SecondariesKeptByPlaceAndSpan) {
       chained(6, 0, 69, 100, 200, 120000),  // far, one segment: 69 < 0.7 * 100
       chained(7, 0, 81, 0, 200, 150000),    // far, spans both: 81 >= 0.8 * 100 (and 81 + 20 >= 100)
   };
-  select_sub_multi(regs, 0.8f, 0.2f, 0.7f, 300, 20, 5, qlens);
-  std::vector<int32_t> kept;
-  for (const Region& r : regs) kept.push_back(r.score);
-  EXPECT_EQ(kept, (std::vector<int32_t>{100, 30, 71, 81}));
-  for (size_t i = 0; i < regs.size(); ++i) EXPECT_EQ(regs[i].id, static_cast<int32_t>(i));
+  for (const bool decide_first : {false, true}) {
+    std::vector<Region> r = regs;
+    select_sub_multi(r, 0.8f, 0.2f, 0.7f, 300, 20, 5, qlens, decide_first);
+    std::vector<int32_t> kept;
+    for (const Region& x : r) kept.push_back(x.score);
+    EXPECT_EQ(kept, (std::vector<int32_t>{100, 30, 71, 81}));
+    for (size_t i = 0; i < r.size(); ++i) EXPECT_EQ(r[i].id, static_cast<int32_t>(i));
+  }
+}
+
+// Primaries 0, 2 and 3; region 1 is dropped (40 < 0.7 * 100), so 2 and 3 move down a
+// slot, and in 2.24 region 4's parent slot (2) holds region 3 (50), within min_diff of
+// which it is kept. 2.31 reads its real parent (90, spanning both segments, far): region
+// 4 spans one segment and 60 < 0.7 * 90 drops it.
+TEST(SelectSubMulti, ParentSlotCompactedIn224ButNotIn231) {
+  const std::vector<int> qlens = {100, 100};
+  const std::vector<Region> regs = {chained(0, 0, 100, 0, 200, 10000), chained(1, 0, 40, 0, 100, 90000),
+                                    chained(2, 2, 90, 0, 200, 30000), chained(3, 3, 50, 0, 200, 200000),
+                                    chained(4, 2, 60, 100, 200, 70000)};
+  std::vector<Region> old_rule = regs;
+  select_sub_multi(old_rule, 0.8f, 0.2f, 0.7f, 300, 20, 5, qlens, /*decide_first=*/false);
+  ASSERT_EQ(old_rule.size(), 4u);
+  EXPECT_EQ(old_rule[3].score, 60);
+  std::vector<Region> new_rule = regs;
+  select_sub_multi(new_rule, 0.8f, 0.2f, 0.7f, 300, 20, 5, qlens, /*decide_first=*/true);
+  ASSERT_EQ(new_rule.size(), 3u);
+  EXPECT_EQ(new_rule[2].score, 50);
 }
 
 TEST(SelectSubMulti, AtMostBestNSecondaries) {
   const std::vector<int> qlens = {100, 100};
   std::vector<Region> regs = {chained(0, 0, 100, 0, 200, 0), chained(1, 0, 95, 0, 200, 5000),
                               chained(2, 0, 95, 0, 200, 9000), chained(3, 0, 95, 0, 200, 13000)};
-  select_sub_multi(regs, 0.8f, 0.2f, 0.7f, 300, 30, 2, qlens);
+  select_sub_multi(regs, 0.8f, 0.2f, 0.7f, 300, 30, 2, qlens, /*decide_first=*/true);
   EXPECT_EQ(regs.size(), 3u);
 }
 

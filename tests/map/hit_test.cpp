@@ -1,5 +1,5 @@
 // Hand-checked region selection cases (src/map/hit.cpp): the 2.24 in-place parent lookup
-// of mm_select_sub (not reached by the golden reads), and strand-retained secondaries.
+// of mm_select_sub and 2.31's decide-first one (not reached by the golden reads), and strand-retained secondaries.
 // tests/map/chain_test.cpp checks region selection against minimap2 on whole reads.
 #include "../../src/map/hit.hpp"
 
@@ -24,7 +24,7 @@ Region make(int32_t id, int32_t parent, int32_t score, int32_t qs) {
 TEST(SelectSub, ParentIsLookedUpInTheCompactedArray) {
   std::vector<Region> regs = {make(0, 0, 1000, 0), make(1, 0, 100, 10), make(2, 2, 500, 200), make(3, 3, 90, 400),
                               make(4, 2, 80, 210)};
-  select_sub(regs, 0.8f, 38, 5, false, 4000);
+  select_sub(regs, 0.8f, 38, 5, false, 4000, /*decide_first=*/false);
   ASSERT_EQ(regs.size(), 4u);
   EXPECT_EQ(regs[3].score, 80);
   EXPECT_EQ(regs[3].id, 3);
@@ -33,18 +33,57 @@ TEST(SelectSub, ParentIsLookedUpInTheCompactedArray) {
   EXPECT_EQ(regs[2].parent, 2);
 }
 
+// The same regions under 2.31's mm_select_sub, which decides every region against the
+// untouched array first: region 4 meets its real parent (500) and goes.
+TEST(SelectSub, DecideFirstReadsTheRealParent) {
+  std::vector<Region> regs = {make(0, 0, 1000, 0), make(1, 0, 100, 10), make(2, 2, 500, 200), make(3, 3, 90, 400),
+                              make(4, 2, 80, 210)};
+  select_sub(regs, 0.8f, 38, 5, false, 4000, /*decide_first=*/true);
+  ASSERT_EQ(regs.size(), 3u);
+  EXPECT_EQ(regs[0].score, 1000);
+  EXPECT_EQ(regs[1].score, 500);
+  EXPECT_EQ(regs[2].score, 90);
+  for (size_t i = 0; i < regs.size(); ++i) EXPECT_EQ(regs[i].parent, static_cast<int32_t>(i));
+}
+
+// mm_filter_strand_retained: region 1 is dropped (divergence 10 x its parent's) and
+// primaries 2 and 3 move down a slot, so in 2.24 region 4's parent slot (2) holds region 3
+// (div 0.05), and 0.05 < 5 x 0.05 keeps it; 2.31 compares with its real parent (div 0.002)
+// and drops it.
+TEST(FilterStrandRetained, ParentSlotCompactedIn224ButNotIn231) {
+  auto regions = [] {
+    std::vector<Region> regs = {make(0, 0, 1000, 0), make(1, 0, 900, 10), make(2, 2, 800, 200), make(3, 3, 750, 400),
+                                make(4, 2, 700, 210)};
+    regs[0].div = 0.002f, regs[1].div = 0.02f, regs[2].div = 0.002f, regs[3].div = 0.05f, regs[4].div = 0.05f;
+    regs[1].strand_retained = regs[4].strand_retained = true;
+    return regs;
+  };
+  std::vector<Region> old_rule = regions();
+  filter_strand_retained(old_rule, /*decide_first=*/false);
+  ASSERT_EQ(old_rule.size(), 4u);
+  EXPECT_EQ(old_rule[3].score, 700);
+  std::vector<Region> new_rule = regions();
+  filter_strand_retained(new_rule, /*decide_first=*/true);
+  ASSERT_EQ(new_rule.size(), 3u);
+  EXPECT_EQ(new_rule[0].score, 1000);
+  EXPECT_EQ(new_rule[1].score, 800);
+  EXPECT_EQ(new_rule[2].score, 750);
+}
+
 TEST(SelectSub, OppositeStrandSecondaryIsRetainedAboveMinStrandScore) {
-  std::vector<Region> regs = {make(0, 0, 10000, 0), make(1, 0, 5000, 10)};
-  regs[1].rev = true;
-  select_sub(regs, 0.8f, 38, 5, true, 4000);
-  ASSERT_EQ(regs.size(), 2u);
-  EXPECT_TRUE(regs[1].strand_retained);
-  regs[0].div = 0.001f, regs[1].div = 0.004f;  // < 5 x the parent's: kept
-  filter_strand_retained(regs);
-  EXPECT_EQ(regs.size(), 2u);
-  regs[1].div = 0.02f;
-  filter_strand_retained(regs);
-  EXPECT_EQ(regs.size(), 1u);
+  for (const bool decide_first : {false, true}) {
+    std::vector<Region> regs = {make(0, 0, 10000, 0), make(1, 0, 5000, 10)};
+    regs[1].rev = true;
+    select_sub(regs, 0.8f, 38, 5, true, 4000, decide_first);
+    ASSERT_EQ(regs.size(), 2u);
+    EXPECT_TRUE(regs[1].strand_retained);
+    regs[0].div = 0.001f, regs[1].div = 0.004f;  // < 5 x the parent's: kept
+    filter_strand_retained(regs, decide_first);
+    EXPECT_EQ(regs.size(), 2u);
+    regs[1].div = 0.02f;
+    filter_strand_retained(regs, decide_first);
+    EXPECT_EQ(regs.size(), 1u);
+  }
 }
 
 // mm_alt_score: scaled by 1 - alt_drop and rounded, never below 1; negative scores kept.
