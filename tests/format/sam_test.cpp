@@ -296,9 +296,15 @@ TEST(SamFormat, HeaderEqualsMinimap2ExceptProgramLine) {
   const std::vector<SamReference> refs{{"chrA", 2900}, {"chrB", 1700}};
   const std::vector<std::string> argv{"agatha", "align", "-a", "-x", "map-pb", "two_refs.fa", "reads.fq"};
   std::string out;
-  append_sam_header(out, refs, &rg, argv);
+  append_sam_header(out, refs, &rg, argv, kRules2_24);
   EXPECT_EQ(out, want[0] + want[1] + want[2] + "@PG\tID:agatha\tPN:agatha\tVN:" + std::string(kVersion) +
-                     "\tCL:agatha align -a -x map-pb two_refs.fa reads.fq\n");
+                     "\tDS:minimap2 2.24-r1122 compatible\tCL:agatha align -a -x map-pb two_refs.fa reads.fq\n");
+  // minimap2 2.31 (mm_write_sam_hdr) writes an @HD line first.
+  out.clear();
+  append_sam_header(out, refs, &rg, argv, kRules2_31);
+  EXPECT_EQ(out, "@HD\tVN:1.6\tSO:unsorted\tGO:query\n" + want[0] + want[1] + want[2] +
+                     "@PG\tID:agatha\tPN:agatha\tVN:" + std::string(kVersion) +
+                     "\tDS:minimap2 2.31-r1302 compatible\tCL:agatha align -a -x map-pb two_refs.fa reads.fq\n");
 }
 
 // mm_escape as minimap2 applies it to -R (checked with minimap2: `ID:a\\\\b` gives
