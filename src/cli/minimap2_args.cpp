@@ -510,6 +510,8 @@ Minimap2Parse parse_minimap2_args(std::vector<std::string> words, Minimap2Flavor
     }
     OptionScanner scan(words, spec, longs);
     for (int c; (c = scan.next()) != OptionScanner::kEnd;) {
+      // An unknown option or a missing value ends the scan (the next pass reports it).
+      if (c == OptionScanner::kMissing || c == OptionScanner::kUnknown) break;
       if (c != compat_id()) continue;
       release = parse_release(*scan.value());
       if (!release) throw OptionError("--compat: unknown minimap2 release '" + *scan.value() + "' (2.24 or 2.31)");
