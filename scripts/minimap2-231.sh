@@ -4,7 +4,7 @@
 # bench/mapping.sh), from PyPI's mappy 2.31 sdist, which carries minimap2's C sources and
 # its Makefile.
 #
-# Usage: scripts/minimap2-231.sh [OUT]     (default: build/oracle/minimap2-2.31)
+# Usage: scripts/minimap2-231.sh [OUT]     (default: build/tests/minimap2-2.31)
 #
 # What it does:
 #   1. If OUT is there and `OUT --version` prints 2.31-r1302, nothing: OUT is reused.
@@ -25,7 +25,7 @@ set -euo pipefail
 
 VERSION=2.31 VERSION_LINE=2.31-r1302
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-OUT=${1:-$ROOT/build/oracle/minimap2-$VERSION}
+OUT=${1:-$ROOT/build/tests/minimap2-$VERSION}  # where Meson's target tests/minimap2-2.31 is
 [[ $OUT == /* ]] || OUT=$PWD/$OUT
 OUT_DIR=$(dirname "$OUT")
 CACHE=${CACHE:-$OUT_DIR/mappy-cache}

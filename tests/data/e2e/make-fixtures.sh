@@ -16,7 +16,7 @@
 # committed files byte for byte.
 #
 # Environment (optional): MINIMAP2=minimap2 (2.24)
-#   MINIMAP2_231=build/oracle/minimap2-2.31 (built there by scripts/minimap2-231.sh when absent)
+#   MINIMAP2_231=build/tests/minimap2-2.31 (built there by scripts/minimap2-231.sh when absent)
 #   PBSIM=pbsim  DWGSIM=dwgsim  MM2_TEST=/usr/share/doc/minimap2/test
 #   PBSIM_MODELS=/usr/share/pbsim/models  CACHE=bench/.cache
 set -euo pipefail
@@ -46,7 +46,7 @@ py() { python3 "$E2E/make-inputs.py" "$@"; }
 # minimap2 2.31, for the expected files of expected-2.31/ (not needed for the inputs).
 need_231() {
   if [[ -z $MINIMAP2_231 ]]; then
-    MINIMAP2_231=$ROOT/build/oracle/minimap2-2.31
+    MINIMAP2_231=$ROOT/build/tests/minimap2-2.31
     scripts/minimap2-231.sh "$MINIMAP2_231"
   fi
   "$MINIMAP2_231" --version | grep -qx '2.31-r1302' || { log "need minimap2 2.31-r1302 (MINIMAP2_231)"; exit 1; }
