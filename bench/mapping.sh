@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# bench/mapping.sh - `agatha align` against minimap2 2.24 on real and simulated E. coli
-# long reads: agreement, wall time and peak memory. Two modes:
+# bench/mapping.sh - `agatha align` against both minimap2 releases it is compatible with,
+# 2.24 and 2.31, on real and simulated E. coli long reads: agreement, wall time and peak
+# memory, one row per set and release (agatha with --compat REL against minimap2 REL).
+# Two modes:
 #   MODE=sam  (default) base-level alignment: `minimap2 -ax P` vs `agatha align -x P`
 #             (SAM is agatha's default output)
 #   MODE=paf  mapping only: `minimap2 -x P` vs `agatha align --map-only -x P` (PAF
@@ -16,6 +18,9 @@
 #   AGATHA=build/agatha  agatha binary (relative paths are from the repo root)
 #   AGATHA_OPTS=         extra options for agatha only (e.g. "--dp-backend scalar")
 #   MINIMAP2=minimap2    minimap2 2.24 binary
+#   MINIMAP2_231=build/tests/minimap2-2.31   minimap2 2.31 binary; built there by
+#                        scripts/minimap2-231.sh (PyPI's mappy 2.31 sdist) when absent
+#   RELEASES="2.24 2.31" the releases compared (agatha align --compat REL)
 #   CACHE=bench/.cache   where the packages and the prepared data live (git-ignored)
 #   SETS="pb ont hifi rep rephifi splice srpe"   data sets to run (see below)
 #   PB_READS=2000        reads taken from the head of pacbio_filtered.fastq
@@ -65,7 +70,7 @@
 #        @PG lines are not compared (they hold the command line)
 #   paf  reads, mapped_reads (reads with a line in either output), mm2_lines, identical
 #        (minimap2 lines agatha printed identically), diff_reads
-# Differing reads are listed in CACHE/out/SET.MODE.diff (SAM records there without SEQ
+# Differing reads are listed in CACHE/out/SET.RELEASE.MODE.diff (SAM records there without SEQ
 # and QUAL, which are replaced by the read length).
 set -euo pipefail
 
@@ -75,6 +80,8 @@ THREADS=${THREADS:-2}
 AGATHA=${AGATHA:-build/agatha}
 read -r -a AGATHA_OPTS <<< "${AGATHA_OPTS:-}"
 MINIMAP2=${MINIMAP2:-minimap2}
+MINIMAP2_231=${MINIMAP2_231:-$ROOT/build/tests/minimap2-2.31}
+RELEASES=${RELEASES:-2.24 2.31}
 CACHE=${CACHE:-$ROOT/bench/.cache}
 SETS=${SETS:-pb ont hifi rep rephifi splice srpe}
 PB_READS=${PB_READS:-2000}
@@ -89,7 +96,22 @@ REPEATS=${REPEATS:-1}
 [[ $MODE = sam || $MODE = paf ]] || { echo "mapping.sh: MODE must be sam or paf, not '$MODE'" >&2; exit 1; }
 [[ $AGATHA = /* ]] || AGATHA=$ROOT/$AGATHA
 [[ -x $AGATHA ]] || { echo "mapping.sh: no agatha binary at $AGATHA (meson setup build && ninja -C build)" >&2; exit 1; }
-command -v "$MINIMAP2" >/dev/null || { echo "mapping.sh: $MINIMAP2 not found" >&2; exit 1; }
+# minimap2_of REL: the program of a release.
+minimap2_of() {
+  case $1 in
+    2.24) echo "$MINIMAP2" ;;
+    2.31) echo "$MINIMAP2_231" ;;
+  esac
+}
+for rel in $RELEASES; do
+  case $rel in
+    2.24) command -v "$MINIMAP2" >/dev/null || { echo "mapping.sh: $MINIMAP2 not found" >&2; exit 1; }
+      [[ $("$MINIMAP2" --version) = 2.24-r1122 ]] || { echo "mapping.sh: $MINIMAP2 is not minimap2 2.24" >&2; exit 1; } ;;
+    # minimap2 2.31: built by scripts/minimap2-231.sh unless MINIMAP2_231 already is it.
+    2.31) [[ -x $MINIMAP2_231 && $("$MINIMAP2_231" --version) = 2.31-r1302 ]] || "$ROOT/scripts/minimap2-231.sh" "$MINIMAP2_231" ;;
+    *) echo "mapping.sh: unknown release '$rel' in RELEASES (2.24 or 2.31)" >&2; exit 1 ;;
+  esac
+done
 
 DEB=$CACHE/deb
 DATA=$CACHE/mapping
@@ -253,10 +275,10 @@ count_reads() {
 }
 
 if [[ $MODE = sam ]]; then
-  header="set\tpreset\treads\tmm2_records\tidentical_records\tidentical_reads\tagreement\tdiff_reads\theader"
+  header="set\trelease\tpreset\treads\tmm2_records\tidentical_records\tidentical_reads\tagreement\tdiff_reads\theader"
   mm2_mode=(-a) agatha_mode=()
 else
-  header="set\tpreset\treads\tmapped_reads\tmm2_lines\tidentical\tdiff_reads"
+  header="set\trelease\tpreset\treads\tmapped_reads\tmm2_lines\tidentical\tdiff_reads"
   mm2_mode=() agatha_mode=(--map-only)
 fi
 header+="\tmm2_s\tagatha_s\ttime_ratio\tmm2_MiB\tagatha_MiB\tmem_ratio"
@@ -277,30 +299,32 @@ for set in $SETS; do
     log "$set: $ref $reads"
     continue
   fi
-  mm2_cmd=("$MINIMAP2" "${mm2_mode[@]}" -x "$preset" -t "$THREADS" "$ref" "$reads" "${mates[@]}")
-  agatha_cmd=("$AGATHA" align "${agatha_mode[@]}" "${AGATHA_OPTS[@]}" -x "$preset" -t "$THREADS" "$ref" "$reads"
-    "${mates[@]}")
-  for ((rep = 1; rep <= REPEATS; rep++)); do
-    log "$set: ${mm2_cmd[*]}"
-    measure "$OUT/$set.mm2.$MODE" "$OUT/$set.mm2.$MODE.stats.$rep" "${mm2_cmd[@]}"
-    log "$set: ${agatha_cmd[*]}"
-    measure "$OUT/$set.agatha.$MODE" "$OUT/$set.agatha.$MODE.stats.$rep" "${agatha_cmd[@]}"
+  for rel in $RELEASES; do
+    mm2_cmd=("$(minimap2_of "$rel")" "${mm2_mode[@]}" -x "$preset" -t "$THREADS" "$ref" "$reads" "${mates[@]}")
+    agatha_cmd=("$AGATHA" align --compat "$rel" "${agatha_mode[@]}" "${AGATHA_OPTS[@]}" -x "$preset" -t "$THREADS" "$ref" "$reads"
+      "${mates[@]}")
+    for ((rep = 1; rep <= REPEATS; rep++)); do
+      log "$set ($rel): ${mm2_cmd[*]}"
+      measure "$OUT/$set.$rel.mm2.$MODE" "$OUT/$set.$rel.mm2.$MODE.stats.$rep" "${mm2_cmd[@]}"
+      log "$set ($rel): ${agatha_cmd[*]}"
+      measure "$OUT/$set.$rel.agatha.$MODE" "$OUT/$set.$rel.agatha.$MODE.stats.$rep" "${agatha_cmd[@]}"
+    done
+    read -r n_seen mm_lines same same_reads diff_reads header_same < <(compare "$OUT/$set.$rel.mm2.$MODE" \
+      "$OUT/$set.$rel.agatha.$MODE" "$OUT/$set.$rel.$MODE.diff")
+    read -r mm_s mm_kb < <(median_stats "$OUT/$set.$rel.mm2.$MODE.stats")
+    read -r ag_s ag_kb < <(median_stats "$OUT/$set.$rel.agatha.$MODE.stats")
+    n_reads=$(count_reads "$reads")  # paired sets: pairs (their records share a name)
+    if [[ $MODE = sam ]]; then
+      row=$(awk -v s="$set" -v r="$rel" -v p="$preset" -v n="$n_reads" -v ml="$mm_lines" -v sa="$same" -v sr="$same_reads" \
+        -v d="$diff_reads" -v h="$header_same" 'BEGIN{
+          printf "%s\t%s\t%s\t%d\t%d\t%d\t%d\t%.2f%%\t%d\t%s", s, r, p, n, ml, sa, sr, (n > 0 ? 100 * sr / n : 0), d, h}')
+    else
+      row=$(printf '%s\t%s\t%s\t%d\t%d\t%d\t%d\t%d' "$set" "$rel" "$preset" "$n_reads" "$n_seen" "$mm_lines" "$same" "$diff_reads")
+    fi
+    rows+=("$row$(awk -v ms="$mm_s" -v as="$ag_s" -v mk="$mm_kb" -v ak="$ag_kb" 'BEGIN{
+        printf "\t%.2f\t%.2f\t%.2f\t%.1f\t%.1f\t%.2f",
+          ms, as, (ms > 0 ? as / ms : 0), mk / 1024, ak / 1024, (mk > 0 ? ak / mk : 0)}')")
   done
-  read -r n_seen mm_lines same same_reads diff_reads header_same < <(compare "$OUT/$set.mm2.$MODE" \
-    "$OUT/$set.agatha.$MODE" "$OUT/$set.$MODE.diff")
-  read -r mm_s mm_kb < <(median_stats "$OUT/$set.mm2.$MODE.stats")
-  read -r ag_s ag_kb < <(median_stats "$OUT/$set.agatha.$MODE.stats")
-  n_reads=$(count_reads "$reads")  # paired sets: pairs (their records share a name)
-  if [[ $MODE = sam ]]; then
-    row=$(awk -v s="$set" -v p="$preset" -v n="$n_reads" -v ml="$mm_lines" -v sa="$same" -v sr="$same_reads" \
-      -v d="$diff_reads" -v h="$header_same" 'BEGIN{
-        printf "%s\t%s\t%d\t%d\t%d\t%d\t%.2f%%\t%d\t%s", s, p, n, ml, sa, sr, (n > 0 ? 100 * sr / n : 0), d, h}')
-  else
-    row=$(printf '%s\t%s\t%d\t%d\t%d\t%d\t%d' "$set" "$preset" "$n_reads" "$n_seen" "$mm_lines" "$same" "$diff_reads")
-  fi
-  rows+=("$row$(awk -v ms="$mm_s" -v as="$ag_s" -v mk="$mm_kb" -v ak="$ag_kb" 'BEGIN{
-      printf "\t%.2f\t%.2f\t%.2f\t%.1f\t%.1f\t%.2f",
-        ms, as, (ms > 0 ? as / ms : 0), mk / 1024, ak / 1024, (mk > 0 ? ak / mk : 0)}')")
 done
 
 [[ -z ${PREPARE_ONLY:-} ]] || exit 0

@@ -220,13 +220,14 @@ if [ -n "$MM2" ]; then
   say "minimap2 $("$MM2" --version 2>&1)"
   a=$AGATHA
   [ "${a#/}" != "$a" ] || a=$PWD/$a
-  CACHE=$CACHE_DIR SETS="ont pb" THREADS=$CORES MINIMAP2=$MM2 AGATHA=$a AGATHA_OPTS="--dp-backend gpu" \
+  # minimap2 2.24 only: the bundle carries Debian's minimap2 (the device has no network).
+  CACHE=$CACHE_DIR SETS="ont pb" RELEASES=2.24 THREADS=$CORES MINIMAP2=$MM2 AGATHA=$a AGATHA_OPTS="--dp-backend gpu" \
     RESULTS="$OUT/mapping.tsv" timeout 600 bench/mapping.sh >"$OUT/mapping.log" 2>&1
   say "exit $? (time_ratio = agatha / minimap2 wall time: the goal is at most 0.5 on ont)"
   if command -v column >/dev/null 2>&1; then column -t -s $'\t' "$OUT/mapping.tsv"; else cat "$OUT/mapping.tsv"; fi |
     tee -a "$REPORT"
   for set in ont pb; do
-    say "$set: $(grep -ohE '[0-9]+ DP tasks in [0-9]+ round.*' "$CACHE_DIR/out/$set.agatha.sam.stats.1.log" 2>/dev/null)"
+    say "$set: $(grep -ohE '[0-9]+ DP tasks in [0-9]+ round.*' "$CACHE_DIR/out/$set.2.24.agatha.sam.stats.1.log" 2>/dev/null)"
   done
 else
   say "no minimap2 and bench data here (scripts/gpu-check.sh prepare puts them in the bundle)"

@@ -3,7 +3,10 @@
 # Runs apt-get directly as root, through sudo otherwise. The CUDA toolkit is optional
 # and not installed here: with nvcc on PATH the GPU backend builds too. samtools is for
 # the e2e tests, which check the SAM and BAM output with it (and skip that without it),
-# and for the workflow's sorted BAM; snakemake for the workflow (below).
+# and for the workflow's sorted BAM; snakemake for the workflow (below). minimap2
+# (Debian's 2.24) is the first compatibility oracle (the `oracles` suite, bench/mapping.sh);
+# make, gcc, zlib1g-dev and python3-pip build the second, minimap2 2.31, from PyPI's mappy
+# sdist (scripts/minimap2-231.sh).
 set -euo pipefail
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
@@ -11,7 +14,8 @@ export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
   g++ meson ninja-build pkg-config python3 \
-  libhts-dev zlib1g-dev libcli11-dev libgtest-dev samtools >/dev/null
+  libhts-dev zlib1g-dev libcli11-dev libgtest-dev samtools \
+  minimap2 make gcc python3-pip >/dev/null
 # Snakemake runs the scatter-gather workflow (workflow/) and its test (which skips
 # without it): Debian's package, or where apt has none, PyPI's (7.19 to 8.x) in a
 # virtual environment of its own, linked into /usr/local/bin.

@@ -87,8 +87,9 @@ class MmiE2e : public ::testing::Test {
   }
 
   // `agatha align ARGS -o FILE`: FILE's lines, @PG aside; fails the test if agatha fails.
+  // `agatha align --compat 2.24 ARGS`: these tests compare with Debian's minimap2, 2.24.
   std::vector<std::string> align(const std::string& args, const std::string& file = "agatha.sam") const {
-    const Outcome r = agatha("align " + args + " -o " + quoted(path(file)));
+    const Outcome r = agatha("align --compat 2.24 " + args + " -o " + quoted(path(file)));
     EXPECT_EQ(r.code, 0) << "agatha align " << args << ": " << last_line(r.err);
     return lines_without_pg(read_raw(path(file)));
   }
@@ -327,12 +328,12 @@ TEST_F(MmiE2e, DashDMmiMapsAsTheFasta) {
   const auto want = lines_without_pg(read_gz(test::source_path(kMapPbExpected)));
   ASSERT_GT(want.size(), 155u);
   const std::string mmi = quoted(path("ref.mmi"));
-  const Outcome d = agatha("minimap2 -x map-pb -d " + mmi + " " + kRef);
+  const Outcome d = agatha("minimap2 --compat=2.24 -x map-pb -d " + mmi + " " + kRef);
   ASSERT_EQ(d.code, 0) << last_line(d.err);
-  const Outcome m = agatha("minimap2 -ax map-pb " + mmi + " " + kReads);
+  const Outcome m = agatha("minimap2 --compat=2.24 -ax map-pb " + mmi + " " + kReads);
   ASSERT_EQ(m.code, 0) << last_line(m.err);
   EXPECT_EQ(first_difference(want, lines_without_pg(m.out)), "");
-  const Outcome both = agatha("minimap2 -ax map-pb -d " + quoted(path("again.mmi")) + " " + kRef + " " + kReads);
+  const Outcome both = agatha("minimap2 --compat=2.24 -ax map-pb -d " + quoted(path("again.mmi")) + " " + kRef + " " + kReads);
   ASSERT_EQ(both.code, 0) << last_line(both.err);
   EXPECT_EQ(first_difference(want, lines_without_pg(both.out)), "");
   EXPECT_TRUE(read_raw(path("again.mmi")) == read_raw(path("ref.mmi")));

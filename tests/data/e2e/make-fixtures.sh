@@ -1,25 +1,30 @@
 #!/usr/bin/env bash
 # tests/data/e2e/make-fixtures.sh - regenerates the end-to-end fixtures (README.md):
-# the derived inputs, then minimap2 2.24's output for every case of cases.tsv and of
-# minimap2-cases.tsv (the minimap2 front end's cases), and minimap2's -h text.
+# the derived inputs, then the output of both oracles, minimap2 2.24 (into expected/)
+# and minimap2 2.31 (into expected-2.31/, the same names), for every case of cases.tsv
+# and of minimap2-cases.tsv (the minimap2 front end's cases), and their -h texts.
 #
 # Usage (from anywhere):
 #   tests/data/e2e/make-fixtures.sh [inputs|expected|minimap2|all]     (default: all)
-# (minimap2: only the cases of minimap2-cases.tsv and the help texts)
+# (minimap2: only the cases of minimap2-cases.tsv and the help texts, of both releases)
 #
 # Needs the Debian packages minimap2 (2.24+dfsg), pbsim (1.0.3+git20180330) and dwgsim
-# (0.1.14), python3 and gzip. The ONT and DH10B data come from the Debian packages nanook-examples and
+# (0.1.14), python3 and gzip; minimap2 2.31 comes from scripts/minimap2-231.sh (PyPI's
+# mappy 2.31 sdist, built with make), unless MINIMAP2_231 names it. The ONT and DH10B data come from the Debian packages nanook-examples and
 # python3-nanoget-examples, fetched once with `apt-get download` into CACHE/deb (the
 # cache of bench/mapping.sh). Every step is deterministic: a rerun reproduces the
 # committed files byte for byte.
 #
-# Environment (optional): MINIMAP2=minimap2  PBSIM=pbsim  DWGSIM=dwgsim  MM2_TEST=/usr/share/doc/minimap2/test
+# Environment (optional): MINIMAP2=minimap2 (2.24)
+#   MINIMAP2_231=build/tests/minimap2-2.31 (built there by scripts/minimap2-231.sh when absent)
+#   PBSIM=pbsim  DWGSIM=dwgsim  MM2_TEST=/usr/share/doc/minimap2/test
 #   PBSIM_MODELS=/usr/share/pbsim/models  CACHE=bench/.cache
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
 E2E=tests/data/e2e
 MINIMAP2=${MINIMAP2:-minimap2}
+MINIMAP2_231=${MINIMAP2_231:-}
 PBSIM=${PBSIM:-pbsim}
 DWGSIM=${DWGSIM:-dwgsim}
 MM2_TEST=${MM2_TEST:-/usr/share/doc/minimap2/test}
@@ -38,6 +43,14 @@ log() { echo "[make-fixtures] $*" >&2; }
 py() { python3 "$E2E/make-inputs.py" "$@"; }
 
 "$MINIMAP2" --version | grep -qx '2.24-r1122' || { log "need minimap2 2.24-r1122"; exit 1; }
+# minimap2 2.31, for the expected files of expected-2.31/ (not needed for the inputs).
+need_231() {
+  if [[ -z $MINIMAP2_231 ]]; then
+    MINIMAP2_231=$ROOT/build/tests/minimap2-2.31
+    scripts/minimap2-231.sh "$MINIMAP2_231"
+  fi
+  "$MINIMAP2_231" --version | grep -qx '2.31-r1302' || { log "need minimap2 2.31-r1302 (MINIMAP2_231)"; exit 1; }
+}
 
 # Unpacks a Debian package (downloaded once into CACHE/deb) into TMP/root.
 fetch_deb() {
@@ -127,48 +140,65 @@ SETS
   gzip -9n -c "$TMP/longcigar.reads.fa" > "$E2E/longcigar.reads.fa.gz"
 }
 
-# minimap2 OPTIONS REFERENCE READS for each case; OPTIONS are shell words (quotes kept).
+# keep DIR FILE CODE: a case's outcome, from TMP/stdout and TMP/minimap2.log. Exit code
+# 0: the output as DIR/FILE.gz. Otherwise (minimap2 2.31 rejects an option that 2.24
+# takes, README.md) DIR/NAME.error: "exit CODE" and the last line of stderr, which the
+# tests require of agatha too; allowed in expected-2.31/ only.
+keep() {
+  local dir=$1 file=$2 code=$3 name=${2%.*}
+  rm -f "$dir/$file.gz" "$dir/$name.error"
+  if [[ $code = 0 ]]; then
+    gzip -9n -c "$TMP/stdout" > "$dir/$file.gz"
+    return
+  fi
+  cat "$TMP/minimap2.log" >&2
+  [[ $dir = */expected-2.31 ]] || { log "minimap2 failed (exit $code)"; exit 1; }
+  log "minimap2 failed (exit $code): recorded as $name.error"
+  printf 'exit %s\n%s\n' "$code" "$(tail -n 1 "$TMP/minimap2.log")" > "$dir/$name.error"
+}
+
+# MM OPTIONS REFERENCE READS for each case into DIR (MM: a minimap2 program; DIR:
+# expected or expected-2.31); OPTIONS are shell words (quotes kept).
 make_expected() {
-  local name output ref reads opts
-  mkdir -p "$E2E/expected"
+  local MM=$1 dir=$E2E/$2 name output ref reads opts
+  mkdir -p "$dir"
   while IFS=$'\t' read -r name output ref reads opts; do
     [[ -z $name || $name = \#* ]] && continue
-    log "$name: minimap2 $opts $ref $reads"
+    log "$2/$name: minimap2 $opts $ref $reads"
     # READS may name several files (fragments), separated by spaces.
-    if ! eval "\"\$MINIMAP2\" $opts \"\$ref\" $reads" 2> "$TMP/minimap2.log" |
-      gzip -9n > "$E2E/expected/$name.$output.gz"; then
-      cat "$TMP/minimap2.log" >&2
-      exit 1
-    fi
+    local code=0
+    eval "\"\$MM\" $opts \"\$ref\" $reads" 2> "$TMP/minimap2.log" > "$TMP/stdout" || code=$?
+    keep "$dir" "$name.$output" $code
   done < "$E2E/cases.tsv"
 }
 
-# minimap2 ARGS for each case of minimap2-cases.tsv (ARGS: shell words, @OUT: the -o
-# file, whose content is then the case's output); and minimap2's help texts.
+# MM ARGS for each case of minimap2-cases.tsv into DIR (ARGS: shell words, @OUT: the -o
+# file, whose content is then the case's output); and MM's help texts.
 make_minimap2_expected() {
-  local name output args
+  local MM=$1 dir=$E2E/$2 name output args
   # A fixed name: the @PG line holds the command line, so the fixture stays the same.
   local MM2_OUT=/tmp/agatha-make-fixtures-minimap2.out
-  mkdir -p "$E2E/expected"
+  mkdir -p "$dir"
   while IFS=$'\t' read -r name output args; do
     [[ -z $name || $name = \#* ]] && continue
-    log "$name: minimap2 $args"
+    log "$2/$name: minimap2 $args"
     rm -f "$MM2_OUT"
-    if ! eval "\"\$MINIMAP2\" ${args//@OUT/\"\$MM2_OUT\"}" > "$TMP/stdout" 2> "$TMP/minimap2.log"; then
-      cat "$TMP/minimap2.log" >&2
-      exit 1
-    fi
-    if [[ $args == *@OUT* ]]; then gzip -9n -c "$MM2_OUT" && rm -f "$MM2_OUT"; else gzip -9n -c "$TMP/stdout"; fi \
-      > "$E2E/expected/$name.$output.gz"
+    local code=0
+    eval "\"\$MM\" ${args//@OUT/\"\$MM2_OUT\"}" > "$TMP/stdout" 2> "$TMP/minimap2.log" || code=$?
+    if [[ $code = 0 && $args == *@OUT* ]]; then mv "$MM2_OUT" "$TMP/stdout"; fi
+    keep "$dir" "$name.$output" $code
   done < "$E2E/minimap2-cases.tsv"
-  "$MINIMAP2" -h | gzip -9n > "$E2E/expected/mm2_help.txt.gz"
-  "$MINIMAP2" -x sr -t 8 -h | gzip -9n > "$E2E/expected/mm2_help_sr_t8.txt.gz"
+  "$MM" -h | gzip -9n > "$dir/mm2_help.txt.gz"
+  "$MM" -x sr -t 8 -h | gzip -9n > "$dir/mm2_help_sr_t8.txt.gz"
 }
+
+# Both releases: 2.24 into expected/, 2.31 into expected-2.31/.
+both() { need_231 && "$1" "$MINIMAP2" expected && "$1" "$MINIMAP2_231" expected-2.31; }
 
 case $WHAT in
   inputs) make_inputs ;;
-  expected) make_expected && make_minimap2_expected ;;
-  minimap2) make_minimap2_expected ;;
-  all) make_inputs && make_expected && make_minimap2_expected ;;
+  expected) both make_expected && both make_minimap2_expected ;;
+  minimap2) both make_minimap2_expected ;;
+  all) make_inputs && both make_expected && both make_minimap2_expected ;;
   *) log "usage: make-fixtures.sh [inputs|expected|minimap2|all]"; exit 1 ;;
 esac
