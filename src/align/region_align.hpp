@@ -31,6 +31,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -136,6 +137,21 @@ void filter_bad_seeds_alt(int as1, int cnt1, map::Anchor* a, int min_gap, int ma
 // local alignment to the reverse complement, ksw_ll_i16, well enough to be a region).
 [[nodiscard]] int test_zdrop(const AlignOptions& opt, const uint8_t* qseq, const uint8_t* tseq,
                              const std::vector<uint32_t>& cigar);
+
+// mm_align_sr_rna (2.31, --sr=rna), the one-intron shortcut for a gap fill of at most
+// kSrRnaMaxGap read bases q against reference bases t (junc: t's annotated intron ends,
+// empty for none): when t is at least 2|q| + 2*q2 long and all but at most 9 of q's bases
+// equal the reference's at the same offset from the gap's start or from its end,
+// sr_rna_intron_target builds the shortened target t2 = t's first |q| bases, 2*q2 N
+// bases, t's last |q| bases (junc2 likewise, zeros in the middle) and returns true; the
+// splice DP (APPROX_MAX, no end bonus) then aligns q to t2, and sr_rna_intron_accept
+// takes its result when it was not Z-dropped, begins and ends with M and has exactly one
+// N and no I, widening that N by |t| - |t2| to span the real gap.
+inline constexpr int32_t kSrRnaMaxGap = 100;  // minimap2's MM_MAX_QLEN_FLANK
+[[nodiscard]] bool sr_rna_intron_target(const AlignOptions& opt, std::span<const uint8_t> q,
+                                        std::span<const uint8_t> t, std::span<const uint8_t> junc,
+                                        std::vector<uint8_t>& t2, std::vector<uint8_t>& junc2);
+[[nodiscard]] bool sr_rna_intron_accept(DpResult& ez, int32_t tl, int32_t tl2);
 
 // Bits of the per-region split state (minimap2's split / split_inv).
 inline constexpr uint8_t kSplitFirst = 1, kSplitSecond = 2, kSplitInv = 4;
