@@ -121,6 +121,9 @@ struct AntiDiagonal {
   int st, en;    // rounded outward to kBlock
 };
 
+static_assert(kMteQCellFlag == dp_flag::kMteQCell);
+inline int32_t mte_q_end(const DpTask& task, const AntiDiagonal& d) { return mte_q_end(task.flag, d.en0, d.en); }
+
 // Anti-diagonal r's band (rounded outward to 16-cell blocks) for the anti-diagonals of
 // one task in turn, with the task's bounds held as the formulas use them. at() returns
 // false when the band is empty (the run stops, reported as Z-dropped).
@@ -364,7 +367,7 @@ inline void exact_row_max(const AntiDiagonal& d, int r, const int8_t* u, const i
 // Returns true when the run stops.
 inline bool close_exact(const DpTask& task, const Setup& s, const AntiDiagonal& d, int r, const int32_t* H,
                         int32_t max_h, int max_t, DpResult& res) {
-  if (d.en0 == s.tlen - 1 && H[d.en0] > res.mte) res.mte = H[d.en0], res.mte_q = r - d.en;
+  if (d.en0 == s.tlen - 1 && H[d.en0] > res.mte) res.mte = H[d.en0], res.mte_q = r - mte_q_end(task, d);
   if (r - d.st0 == s.qlen - 1 && H[d.st0] > res.mqe) res.mqe = H[d.st0], res.mqe_t = d.st0;
   if (zdrop_rule(res, max_h, r, max_t, task.zdrop, s.e2)) return res.zdropped = true;
   if (r == s.qlen + s.tlen - 2 && d.en0 == s.tlen - 1) res.score = H[s.tlen - 1];

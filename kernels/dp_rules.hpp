@@ -30,6 +30,13 @@ AGATHA_HD bool zdrop_rule(S& s, int32_t h, int32_t r, int32_t t, int32_t zdrop, 
   return !better & drop;
 }
 
+// The query index of a target-end cell that raises mte on anti-diagonal r is r minus
+// this: en0, the cell's own target index (minimap2 2.31, with dp_flag::kMteQCell, whose
+// value is repeated here for the device code), or en, the anti-diagonal's end rounded up
+// to 16-cell blocks (2.24's ksw_extd2/ksw_extz2/ksw_exts2).
+inline constexpr uint32_t kMteQCellFlag = 0x40000;
+AGATHA_HD int32_t mte_q_end(uint32_t flag, int32_t en0, int32_t en) { return (flag & kMteQCellFlag) ? en0 : en; }
+
 // ksw_extd2's end choice for an extension (EXTZ_ONLY) that was not Z-dropped: the
 // traceback starts at the query end when mqe + end_bonus > max. In 64 bits, so an
 // end_bonus near INT_MAX or INT_MIN (or mqe still at its -inf start) cannot wrap.

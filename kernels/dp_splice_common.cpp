@@ -2,6 +2,8 @@
 // (splice_common.hpp), compiled once without instruction-set flags.
 #include "splice_common.hpp"
 
+#include "dp_common.hpp"
+
 #include "dp_rules.hpp"
 #include "splice_sites.hpp"
 #include "traceback.hpp"
@@ -57,11 +59,10 @@ void prepare_splice_traceback(const SpliceSetup& s, Workspace& ws) {
 }
 
 void splice_cigar(const DpTask& task, const SpliceSetup& s, const Workspace& ws, DpResult& res) {
-  int i0 = s.tlen - 1, j0 = s.qlen - 1;
-  if (res.zdropped || (task.flag & dp_flag::kExtzOnly)) {
-    if (res.max_t < 0 || res.max_q < 0) return;
-    i0 = res.max_t, j0 = res.max_q;
-  }
+  // traceback_start (dp_common.hpp) is ksw_exts2's rule too: since minimap2 2.31 it
+  // takes an end bonus, and an end bonus <= 0 (2.24's calls) never reaches the query end.
+  int i0 = 0, j0 = 0;
+  if (!traceback_start(task, s.tlen, s.qlen, res, i0, j0)) return;
   res.cigar.resize(static_cast<size_t>(i0) + j0 + 2);
   auto dir = [&ws](int i, int j) { return ws.dir[ws.row[i + j] + (i - ws.off[i + j])]; };
   auto range = [&ws](int r, int32_t& st, int32_t& en) { st = ws.off[r], en = ws.off_end[r]; };

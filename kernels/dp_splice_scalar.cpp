@@ -21,8 +21,8 @@
 // the reference also computes cells past the matrix edges to fill 16-byte vectors, but
 // no cell inside the matrix ever reads them, so only the cells inside are computed here.
 //
-// Differences from ksw_extd2 (dp_scalar.cpp) besides the states: no band, no end bonus
-// (reach_end stays 0), the Z-drop test has no gap-length term (e2 = 0), an N base scores
+// Differences from ksw_extd2 (dp_scalar.cpp) besides the states: no band (the end bonus
+// only moves an extension's traceback start, as in minimap2 2.31), the Z-drop test has no gap-length term (e2 = 0), an N base scores
 // -e when ambi is 0 (ksw_extd2: -e2), the gap pieces are never swapped, and the DP is
 // skipped (reset result) when q2 <= q + e.
 #include "dp_kernels.hpp"

@@ -60,7 +60,7 @@ static inline AntiDiagonal splice_anti_diagonal(const SpliceSetup& s, int r) {
 // the final score. True when the run stops.
 static inline bool close_splice_exact(const DpTask& task, const SpliceSetup& s, const AntiDiagonal& d, int r,
                                       const int32_t* H, int32_t max_h, int max_t, DpResult& res) {
-  if (d.en0 == s.tlen - 1 && H[d.en0] > res.mte) res.mte = H[d.en0], res.mte_q = r - d.en;
+  if (d.en0 == s.tlen - 1 && H[d.en0] > res.mte) res.mte = H[d.en0], res.mte_q = r - mte_q_end(task, d);
   if (r - d.st0 == s.qlen - 1 && H[d.st0] > res.mqe) res.mqe = H[d.st0], res.mqe_t = d.st0;
   if (zdrop_rule(res, max_h, r, max_t, task.zdrop, 0)) return res.zdropped = true;
   if (r == s.qlen + s.tlen - 2 && d.en0 == s.tlen - 1) res.score = H[s.tlen - 1];
@@ -82,8 +82,9 @@ static inline bool close_splice_approx(const DpTask& task, const SpliceSetup& s,
 }
 
 // ksw_exts2's traceback through the workspace's direction rows: from the last cell of a
-// global alignment that was not Z-dropped, else from the best cell; N for the long-gap
-// state.
+// global alignment that was not Z-dropped, from the query end of an extension when the
+// end bonus takes it there (minimap2 2.31; reach_end), else from the best cell; N for
+// the long-gap state.
 void splice_cigar(const DpTask& task, const SpliceSetup& s, const Workspace& ws, DpResult& res);
 
 }  // namespace agatha::kernels

@@ -1,6 +1,7 @@
 /*
- * exts2_recorder.c - records calls of minimap2 2.24's splice-aware guided DP,
- * ksw_exts2_sse, as golden task lines for `agatha dp`.
+ * exts2_recorder.c - records calls of minimap2's splice-aware guided DP,
+ * ksw_exts2_sse (2.24, or 2.31 when compiled with -DEXTS2_MM231), as golden task
+ * lines for `agatha dp`.
  *
  * This file is ours; minimap2's sources are NOT in the repository:
  * scripts/record-splice-golden.sh fetches the mappy 2.24 sdist at run time, builds
@@ -15,6 +16,11 @@
  * (tab-separated; tests/data/splice/README.md describes the columns). flag is
  * minimap2's flag plus 0x10000, agatha's mark of a ksw_exts2 task. junc is the
  * junction array, one hex digit per target base, or '*' when minimap2 passed none.
+ *
+ * With -DEXTS2_MM231 (minimap2 2.31's ksw_exts2_sse, which also takes end_bonus and
+ * junc_pen): the zdrop column is "zdrop,end_bonus", and flag also has 0x40000, agatha's
+ * mark of 2.31's mte_q (r - en0). Calls with KSW_EZ_SPLICE_SCORE (--spsc) abort: the
+ * task format has no column for splice scores or junc_pen.
  *
  * Compiled two ways:
  *   - plain: the wrapper only, linked into minimap2 (main.o + libminimap2.a);
@@ -37,9 +43,20 @@
 #include "ksw2.h"
 
 #define SPLICE_TASK_MARK 0x10000
+#define MTE_Q_CELL_MARK 0x40000
+
+#ifdef EXTS2_MM231
+#define EXTS2_PARAMS int zdrop, int end_bonus, int8_t junc_bonus, int8_t junc_pen
+#define EXTS2_ARGS zdrop, end_bonus, junc_bonus, junc_pen
+#define TASK_MARKS (SPLICE_TASK_MARK | MTE_Q_CELL_MARK)
+#else
+#define EXTS2_PARAMS int zdrop, int8_t junc_bonus
+#define EXTS2_ARGS zdrop, junc_bonus
+#define TASK_MARKS SPLICE_TASK_MARK
+#endif
 
 void __real_ksw_exts2_sse(void *km, int qlen, const uint8_t *query, int tlen, const uint8_t *target, int8_t m,
-                          const int8_t *mat, int8_t q, int8_t e, int8_t q2, int8_t noncan, int zdrop, int8_t junc_bonus,
+                          const int8_t *mat, int8_t q, int8_t e, int8_t q2, int8_t noncan, EXTS2_PARAMS,
                           int flag, const uint8_t *junc, ksw_extz_t *ez);
 
 static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -100,20 +117,25 @@ static void simple_scores(int m, const int8_t *mat, int *a, int *b, int *ambi)
 }
 
 void __wrap_ksw_exts2_sse(void *km, int qlen, const uint8_t *query, int tlen, const uint8_t *target, int8_t m,
-                          const int8_t *mat, int8_t q, int8_t e, int8_t q2, int8_t noncan, int zdrop, int8_t junc_bonus,
+                          const int8_t *mat, int8_t q, int8_t e, int8_t q2, int8_t noncan, EXTS2_PARAMS,
                           int flag, const uint8_t *junc, ksw_extz_t *ez)
 {
 	int a, b, ambi, i;
 	FILE *fp;
 	simple_scores(m, mat, &a, &b, &ambi);
-	__real_ksw_exts2_sse(km, qlen, query, tlen, target, m, mat, q, e, q2, noncan, zdrop, junc_bonus, flag, junc, ez);
+	if (flag & 0x1000) fail("a call with KSW_EZ_SPLICE_SCORE (--spsc): not recordable");
+	__real_ksw_exts2_sse(km, qlen, query, tlen, target, m, mat, q, e, q2, noncan, EXTS2_ARGS, flag, junc, ez);
 	pthread_mutex_lock(&log_lock);
 	fp = log_file();
 	++n_calls;
 	if (driver_id) fputs(driver_id, fp);
 	else fprintf(fp, "%s:%lu", getenv("EXTS2_TAG") ? getenv("EXTS2_TAG") : "exts2", n_calls);
-	fprintf(fp, "\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t", flag | SPLICE_TASK_MARK, a, b, ambi, q, e, q2, noncan,
+	fprintf(fp, "\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d", flag | TASK_MARKS, a, b, ambi, q, e, q2, noncan,
 	        junc_bonus, zdrop);
+#ifdef EXTS2_MM231
+	fprintf(fp, ",%d", end_bonus);
+#endif
+	fputc('\t', fp);
 	put_junc(fp, tlen, junc);
 	fputc('\t', fp);
 	put_seq(fp, qlen, query);
@@ -208,8 +230,17 @@ int main(int argc, char *argv[])
 		ts = encode(f[13], &tlen);
 		junc = decode_junc(f[11], tlen);
 		driver_id = f[0];
+		/* column 11: zdrop, or "zdrop,end_bonus" (2.31 only; 2.24 takes no end bonus) */
+		p = strchr(f[10], ',');
+#ifdef EXTS2_MM231
+		ksw_exts2_sse(0, qlen, qs, tlen, ts, 5, mat, (int8_t)atoi(f[5]), (int8_t)atoi(f[6]), (int8_t)atoi(f[7]),
+		              (int8_t)atoi(f[8]), atoi(f[10]), p ? atoi(p + 1) : 0, (int8_t)atoi(f[9]), 0,
+		              atoi(f[1]) & ~(SPLICE_TASK_MARK | MTE_Q_CELL_MARK), junc, &ez);
+#else
+		if (p && atoi(p + 1) != 0) fail("an end bonus, which minimap2 2.24's ksw_exts2_sse does not take");
 		ksw_exts2_sse(0, qlen, qs, tlen, ts, 5, mat, (int8_t)atoi(f[5]), (int8_t)atoi(f[6]), (int8_t)atoi(f[7]),
 		              (int8_t)atoi(f[8]), atoi(f[10]), (int8_t)atoi(f[9]), atoi(f[1]) & ~SPLICE_TASK_MARK, junc, &ez);
+#endif
 		driver_id = 0;
 		free(qs), free(ts), free(junc);
 		++n;

@@ -44,6 +44,7 @@ E2E=$ROOT/tests/data/e2e
 command -v "$DWGSIM" >/dev/null || die "$DWGSIM not found (apt-get install dwgsim)"
 
 # --- 1. fetch minimap2 2.24's sources ----------------------------------------------
+MAPPY_VER=2.24  # its recorder is written for 2.24's kernels
 source "$ROOT/scripts/mappy-sdist.sh"
 fetch_mappy_sdist
 

@@ -37,6 +37,7 @@ cd "$ROOT"
 if [[ -n ${MM2SRC:-} ]]; then
 	SRC=$MM2SRC
 else
+	MAPPY_VER=2.24
 	source "$ROOT/scripts/mappy-sdist.sh"
 	fetch_mappy_sdist
 	SRC=$CACHE/mappy-$MAPPY_VER

@@ -8,9 +8,15 @@
         writes the edge tasks of EDGE.tsv (input columns; those under 400,000 cells) again
         with scorings minimap2 accepts past the splice kernels' range (-A/-B past int8,
         negative e, q2 up to 200, -C and --junc-bonus past int8), a seeded choice;
+    splice_golden.py r231 EDGE.tsv OUT.tsv
+        writes the edge tasks of EDGE.tsv (input columns) for minimap2 2.31's ksw_exts2:
+        those with one strand flag (2.31 refuses both), every other one with miniprot's
+        splice model (KSW_EZ_SPLICE_CMPLX), each with agatha's mte_q mark (0x40000) and an
+        end bonus (column 11 "zdrop,end_bonus") of -1, 0, 5 or 40 in turn;
     splice_golden.py sample QUOTA MAX_CELLS LOG.tsv >> OUT.tsv
         prints a deterministic selection of QUOTA recorded tasks of LOG.tsv: duplicates
-        dropped, tasks grouped by (flag, N in the CIGAR, Z-dropped, junction bits), each
+        dropped, tasks grouped by (flag, N in the CIGAR, Z-dropped, junction bits,
+        reach_end), each
         group in the order of a hash of the task, groups taken in turn, so rare kinds are
         kept; tasks over MAX_CELLS (qlen * tlen) are left out, except that the task with
         the longest target under 4 * MAX_CELLS is always kept.
@@ -23,7 +29,8 @@ import sys
 MASK64 = (1 << 64) - 1
 MARK = 0x10000  # agatha's "this is a ksw_exts2 task" flag bit
 SCORE_ONLY, RIGHT, APPROX_MAX, APPROX_DROP, EXTZ_ONLY, REV_CIGAR = 0x01, 0x02, 0x08, 0x10, 0x40, 0x80
-SPLICE_FOR, SPLICE_REV, SPLICE_FLANK = 0x100, 0x200, 0x400
+SPLICE_FOR, SPLICE_REV, SPLICE_FLANK, SPLICE_CMPLX = 0x100, 0x200, 0x400, 0x800
+MTE_Q_CELL = 0x40000  # agatha's mark of minimap2 2.31's mte_q
 
 
 class Rng:
@@ -262,6 +269,25 @@ def wide_tasks(edge_path):
     return out
 
 
+def r231_tasks(edge_path):
+    out, k = [], 0
+    with open(edge_path) as fp:
+        for line in fp:
+            if not line.strip() or line.startswith("#"):
+                continue
+            f = line.rstrip("\n").split("\t")[:14]
+            flag = int(f[1])
+            if flag & SPLICE_FOR and flag & SPLICE_REV:
+                continue
+            flag |= MTE_Q_CELL | (SPLICE_CMPLX if k % 2 == 0 else 0)
+            f[1] = str(flag)
+            f[10] = "%s,%d" % (f[10], (-1, 0, 5, 40)[k // 2 % 4])
+            f[0] = "r231:" + f[0]
+            out.append("\t".join(f))
+            k += 1
+    return out
+
+
 def sample(quota, max_cells, path):
     seen, groups, longest = set(), {}, None
     with open(path) as fp:
@@ -279,7 +305,7 @@ def sample(quota, max_cells, path):
                 longest = (tlen, h, line)
             if cells > max_cells:
                 continue
-            g = (int(f[1]), "N" in f[25], f[22], f[11] != "*" and f[11].strip("0") != "")
+            g = (int(f[1]), "N" in f[25], f[22], f[11] != "*" and f[11].strip("0") != "", f[23])
             groups.setdefault(g, []).append((h, line))
     longest_line = longest[2] if longest else None
     picked = [longest_line] if longest_line else []
@@ -303,6 +329,9 @@ def main():
     elif len(sys.argv) == 4 and sys.argv[1] == "wide":
         with open(sys.argv[3], "w") as fp:
             fp.write("".join(l + "\n" for l in wide_tasks(sys.argv[2])))
+    elif len(sys.argv) == 4 and sys.argv[1] == "r231":
+        with open(sys.argv[3], "w") as fp:
+            fp.write("".join(l + "\n" for l in r231_tasks(sys.argv[2])))
     elif len(sys.argv) == 5 and sys.argv[1] == "sample":
         sample(int(sys.argv[2]), int(sys.argv[3]), sys.argv[4])
     else:

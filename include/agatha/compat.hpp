@@ -66,8 +66,19 @@ struct ReleaseRules {
   // (a+b) + (a+b)/2 when one strand scored higher, and loses a+b when both tied (2.31).
   bool splice_strand_dp_max_adjust;
   // ksw_exts2_sse with end_bonus (2.31): an extension that reaches the query's end with
-  // a score above the maximum minus the end bonus ends there.
+  // a score above the maximum minus the end bonus ends there. 2.24 passes none (the
+  // splice tasks then carry an end bonus of 0, which never reaches the end).
   bool exts2_end_bonus;
+  // The site classes of ksw_exts2_sse (2.31: GC..AG and AT..AC on either strand, read
+  // backwards in left extensions) need no rule: without the miniprot model they score
+  // what any non-motif site scores, so the -J 0 tables equal 2.24's; with it the task
+  // flag dp_flag::kSpliceCmplx, set from AlignOptions::splice_cmplx(), decides.
+
+  // ---- DP results (ksw2_extd2_sse.c, ksw2_extz2_sse.c, ksw2_exts2_sse.c) ----
+  // mte_q, the query index of the best target-end cell, is r - en0 (2.31) rather than
+  // r - en, en rounded up to the kernel's 16-cell blocks (2.24): task flag
+  // dp_flag::kMteQCell. No alignment reads it; it shows in DP task answers only.
+  bool dp_mte_q_cell;
 
   // ---- output (format.c) ----
   // mm_write_sam_hdr: a first line "@HD VN:1.6 SO:unsorted GO:query" (2.31).
@@ -93,6 +104,7 @@ inline constexpr ReleaseRules kRules2_24{
     .splice_model_cmplx_default = false,
     .splice_strand_dp_max_adjust = false,
     .exts2_end_bonus = false,
+    .dp_mte_q_cell = false,
     .sam_hd_line = false,
     .ms_before_dp_max_update = false,
     .paf_segment_suffix = false,
@@ -112,6 +124,7 @@ inline constexpr ReleaseRules kRules2_31{
     .splice_model_cmplx_default = true,
     .splice_strand_dp_max_adjust = true,
     .exts2_end_bonus = true,
+    .dp_mte_q_cell = true,
     .sam_hd_line = true,
     .ms_before_dp_max_update = true,
     .paf_segment_suffix = true,

@@ -11,8 +11,10 @@
 // introns that opens at cost q2 with no extension cost, adjusted at each target position
 // by donor and acceptor scores taken from the target's splice motifs (the
 // kSpliceFor/kSpliceRev/kSpliceFlank flags), the non-canonical penalty `noncan` and,
-// where a junction array marks annotated intron ends, `junc_bonus`. It has no band and
-// no end bonus; its CIGAR has N operations for the long-gap state.
+// where a junction array marks annotated intron ends, `junc_bonus`. It has no band; its
+// end bonus (minimap2 2.31 passes one; 2.24 none, which is an end bonus of 0) only
+// decides where an extension's traceback starts; its CIGAR has N operations for the
+// long-gap state.
 //
 // Ownership: a DpTask does not own its sequences (nor its junction array); the caller
 // keeps them alive until the batch returns. Threading: a DpBackend object may be used by
@@ -48,9 +50,19 @@ inline constexpr uint32_t kKnown = kScoreOnly | kRight | kApproxMax | kApproxDro
 inline constexpr uint32_t kSpliceFor = 0x100;
 inline constexpr uint32_t kSpliceRev = 0x200;
 inline constexpr uint32_t kSpliceFlank = 0x400;
+// ksw_exts2 only (KSW_EZ_SPLICE_CMPLX, minimap2 2.31's -J 1): miniprot's splice-site
+// model, which scores GT..AG, GC..AG and AT..AC sites by fixed classes instead of
+// noncan and kSpliceFlank (kernels/splice_sites.hpp).
+inline constexpr uint32_t kSpliceCmplx = 0x800;
 // agatha's, not ksw2's: the task is a ksw_exts2 call (see the header comment).
 inline constexpr uint32_t kSplice = 0x10000;
-inline constexpr uint32_t kKnownSplice = kKnown | kSpliceFor | kSpliceRev | kSpliceFlank | kSplice;
+// agatha's, not ksw2's: mte_q as minimap2 2.31's ksw_extd2/ksw_extz2/ksw_exts2 report
+// it, r - en0 (the query index of the target-end cell on anti-diagonal r); without it,
+// 2.24's r - en, where en is the anti-diagonal's end rounded up to the kernel's 16-cell
+// blocks. Nothing else of the result depends on it.
+inline constexpr uint32_t kMteQCell = 0x40000;
+inline constexpr uint32_t kKnownSplice = kKnown | kSpliceFor | kSpliceRev | kSpliceFlank | kSpliceCmplx | kSplice |
+                                         kMteQCell;
 // agatha's, not ksw2's: the task is a ksw_extz2 call, minimap2's single-affine guided
 // DP, which mm_align_pair calls instead of ksw_extd2 when q == q2 and e == e2. Its
 // scoring must have q2 == q and e2 == e. Its answers differ from ksw_extd2's with the
@@ -58,7 +70,7 @@ inline constexpr uint32_t kKnownSplice = kKnown | kSpliceFor | kSpliceRev | kSpl
 // elsewhere; APPROX_DROP skips the Z-drop test on the first anti-diagonal), see
 // kernels/dp_extz2_scalar.cpp.
 inline constexpr uint32_t kSingleAffine = 0x20000;
-inline constexpr uint32_t kKnownGuided = kKnown | kSingleAffine;
+inline constexpr uint32_t kKnownGuided = kKnown | kSingleAffine | kMteQCell;
 }  // namespace dp_flag
 
 // Bits of a splice task's junction array (one byte per target base, as minimap2's
@@ -159,8 +171,7 @@ struct DpTask {
   int32_t w = -1;      // band width; < 0: no band
   int32_t zdrop = -1;  // < 0: no Z-drop
   int32_t end_bonus = 0;
-  // Splice tasks (flag has dp_flag::kSplice) only; w, end_bonus and scoring.e2 are
-  // then unused.
+  // Splice tasks (flag has dp_flag::kSplice) only; w and scoring.e2 are then unused.
   int32_t noncan = 0;             // penalty of a splice site without its motif
   int32_t junc_bonus = 0;         // added at the ends of annotated introns
   std::span<const uint8_t> junc;  // dp_junc bits per target base; empty: none

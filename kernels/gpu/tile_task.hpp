@@ -217,7 +217,7 @@ AGATHA_HD void finalize_r(const TaskParams& p, const TileLayout& l, const TaskMe
     const int32_t max_h = key_h(key), max_t = key_t(key);
     if (g.en0 == p.tlen - 1) {
       const int32_t anchor = m.spec[2 * r];
-      if (anchor > s.mte) s.mte = anchor, s.mte_q = r - g.en;
+      if (anchor > s.mte) s.mte = anchor, s.mte_q = r - kernels::mte_q_end(p.flag, g.en0, g.en);
     }
     if (r - g.st0 == p.qlen - 1) {
       const int32_t h_st0 = m.spec[2 * r + 1];

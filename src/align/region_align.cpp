@@ -483,9 +483,10 @@ void max_stretch(const Region& r, const Anchor* a, int32_t& as, int32_t& cnt) {
 namespace {
 
 // mm_align_pair: records the call and runs it (unless it exceeds max_sw_mat). With
-// splicing the call is ksw_exts2's (no band, no end bonus): `junc` holds the annotated
-// intron ends of the target (empty without --junc-bed). Otherwise, with one gap piece
-// (q == q2 and e == e2, e.g. -O4 -E2) it is ksw_extz2's, else ksw_extd2's.
+// splicing the call is ksw_exts2's (no band; the end bonus from minimap2 2.31 on, with
+// miniprot's splice model unless -J 0): `junc` holds the annotated intron ends of the
+// target (empty without --junc-bed). Otherwise, with one gap piece (q == q2 and e == e2,
+// e.g. -O4 -E2) it is ksw_extz2's, else ksw_extd2's.
 // direct: ksw_exts2 as mm_align_sr_rna calls it, without mm_align_pair: no cell cap and
 // no generic scoring (a transition scores as any mismatch).
 const DpResult& align_pair(const AlignOptions& opt, DpSource& dp, RegionAlignment& out, const uint8_t* q, int32_t ql,
@@ -493,11 +494,16 @@ const DpResult& align_pair(const AlignOptions& opt, DpSource& dp, RegionAlignmen
                            std::span<const uint8_t> junc = {}, bool direct = false) {
   RegionDpCall c;
   if (dp.record_sequences()) c.query.assign(q, q + ql), c.target.assign(t, t + tl);
-  if (opt.splicing())
+  if (opt.splicing()) {
     flag |= dp_flag::kSplice;
-  else if (opt.q == opt.q2 && opt.e == opt.e2)
+    if (opt.splice_cmplx()) flag |= dp_flag::kSpliceCmplx;
+    if (!opt.rules().exts2_end_bonus) end_bonus = 0;  // 2.24's ksw_exts2 takes none
+  } else if (opt.q == opt.q2 && opt.e == opt.e2) {
     flag |= dp_flag::kSingleAffine;
+  }
   c.flag = flag, c.w = w, c.zdrop = zdrop, c.end_bonus = end_bonus;
+  // The release's mte_q: a property of the task's answer, not of minimap2's call.
+  if (opt.rules().dp_mte_q_cell) flag |= dp_flag::kMteQCell;
   if (!direct && opt.max_sw_mat > 0 && static_cast<int64_t>(tl) * ql > opt.max_sw_mat) {
     c.result = reset_result();
   } else {
@@ -811,6 +817,14 @@ RegionAlignment align_region(const AlignOptions& opt, const index::MinimizerInde
     part = std::move(p[which]);
     out = std::move(al[which]);
     out.trans_strand = ts;
+    // 2.31: a spliced alignment (mm_update_extra's is_spliced: an N in its CIGAR) whose
+    // strand won gains (a+b) + (a+b)/2, an approximate credit for its splice signals; one
+    // whose strands tied loses a+b. Not a region kept on its first strand (ts 0).
+    if (opt.rules().splice_strand_dp_max_adjust && ts != 0 &&
+        std::any_of(out.cigar.begin(), out.cigar.end(), [](uint32_t c) { return cigar::op(c) == cigar::kNSkip; })) {
+      const int32_t ab = opt.a + opt.b;
+      out.dp_max_adjust = ts == 3 ? -ab : ab + (ab >> 1);
+    }
     std::vector<RegionDpCall>& other = al[1 - which].calls;  // every call made, in order
     out.calls.insert(which == 0 ? out.calls.end() : out.calls.begin(), std::make_move_iterator(other.begin()),
                      std::make_move_iterator(other.end()));
@@ -900,7 +914,7 @@ void attach_alignment(Region& r, const RegionAlignment& al) {
   r.mlen = al.stats.mlen, r.blen = al.stats.blen;
   r.n_ambi = al.stats.n_ambi;
   r.n_gap = al.stats.n_gap, r.n_gapo = al.stats.n_gapo;
-  r.dp_max = al.stats.dp_max;
+  r.dp_max = al.stats.dp_max + al.dp_max_adjust;
   r.dp_score = al.dp_score;
   r.trans_strand = al.trans_strand;
 }

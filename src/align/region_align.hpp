@@ -105,6 +105,10 @@ struct RegionAlignment {
   int zdrop_code = 0;                      // mm_test_zdrop code of the dropped gap fill
   uint8_t trans_strand = 0;                // spliced: map::Region::trans_strand
   AlignmentStats stats;                    // of the fixed CIGAR (mm_update_extra)
+  // mm_align_skeleton (2.31, both transcript strands tried): what the chosen strand adds
+  // to a spliced region's dp_max; the region's dp_max is stats.dp_max plus this, and
+  // stats.dp_max stays mm_update_extra's value (2.31's dp_max0).
+  int32_t dp_max_adjust = 0;
 };
 
 // The read's codes on both strands (qseq0[0] forward, qseq0[1] reverse complement),

@@ -70,8 +70,8 @@ void parse_gap_scores(const std::vector<std::string_view>& f, TaskRecord& r, con
   r.scoring.q2 = parse_int(f[7], "q2", path, line_no);
 }
 
-// Columns 3-12 of a splice task: a b ambi q e q2 noncan junc_bonus zdrop junc (the
-// junction column is checked once the target is known).
+// Columns 3-12 of a splice task: a b ambi q e q2 noncan junc_bonus zdrop[,end_bonus]
+// junc (the junction column is checked once the target is known).
 void parse_splice_params(const std::vector<std::string_view>& f, TaskRecord& r, const std::string& path,
                          size_t line_no) {
   parse_gap_scores(f, r, path, line_no);
@@ -80,8 +80,12 @@ void parse_splice_params(const std::vector<std::string_view>& f, TaskRecord& r, 
   r.junc_bonus = parse_int(f[9], "junc_bonus", path, line_no);
   if (const std::string why = validate_splice_scoring(r.scoring, r.noncan, r.junc_bonus); !why.empty())
     throw InputError(where(path, line_no) + ": " + why);
-  r.zdrop = parse_int(f[10], "zdrop", path, line_no);
-  r.w = -1, r.end_bonus = 0;
+  // "zdrop" or "zdrop,end_bonus": minimap2 2.31's ksw_exts2 takes an end bonus, 2.24's
+  // none (an end bonus of 0 has no effect).
+  const std::string_view z = f[10];
+  const size_t comma = z.find(',');
+  r.zdrop = parse_int(z.substr(0, comma), "zdrop", path, line_no);
+  r.w = -1, r.end_bonus = comma == std::string_view::npos ? 0 : parse_int(z.substr(comma + 1), "end_bonus", path, line_no);
 }
 
 }  // namespace

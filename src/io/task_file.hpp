@@ -2,8 +2,9 @@
 // column layout of the golden vectors (1 id, 2 flag, 3-9 a b ambi q e q2 e2, 10 w,
 // 11 zdrop, 12 end_bonus, 13 query, 14 target; optional 15-26 expected answer).
 // A splice (ksw_exts2) task, marked by dp_flag::kSplice in its flag, has columns 9-12
-// noncan, junc_bonus, zdrop and junc (one hex digit of dp_junc bits per target base,
-// '*' for none) instead; the others mean the same.
+// noncan, junc_bonus, zdrop (or "zdrop,end_bonus"; the end bonus is 0 without it) and
+// junc (one hex digit of dp_junc bits per target base, '*' for none) instead; the
+// others mean the same.
 #pragma once
 
 #include <agatha/dp.hpp>

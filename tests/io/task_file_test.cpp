@@ -55,8 +55,8 @@ TEST(TaskFile, ErrorsNameFileLineAndField) {
   // 0x20000: a single-affine (ksw_extz2) task, which needs q2 == q and e2 == e.
   EXPECT_EQ(error_of("t1\t131072\t2\t4\t1\t4\t2\t24\t1\t7\t400\t-1\tA\tA"),
             "'tasks.tsv' line 7: a single-affine (ksw_extz2) task needs q2 == q and e2 == e");
-  EXPECT_EQ(error_of("t1\t262144\t2\t4\t1\t4\t2\t4\t2\t7\t400\t-1\tA\tA"),
-            "'tasks.tsv' line 7: unknown flag bits in 262144");
+  EXPECT_EQ(error_of("t1\t524288\t2\t4\t1\t4\t2\t4\t2\t7\t400\t-1\tA\tA"),
+            "'tasks.tsv' line 7: unknown flag bits in 524288");
 }
 
 TEST(TaskFile, TakesEveryScoringMinimap2Takes) {
@@ -117,6 +117,24 @@ TEST(TaskFile, ParsesSpliceTasks) {
   EXPECT_EQ(t.junc.size(), 5u);
   EXPECT_EQ(t.noncan, 9);
   EXPECT_TRUE(parse_task_line("s\t65536\t1\t2\t1\t2\t1\t32\t9\t9\t-1\t*\t*\t*", "f", 1).junc.empty());
+}
+
+// Column 11 of a splice task may carry an end bonus (minimap2 2.31's ksw_exts2):
+// "zdrop,end_bonus"; without it the end bonus is 0. The miniprot model (0x800) and the
+// mte_q rule (0x40000) are known flag bits of a splice task.
+TEST(TaskFile, SpliceEndBonusAndFlags) {
+  EXPECT_EQ(parse_task_line(kSplice, "f", 1).end_bonus, 0);
+  const TaskRecord r = parse_task_line("s\t329792\t1\t2\t1\t2\t1\t32\t9\t9\t200,-7\t*\tA\tA", "f", 1);
+  EXPECT_EQ(r.flag, dp_flag::kSplice | dp_flag::kSpliceCmplx | dp_flag::kMteQCell | dp_flag::kExtzOnly);
+  EXPECT_EQ(r.zdrop, 200);
+  EXPECT_EQ(r.end_bonus, -7);
+  EXPECT_EQ(r.task().end_bonus, -7);
+  EXPECT_EQ(error_of("s\t65536\t1\t2\t1\t2\t1\t32\t9\t9\t200,x\t*\tA\tA"),
+            "'tasks.tsv' line 7: column 'end_bonus' is not an integer: 'x'");
+  // the splice-site model is a splice bit; the mte_q rule belongs to both kinds
+  EXPECT_EQ(error_of("t1\t2048\t2\t4\t1\t4\t2\t24\t1\t7\t400\t-1\tA\tA"),
+            "'tasks.tsv' line 7: unknown flag bits in 2048");
+  EXPECT_EQ(parse_task_line("t1\t262144\t2\t4\t1\t4\t2\t24\t1\t7\t400\t-1\tA\tA", "f", 1).flag, dp_flag::kMteQCell);
 }
 
 TEST(TaskFile, SpliceErrors) {

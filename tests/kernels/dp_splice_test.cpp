@@ -116,6 +116,62 @@ TEST(SpliceSites, ReversedSequencesReadMotifsBackwards) {
   EXPECT_EQ(r.acceptor[9], 0);
 }
 
+// minimap2 2.31's miniprot model (kSpliceCmplx): GTr/yAG 0, GT/AG without the
+// consensus base -3, GC -5, AT..AC -7, anything else -10; noncan and the flank flag play
+// no part. Forward strand: donor[t] reads T[t+1..t+3], acceptor[t] T[t-2..t].
+TEST(SpliceSites, MiniprotModelClasses) {
+  const uint32_t f = kSpliceCmplx | kSpliceFor;
+  const std::pair<std::string, int> donors[] = {{"CGTACC", 0},  {"CGTGCC", 0},  {"CGTCCC", -3}, {"CGTTCC", -3},
+                                                {"CGCACC", -5}, {"CATACC", -7}, {"CAGACC", -10}};
+  for (const auto& [t, want] : donors) {
+    EXPECT_EQ(sites(t, f, 9).donor[0], want) << t;
+    EXPECT_EQ(sites(t, f | kSpliceFlank, 30).donor[0], want) << t;
+  }
+  const std::pair<std::string, int> acceptors[] = {{"CCAGCC", 0}, {"CTAGCC", 0},  {"CAAGCC", -3},
+                                                   {"CGAGCC", -3}, {"CCACCC", -7}, {"CCGCCC", -10}};
+  for (const auto& [t, want] : acceptors) EXPECT_EQ(sites(t, f, 9).acceptor[3], want) << t;
+  // defaults (past tlen-4 for donors, before 2 for acceptors) are class 3
+  EXPECT_EQ(sites("CGTACC", f, 9).donor[3], -10);
+  EXPECT_EQ(sites("CGTACC", f, 9).acceptor[0], -10);
+}
+
+// The reverse strand's motifs are the forward ones reverse-complemented: donor CTr (best),
+// GT (AT-AC's end, -7); acceptor yAC (best), GC (-5), AT (-7).
+TEST(SpliceSites, MiniprotModelReverseStrandAndReversed) {
+  const uint32_t r = kSpliceCmplx | kSpliceRev;
+  EXPECT_EQ(sites("CCTACC", r, 9).donor[0], 0);
+  EXPECT_EQ(sites("CCTCCC", r, 9).donor[0], -3);
+  EXPECT_EQ(sites("CGTACC", r, 9).donor[0], -7);
+  EXPECT_EQ(sites("CGCACC", r, 9).donor[0], -10);  // GC starts no reverse-strand intron
+  EXPECT_EQ(sites("CTACCC", r, 9).acceptor[3], 0);
+  EXPECT_EQ(sites("CAACCC", r, 9).acceptor[3], -3);
+  EXPECT_EQ(sites("CCGCCC", r, 9).acceptor[3], -5);
+  EXPECT_EQ(sites("CCATCC", r, 9).acceptor[3], -7);
+  // reversed (left extensions): forward donor GA+y, CA (AC reversed); acceptor r+TG,
+  // CG, TA; reverse strand donor CA+y, CG, TA; acceptor r+TC, TG
+  const uint32_t fr = kSpliceCmplx | kSpliceFor | kRevCigar, rr = kSpliceCmplx | kSpliceRev | kRevCigar;
+  EXPECT_EQ(sites("CGACCC", fr, 9).donor[0], 0);
+  EXPECT_EQ(sites("CGAGCC", fr, 9).donor[0], -3);
+  EXPECT_EQ(sites("CCACCC", fr, 9).donor[0], -7);
+  EXPECT_EQ(sites("CATGCC", fr, 9).acceptor[3], 0);
+  EXPECT_EQ(sites("CCCGCC", fr, 9).acceptor[3], -5);
+  EXPECT_EQ(sites("CCTACC", fr, 9).acceptor[3], -7);
+  EXPECT_EQ(sites("CCACCC", rr, 9).donor[0], 0);
+  EXPECT_EQ(sites("CCGCCC", rr, 9).donor[0], -5);
+  EXPECT_EQ(sites("CTACCC", rr, 9).donor[0], -7);
+  EXPECT_EQ(sites("CGTCCC", rr, 9).acceptor[3], 0);
+  EXPECT_EQ(sites("CCTGCC", rr, 9).acceptor[3], -7);
+}
+
+// Without the miniprot model GC and AT sites pay noncan like any other: minimap2 2.31's
+// -J 0 tables are 2.24's.
+TEST(SpliceSites, MinimapModelScoresGcAndAtAsNonCanonical) {
+  EXPECT_EQ(sites("CGCACC", kSpliceFor, 9).donor[0], -9);
+  EXPECT_EQ(sites("CATACC", kSpliceFor, 9).donor[0], -9);
+  EXPECT_EQ(sites("CCACCC", kSpliceFor | kSpliceFlank, 9).acceptor[3], -9);
+  EXPECT_EQ(sites("CGTCCC", kSpliceFor | kSpliceFlank, 9).donor[0], -4);
+}
+
 TEST(SpliceSites, JunctionBonusByStrandBits) {
   // bits: 1 forward intron start, 2 forward end, 8 reverse start (first base), 4 reverse
   // end (last base). donor[t] reads junc[t+1], acceptor[t] reads junc[t].
@@ -286,6 +342,19 @@ TEST_P(SpliceDp, GoldenTasks) {
   for (const auto& [name, n] : files)
     EXPECT_EQ(
         check_splice_file(*backend_, test::source_path(std::string("tests/data/splice/") + name + ".golden.tsv.gz")), n)
+        << name;
+}
+
+// The same from minimap2 2.31's ksw_exts2_sse (scripts/record-splice-golden.sh with
+// MM_RELEASE=2.31): miniprot's splice model (kSpliceCmplx) and minimap2's (-J 0) on
+// either strand, left extensions (kRevCigar), end bonuses (reach_end), 2.31's mte_q
+// (kMteQCell); the edge tasks with one strand flag, half of them with miniprot's model.
+TEST_P(SpliceDp, GoldenTasksOf2_31) {
+  const std::pair<const char*, size_t> files[] = {{"ont", 520}, {"hifi", 330}, {"drna", 250}, {"edge", 1525}};
+  for (const auto& [name, n] : files)
+    EXPECT_EQ(check_splice_file(*backend_,
+                                test::source_path(std::string("tests/data/splice/r231-") + name + ".golden.tsv.gz")),
+              n)
         << name;
 }
 
