@@ -79,8 +79,6 @@ TEST(Alt, MarkReordersAndSetParentScalesTheSecondaryScore) {
   EXPECT_FALSE(none[0].is_alt) << "no ALT contigs: nothing marked";
 }
 
-}  // namespace
-}  // namespace agatha::map
 
 // ---- mm_set_mapq2 (minimap2 2.31): short spliced reads ----
 
@@ -92,7 +90,7 @@ std::vector<Region> pair_of_regions(bool primary_spliced, bool secondary_spliced
   std::vector<Region> regs = {make(0, 0, 120, 0), make(1, 0, 90, 0)};
   for (Region& r : regs) {
     r.aligned = true;
-    r.cnt = 20;
+    r.cnt = 2;  // few anchors: MAPQ scaled by 0.2, well below the cap of 60
     r.mlen = 95, r.blen = 100;
     r.dp_max = r.id == 0 ? 140 : 100;
     r.cigar = {cigar::make(100, cigar::kMatch)};
@@ -112,7 +110,8 @@ std::vector<Region> pair_of_regions(bool primary_spliced, bool secondary_spliced
 int expected_mapq(float x) {
   const Region r = pair_of_regions(false, false)[0];
   const float uniq = 120.0f / (120.0f + 0.0f);  // the primaries' chain scores, rep_len 0
-  const float pen_cm = std::min((r.score > 100 ? 1.0f : 0.01f * r.score) * uniq, 1.0f);
+  const float pen_s1 = (r.score > 100 ? 1.0f : 0.01f * r.score) * uniq;
+  const float pen_cm = std::min(pen_s1, r.cnt > 10 ? 1.0f : 0.1f * r.cnt);
   const float identity = 95.0f / 100.0f;
   return static_cast<int>(identity * pen_cm * 40.0f * (1.0f - x * x) * std::log(140.0f / 1.0f));
 }
@@ -176,3 +175,6 @@ TEST(SetMapq2, RegionParamsFollowTheRelease) {
   o.release = Release::k2_31, o.splice = false;
   EXPECT_FALSE(region_params(o).mapq_sr_splice);
 }
+
+}  // namespace
+}  // namespace agatha::map
