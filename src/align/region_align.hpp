@@ -19,6 +19,13 @@
 // finds a Z-drop in it (no inversion test); the statistics count each gap q + e; no
 // mm_update_dp_max. The index must not be homopolymer-compressed (an error).
 //
+// With --sr=rna and splicing (2.31's splice:sr; mm_align1's is_sr_rna): a gap between
+// anchors as long on the read as on the reference is filled ungapped as with sr (the DP
+// instead when that scores too low), other gaps of at most 100 read bases first try the
+// one-intron shortcut (sr_rna_intron_target / _accept); statistics without the log gap
+// term; mm_align_skeleton keeps the first transcript strand of a region whose chain and
+// alignment are ungapped over the whole read (no ts:A), and skips mm_update_dp_max.
+//
 // Not done here (yet): -D self-mapping diagonal caps, and 2.24's
 // out-of-buffer read when ksw_ll_i16 reports an end in the query padding
 // (mm_align1_inv; see align_inversion in region_align.cpp).
