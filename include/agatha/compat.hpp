@@ -48,6 +48,10 @@ struct ReleaseRules {
   // slot already overwritten by a later kept region, and the parent's score, position and
   // strand are read from that region instead.
   bool select_sub_decide_first;
+  // mm_set_mapq2 (2.31): with sr (or --sr=rna) and splicing, a primary's MAPQ takes
+  // x = dp_max2 / dp_max (no chain scores) and gains 10 when it is spliced and no
+  // secondary of the read is; 2.24's mm_set_mapq has neither.
+  bool mapq_sr_splice;
 
   // ---- alignment (align.c: mm_align_skeleton, mm_align1) ----
   // mm_align_skeleton: mm_update_dp_max is skipped for the all-chains (ava) presets (2.31).
@@ -100,6 +104,7 @@ inline constexpr ReleaseRules kRules2_24{
     .check_score_n = false,
     .rmq_inner_clamp = false,
     .select_sub_decide_first = false,
+    .mapq_sr_splice = false,
     .all_chains_skip_dp_max_update = false,
     .sr_ungapped_dp_fallback = false,
     .splice_model_cmplx_default = false,
@@ -120,6 +125,7 @@ inline constexpr ReleaseRules kRules2_31{
     .check_score_n = true,
     .rmq_inner_clamp = true,
     .select_sub_decide_first = true,
+    .mapq_sr_splice = true,
     .all_chains_skip_dp_max_update = true,
     .sr_ungapped_dp_fallback = true,
     .splice_model_cmplx_default = true,

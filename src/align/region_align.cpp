@@ -426,9 +426,10 @@ ExtensionBounds extension_bounds_sr(const AlignOptions& opt, int32_t qlen, int32
 }
 
 // The ungapped alignment that joins the ends of a short read's stretch (mm_align1 with
-// MM_F_SR): one M run, each column a for a match and -b for a mismatch, and where either
-// base is ambiguous -|sc_ambi| (ReleaseRules::sr_ungapped_dp_fallback, 2.31) or, as 2.24
-// scores it, +e2; the other fields as ksw_reset_extz leaves them.
+// MM_F_SR), or, with --sr=rna, of a gap as long on the read as on the reference: one M
+// run, each column a for a match and -b for a mismatch, and where either base is
+// ambiguous +e2 as 2.24 scores it, -|sc_ambi| as 2.31 does
+// (ReleaseRules::sr_ungapped_dp_fallback); the other fields as ksw_reset_extz leaves them.
 DpResult ungapped_fill(const AlignOptions& opt, const uint8_t* q, const uint8_t* t, int32_t len) {
   DpResult ez;
   ez.max_q = ez.max_t = ez.mqe_t = ez.mte_q = -1;
@@ -446,6 +447,14 @@ DpResult ungapped_fill(const AlignOptions& opt, const uint8_t* q, const uint8_t*
   ez.score = score;
   ez.cigar.push_back(cigar::make(static_cast<uint32_t>(len), cigar::kMatch));
   return ez;
+}
+
+// 2.31's mm_align1: the ungapped fill stands when it scores above the best a gapped
+// alignment of len bases could, (len - 2) * a - 2 * (q + e); otherwise the gap is aligned
+// by the DP.
+bool ungapped_fill_stands(const AlignOptions& opt, const DpResult& ez, int32_t len) {
+  if (!opt.rules().sr_ungapped_dp_fallback) return true;
+  return ez.score > (len - 2) * opt.a - 2 * (opt.q + opt.e);
 }
 
 }  // namespace
@@ -478,9 +487,11 @@ namespace {
 // miniprot's splice model unless -J 0): `junc` holds the annotated intron ends of the
 // target (empty without --junc-bed). Otherwise, with one gap piece (q == q2 and e == e2,
 // e.g. -O4 -E2) it is ksw_extz2's, else ksw_extd2's.
+// direct: ksw_exts2 as mm_align_sr_rna calls it, without mm_align_pair: no cell cap and
+// no generic scoring (a transition scores as any mismatch).
 const DpResult& align_pair(const AlignOptions& opt, DpSource& dp, RegionAlignment& out, const uint8_t* q, int32_t ql,
                            const uint8_t* t, int32_t tl, int32_t w, int32_t end_bonus, int32_t zdrop, uint32_t flag,
-                           std::span<const uint8_t> junc = {}) {
+                           std::span<const uint8_t> junc = {}, bool direct = false) {
   RegionDpCall c;
   if (dp.record_sequences()) c.query.assign(q, q + ql), c.target.assign(t, t + tl);
   if (opt.splicing()) {
@@ -493,13 +504,14 @@ const DpResult& align_pair(const AlignOptions& opt, DpSource& dp, RegionAlignmen
   c.flag = flag, c.w = w, c.zdrop = zdrop, c.end_bonus = end_bonus;
   // The release's mte_q: a property of the task's answer, not of minimap2's call.
   if (opt.rules().dp_mte_q_cell) flag |= dp_flag::kMteQCell;
-  if (opt.max_sw_mat > 0 && static_cast<int64_t>(tl) * ql > opt.max_sw_mat) {
+  if (!direct && opt.max_sw_mat > 0 && static_cast<int64_t>(tl) * ql > opt.max_sw_mat) {
     c.result = reset_result();
   } else {
     DpTask task;
     task.query = std::span<const uint8_t>(q, static_cast<size_t>(ql));
     task.target = std::span<const uint8_t>(t, static_cast<size_t>(tl));
     task.scoring = opt.dp_scoring();
+    if (direct) task.scoring.transition = 0;
     task.flag = flag, task.w = w, task.zdrop = zdrop, task.end_bonus = end_bonus;
     if (flag & dp_flag::kSplice) {
       task.noncan = opt.noncan, task.junc_bonus = opt.junc_bonus;
@@ -517,6 +529,62 @@ void append_cigar(std::vector<uint32_t>& dst, const std::vector<uint32_t>& src) 
   if (!dst.empty() && cigar::op(dst.back()) == cigar::op(src[0]))
     dst.back() += cigar::make(cigar::len(src[0]), 0), k = 1;
   dst.insert(dst.end(), src.begin() + static_cast<std::ptrdiff_t>(k), src.end());
+}
+
+}  // namespace
+
+bool sr_rna_intron_target(const AlignOptions& opt, std::span<const uint8_t> q, std::span<const uint8_t> t,
+                          std::span<const uint8_t> junc, std::vector<uint8_t>& t2, std::vector<uint8_t>& junc2) {
+  const auto ql = static_cast<int32_t>(q.size()), tl = static_cast<int32_t>(t.size());
+  const int32_t ilen = opt.q2 * 2;
+  if (ql > kSrRnaMaxGap || ql * 2 + ilen > tl) return false;
+  // Bases equal to the reference's at the same offset from the gap's start, and from its
+  // end (counted over the whole gap, not as runs).
+  int32_t ll = 0, lr = 0;
+  for (int32_t i = 0; i < ql; ++i) {
+    if (q[i] == t[i] && q[i] < 4) ++ll;
+    if (q[ql - 1 - i] == t[tl - 1 - i] && q[ql - 1 - i] < 4) ++lr;
+  }
+  if (ql - (ll + lr) > 9) return false;
+  t2.assign(t.begin(), t.begin() + ql);
+  t2.insert(t2.end(), static_cast<size_t>(ilen), 4);
+  t2.insert(t2.end(), t.end() - ql, t.end());
+  junc2.clear();
+  if (!junc.empty()) {
+    junc2.assign(junc.begin(), junc.begin() + ql);
+    junc2.insert(junc2.end(), static_cast<size_t>(ilen), 0);
+    junc2.insert(junc2.end(), junc.end() - ql, junc.end());
+  }
+  return true;
+}
+
+bool sr_rna_intron_accept(DpResult& ez, int32_t tl, int32_t tl2) {
+  if (ez.zdropped || ez.cigar.empty()) return false;
+  if (cigar::op(ez.cigar.front()) != cigar::kMatch || cigar::op(ez.cigar.back()) != cigar::kMatch) return false;
+  int nn = 0, n_ins = 0;
+  for (uint32_t c : ez.cigar) nn += cigar::op(c) == cigar::kNSkip, n_ins += cigar::op(c) == cigar::kIns;
+  if (nn != 1 || n_ins > 0) return false;
+  for (uint32_t& c : ez.cigar)
+    if (cigar::op(c) == cigar::kNSkip) c += cigar::make(static_cast<uint32_t>(tl - tl2), 0);
+  return true;
+}
+
+namespace {
+
+// mm_align_sr_rna: the one-intron shortcut for a gap fill of a short spliced read
+// (sr_rna_intron_target, then the splice DP on the shortened target, then
+// sr_rna_intron_accept). Returns the widened result, in `keep`, or nullptr when the
+// shortcut does not apply and the gap is aligned as usual.
+const DpResult* sr_rna_one_intron(const AlignOptions& opt, DpSource& dp, RegionAlignment& out, const uint8_t* q,
+                                  int32_t ql, const uint8_t* t, int32_t tl, int32_t w, uint32_t flag,
+                                  std::span<const uint8_t> junc, DpResult& keep) {
+  std::vector<uint8_t> t2, junc2;
+  if (!sr_rna_intron_target(opt, std::span<const uint8_t>(q, static_cast<size_t>(ql)),
+                            std::span<const uint8_t>(t, static_cast<size_t>(tl)), junc, t2, junc2))
+    return nullptr;
+  const auto tl2 = static_cast<int32_t>(t2.size());
+  keep = align_pair(opt, dp, out, q, ql, t2.data(), tl2, w, -1, opt.zdrop, flag, junc2, true);
+  return sr_rna_intron_accept(keep, tl, tl2) ? &keep : nullptr;
 }
 
 // The second part of a region split by a Z-drop (mm_split_reg), and its split bits.
@@ -622,6 +690,9 @@ RegionAlignment align_one(const AlignOptions& opt, const index::MinimizerIndex& 
 
   bool dropped = false;
   DpResult ungapped;
+  // --sr=rna with splicing (mm_align1's is_sr_rna): ungapped fills of gaps as long on
+  // both sequences, the one-intron shortcut for the others.
+  const bool sr_rna = opt.sr_rna && opt.splicing();
   // Gap filling between consecutive kept anchors; with sr one fill over the whole
   // stretch, ungapped (the stretch lies on one diagonal), unless it Z-drops.
   for (int32_t i = opt.sr ? cnt1 - 1 : 1; i < cnt1; ++i) {
@@ -639,18 +710,18 @@ RegionAlignment align_one(const AlignOptions& opt, const index::MinimizerIndex& 
       const size_t provisional = dp.provisional_count();
       const std::span<const uint8_t> jn = junc(rs, re, false);
       const DpResult* ez = nullptr;
-      if (opt.sr) {
+      if (opt.sr || (sr_rna && qe - qs == re - rs)) {
         if (qe - qs != re - rs) throw Error("sr alignment: a stretch of anchors off its diagonal");
         ungapped = ungapped_fill(opt, qp, tseq.data(), qe - qs);
-        // 2.31: an ungapped score not above what a gapped alignment could reach at best
-        // (all matches but two bases and two gap opens) has the gap aligned by the DP.
-        const int32_t max_gapped_score = (qe - qs - 2) * opt.a - 2 * (opt.q + opt.e);
-        if (opt.rules().sr_ungapped_dp_fallback && ungapped.score <= max_gapped_score)
-          ez = &align_pair(opt, dp, out, qp, qe - qs, tseq.data(), re - rs, bw1, -1, opt.zdrop, extra | kApproxMax, jn);
-        else
+        if (ungapped_fill_stands(opt, ungapped, qe - qs))
           ez = &ungapped;
+        else
+          ez = &align_pair(opt, dp, out, qp, qe - qs, tseq.data(), re - rs, bw1, -1, opt.zdrop, extra | kApproxMax, jn);
       } else {
-        ez = &align_pair(opt, dp, out, qp, qe - qs, tseq.data(), re - rs, bw1, -1, opt.zdrop, extra | kApproxMax, jn);
+        if (sr_rna)
+          ez = sr_rna_one_intron(opt, dp, out, qp, qe - qs, tseq.data(), re - rs, bw1, extra | kApproxMax, jn, ungapped);
+        if (ez == nullptr)
+          ez = &align_pair(opt, dp, out, qp, qe - qs, tseq.data(), re - rs, bw1, -1, opt.zdrop, extra | kApproxMax, jn);
       }
       const int zdrop_code = dp.provisional_count() != provisional ? 0 : test_zdrop(opt, qp, tseq.data(), ez->cigar);
       if (zdrop_code != 0)
@@ -701,7 +772,8 @@ RegionAlignment align_one(const AlignOptions& opt, const index::MinimizerIndex& 
     fetch(rs1, re1);
     out.stats = update_extra(
         span, out.cigar, std::span<const uint8_t>(qseq0.data() + qs1, static_cast<size_t>(qe1 - qs1)),
-        std::span<const uint8_t>(tseq.data(), static_cast<size_t>(re1 - rs1)), StatsScoring{opt.dp_scoring(), !opt.sr});
+        std::span<const uint8_t>(tseq.data(), static_cast<size_t>(re1 - rs1)),
+        StatsScoring{opt.dp_scoring(), !(opt.sr || sr_rna)});
   }
   out.qs = span.qs, out.qe = span.qe, out.rs = span.rs, out.re = span.re;
   return out;
@@ -722,11 +794,20 @@ RegionAlignment align_region(const AlignOptions& opt, const index::MinimizerInde
     SplitOff p[2];
     RegionAlignment al[2];
     al[0] = align_one(opt, idx, read, s[0], inv_zdrop, av, dp, junctions, {true, false}, p[0]);
-    al[1] = align_one(opt, idx, read, s[1], inv_zdrop, av, dp, junctions, {false, true}, p[1]);
     const int32_t qlen = static_cast<int32_t>(read.fwd.size());
+    // --sr=rna (2.31): a region whose chain and first alignment are ungapped and the
+    // alignment covers the whole read has no intron to orient: the first strand is kept,
+    // with no transcript strand, and the second is not tried.
+    const Region& c = regs[ri];
+    const RegionAlignment& f = al[0];
+    const bool first_only = opt.sr_rna && c.qe - c.qs == c.re - c.rs && f.qe - f.qs == f.re - f.rs && f.qs == 0 &&
+                            f.qe == qlen;
+    if (!first_only) al[1] = align_one(opt, idx, read, s[1], inv_zdrop, av, dp, junctions, {false, true}, p[1]);
     int which;
     uint8_t ts;
-    if (al[0].dp_score > al[1].dp_score)
+    if (first_only)
+      which = 0, ts = 0;
+    else if (al[0].dp_score > al[1].dp_score)
       which = 0, ts = 1;
     else if (al[0].dp_score < al[1].dp_score)
       which = 1, ts = 2;
@@ -738,8 +819,8 @@ RegionAlignment align_region(const AlignOptions& opt, const index::MinimizerInde
     out.trans_strand = ts;
     // 2.31: a spliced alignment (mm_update_extra's is_spliced: an N in its CIGAR) whose
     // strand won gains (a+b) + (a+b)/2, an approximate credit for its splice signals; one
-    // whose strands tied loses a+b.
-    if (opt.rules().splice_strand_dp_max_adjust &&
+    // whose strands tied loses a+b. Not a region kept on its first strand (ts 0).
+    if (opt.rules().splice_strand_dp_max_adjust && ts != 0 &&
         std::any_of(out.cigar.begin(), out.cigar.end(), [](uint32_t c) { return cigar::op(c) == cigar::kNSkip; })) {
       const int32_t ab = opt.a + opt.b;
       out.dp_max_adjust = ts == 3 ? -ab : ab + (ab >> 1);
@@ -814,7 +895,7 @@ bool align_inversion(const AlignOptions& opt, const index::MinimizerIndex& idx, 
   AlignedSpan span{r_inv.qs, r_inv.qe, r_inv.rs, r_inv.re, r_inv.rev};
   out.stats = update_extra(span, out.cigar, std::span<const uint8_t>(q0 + q_off, static_cast<size_t>(ez.max_q + 1)),
                            std::span<const uint8_t>(tseq.data() + t_off, static_cast<size_t>(ez.max_t + 1)),
-                           StatsScoring{opt.dp_scoring()});
+                           StatsScoring{opt.dp_scoring(), !(opt.sr || opt.sr_rna)});
   r_inv.qs = span.qs, r_inv.qe = span.qe, r_inv.rs = span.rs, r_inv.re = span.re;
   r_inv.aligned = true;
   out.qs = span.qs, out.qe = span.qe, out.rs = span.rs, out.re = span.re;
@@ -884,10 +965,10 @@ void align_skeleton(const AlignOptions& opt, const index::MinimizerIndex& idx, c
   (void)align_regions(opt, idx, read, regs, chained, dp, junctions);
   const int qlen = static_cast<int>(read.fwd.size());
   map::filter_regions(opt, qlen, regs);
-  // Not with sr; with --split-prefix, at the merge; 2.31 not with the all-chains (ava)
-  // presets either.
+  // Not with sr or --sr=rna; with --split-prefix, at the merge; 2.31 not with the
+  // all-chains (ava) presets either.
   const bool skip_all_chains = opt.all_chains && opt.rules().all_chains_skip_dp_max_update;
-  if (!opt.sr && !skip_all_chains && opt.split_prefix.empty() && qlen >= opt.rank_min_len) {
+  if (!opt.sr && !opt.sr_rna && !skip_all_chains && opt.split_prefix.empty() && qlen >= opt.rank_min_len) {
     map::update_dp_max(qlen, regs, opt.rank_frac, opt.a, opt.b);
     map::filter_regions(opt, qlen, regs);
   }

@@ -21,6 +21,13 @@
 // statistics count each gap q + e; no
 // mm_update_dp_max. The index must not be homopolymer-compressed (an error).
 //
+// With --sr=rna and splicing (2.31's splice:sr; mm_align1's is_sr_rna): a gap between
+// anchors as long on the read as on the reference is filled ungapped as with sr (the DP
+// instead when that scores too low), other gaps of at most 100 read bases first try the
+// one-intron shortcut (sr_rna_intron_target / _accept); statistics without the log gap
+// term; mm_align_skeleton keeps the first transcript strand of a region whose chain and
+// alignment are ungapped over the whole read (no ts:A), and skips mm_update_dp_max.
+//
 // Not done here (yet): -D self-mapping diagonal caps, and 2.24's
 // out-of-buffer read when ksw_ll_i16 reports an end in the query padding
 // (mm_align1_inv; see align_inversion in region_align.cpp).
@@ -33,6 +40,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -142,6 +150,21 @@ void filter_bad_seeds_alt(int as1, int cnt1, map::Anchor* a, int min_gap, int ma
 // local alignment to the reverse complement, ksw_ll_i16, well enough to be a region).
 [[nodiscard]] int test_zdrop(const AlignOptions& opt, const uint8_t* qseq, const uint8_t* tseq,
                              const std::vector<uint32_t>& cigar);
+
+// mm_align_sr_rna (2.31, --sr=rna), the one-intron shortcut for a gap fill of at most
+// kSrRnaMaxGap read bases q against reference bases t (junc: t's annotated intron ends,
+// empty for none): when t is at least 2|q| + 2*q2 long and all but at most 9 of q's bases
+// equal the reference's at the same offset from the gap's start or from its end,
+// sr_rna_intron_target builds the shortened target t2 = t's first |q| bases, 2*q2 N
+// bases, t's last |q| bases (junc2 likewise, zeros in the middle) and returns true; the
+// splice DP (APPROX_MAX, no end bonus) then aligns q to t2, and sr_rna_intron_accept
+// takes its result when it was not Z-dropped, begins and ends with M and has exactly one
+// N and no I, widening that N by |t| - |t2| to span the real gap.
+inline constexpr int32_t kSrRnaMaxGap = 100;  // minimap2's MM_MAX_QLEN_FLANK
+[[nodiscard]] bool sr_rna_intron_target(const AlignOptions& opt, std::span<const uint8_t> q,
+                                        std::span<const uint8_t> t, std::span<const uint8_t> junc,
+                                        std::vector<uint8_t>& t2, std::vector<uint8_t>& junc2);
+[[nodiscard]] bool sr_rna_intron_accept(DpResult& ez, int32_t tl, int32_t tl2);
 
 // Bits of the per-region split state (minimap2's split / split_inv).
 inline constexpr uint8_t kSplitFirst = 1, kSplitSecond = 2, kSplitInv = 4;

@@ -268,12 +268,22 @@ void filter_strand_retained(std::vector<Region>& regs, bool decide_first) {
   regs.resize(k);
 }
 
-void set_mapq(std::vector<Region>& regs, int min_chain_score, int match_sc, int rep_len, bool short_read) {
+bool is_spliced(const Region& r) {
+  return r.aligned && std::any_of(r.cigar.begin(), r.cigar.end(), [](uint32_t c) { return cigar::op(c) == cigar::kNSkip; });
+}
+
+void set_mapq(std::vector<Region>& regs, int min_chain_score, int match_sc, int rep_len, bool short_read,
+              bool sr_splice) {
   constexpr float kCoef = 40.0f;
   if (regs.empty()) return;
   int64_t sum_sc = 0;
-  for (const Region& r : regs)
-    if (r.parent == r.id) sum_sc += r.score;
+  int n_2nd_splice = 0;  // secondaries that are spliced (2.31)
+  for (const Region& r : regs) {
+    if (r.parent == r.id)
+      sum_sc += r.score;
+    else if (sr_splice && is_spliced(r))
+      ++n_2nd_splice;
+  }
   const float uniq_ratio = static_cast<float>(sum_sc) / static_cast<float>(sum_sc + rep_len);
   for (Region& r : regs) {
     if (r.inv || r.parent != r.id) {
@@ -287,13 +297,17 @@ void set_mapq(std::vector<Region>& regs, int min_chain_score, int match_sc, int 
     int mapq;
     if (r.aligned && r.dp_max2 > 0 && r.dp_max > 0) {
       const float identity = static_cast<float>(r.mlen) / r.blen;
-      const float x = static_cast<float>(r.dp_max2) * subsc / r.dp_max / r.score0;
+      // With short spliced reads (2.31) the chain scores are left out: an unspliced chain
+      // tends to outscore the spliced one.
+      const float x = sr_splice ? static_cast<float>(r.dp_max2) / r.dp_max
+                                : static_cast<float>(r.dp_max2) * subsc / r.dp_max / r.score0;
       mapq = static_cast<int>(identity * pen_cm * kCoef * (1.0f - x * x) *
                               std::log(static_cast<float>(r.dp_max) / match_sc));
       if (!short_read) {
         const int mapq_alt = static_cast<int>(6.02f * identity * identity * (r.dp_max - r.dp_max2) / match_sc + .499f);
         mapq = std::min(mapq, mapq_alt);
       }
+      if (sr_splice && n_2nd_splice == 0 && is_spliced(r)) mapq += 10;
     } else {
       const float x = static_cast<float>(subsc) / r.score0;
       if (r.aligned) {
@@ -437,6 +451,8 @@ RegionParams region_params(const AlignOptions& opt) {
   p.all_chains = opt.all_chains;
   p.hard_mask_level = opt.hard_mask_level;
   p.short_read = opt.sr;
+  p.mapq_short_read = opt.sr || opt.sr_rna;
+  p.mapq_sr_splice = opt.rules().mapq_sr_splice && p.mapq_short_read && opt.splicing();
   p.qstrand = opt.qstrand;
   p.alt_drop = opt.alt_drop;
   p.select_sub_decide_first = opt.rules().select_sub_decide_first;

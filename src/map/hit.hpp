@@ -104,8 +104,15 @@ void select_sub(std::vector<Region>& regs, float pri_ratio, int min_diff, int be
 // (mm_filter_strand_retained; no renumbering afterwards). decide_first as for select_sub.
 void filter_strand_retained(std::vector<Region>& regs, bool decide_first);
 
-// Mapping quality of every region (mm_set_mapq). match_sc = a.
-void set_mapq(std::vector<Region>& regs, int min_chain_score, int match_sc, int rep_len, bool short_read);
+// Whether an aligned region's CIGAR has an intron (mm_update_extra's is_spliced).
+[[nodiscard]] bool is_spliced(const Region& r);
+
+// Mapping quality of every region (mm_set_mapq; 2.31's mm_set_mapq2). match_sc = a.
+// short_read: no BWA-like cap (is_sr). sr_splice (2.31, short reads with splicing): a
+// primary with dp_max2 takes x = dp_max2 / dp_max rather than weighing in the chain
+// scores, and gains 10 when it is spliced and no secondary is.
+void set_mapq(std::vector<Region>& regs, int min_chain_score, int match_sc, int rep_len, bool short_read,
+              bool sr_splice = false);
 
 // The parameters of mm_set_parent, mm_select_sub and mm_set_mapq that come from the
 // options (region_params derives them; the options hold every default).
@@ -123,8 +130,12 @@ struct RegionParams {
   bool all_chains = false;       // -P / -X: keep every chain
   bool hard_mask_level = false;  // --hard-mask-level: mm_set_parent without its unmapped-bases rule
   // sr: no divergence estimate (mm_est_err) and no strand-retained filter before
-  // alignment; MAPQ without the BWA-like cap (mm_set_mapq's is_sr).
+  // alignment.
   bool short_read = false;
+  // MAPQ without the BWA-like cap (mm_set_mapq's is_sr: sr, or --sr=rna in 2.31), and
+  // 2.31's rule for short spliced reads (ReleaseRules::mapq_sr_splice; set_mapq).
+  bool mapq_short_read = false;
+  bool mapq_sr_splice = false;
   // --qstrand: regions on the query's strand (gen_regions); like sr, no divergence
   // estimate and no strand-retained filter.
   bool qstrand = false;

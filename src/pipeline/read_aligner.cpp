@@ -96,7 +96,8 @@ void ReadAligner::finish(AlignJob& job, std::vector<std::vector<Region>>&& regs)
       map::select_sub(rg, p.pri_ratio, idx_.k() * 2, p.best_n, false, p.min_strand_sc, p.select_sub_decide_first);
       map::set_sam_pri(rg);
     }
-    map::set_mapq(rg, p.min_chain_score, p.match_sc, job.segs[i].mapping.rep_len, p.short_read);
+    map::set_mapq(rg, p.min_chain_score, p.match_sc, job.segs[i].mapping.mapq_rep_len(), p.mapq_short_read,
+                  p.mapq_sr_splice);
     map::set_inversion_mapq(rg);
   }
   // mm_pair: two segments mapped together (not with --no-pairing, which maps each as a

@@ -55,7 +55,7 @@ std::vector<map::Region> regions_unaligned(std::string_view qname, int qlen, int
     map::estimate_divergence(regs, qlen, chains.anchors.data(), mini_pos, ref_lens);
     map::filter_strand_retained(regs, p.select_sub_decide_first);
   }
-  map::set_mapq(regs, p.min_chain_score, p.match_sc, rep_len, p.short_read);
+  map::set_mapq(regs, p.min_chain_score, p.match_sc, rep_len, p.mapq_short_read, p.mapq_sr_splice);
   return regs;
 }
 
@@ -168,6 +168,16 @@ FragmentMapping ReadMapper::map_fragment(std::span<const std::string_view> names
     }
     return f;
   }
+  if (weak_pairing(n_segs, for_alignment)) {  // mm_map_frag (2.31): mm_map_frag_core on each, then mm_pair
+    for (size_t i = 0; i < n_segs; ++i) f.segs[i] = map(names[0], seqs[i]);
+    // worker_for takes rep_len and frag_gap from the mapping buffer: the last segment's.
+    for (ReadMapping& m : f.segs) {
+      m.own_rep_len = m.rep_len;
+      m.rep_len = f.segs.back().rep_len, m.frag_gap = f.segs.back().frag_gap;
+    }
+    f.frag_gap = opt_.max_gap_ref;
+    return f;
+  }
   f.frag_gap = map::gap_limits(chain_, qlen_sum).ref;
   for (ReadMapping& m : f.segs) m.frag_gap = f.frag_gap;
   if (qlen_sum == 0 || (opt_.max_qlen > 0 && qlen_sum > opt_.max_qlen)) return f;
@@ -205,7 +215,8 @@ FragmentMapping ReadMapper::map_fragment(std::span<const std::string_view> names
     map::set_parent(m.regions, region_.mask_level, region_.mask_len, region_.sub_diff, region_.hard_mask_level,
                     region_.alt_drop);
     if (!for_alignment)
-      map::set_mapq(m.regions, region_.min_chain_score, region_.match_sc, seeds.rep_len, region_.short_read);
+      map::set_mapq(m.regions, region_.min_chain_score, region_.match_sc, seeds.rep_len, region_.mapq_short_read,
+                    region_.mapq_sr_splice);
   }
   return f;
 }

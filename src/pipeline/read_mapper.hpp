@@ -29,15 +29,20 @@ namespace agatha::pipeline {
 // The regions of one read and what PAF output needs besides them.
 struct ReadMapping {
   std::vector<map::Region> regions;  // in output order
-  int32_t rep_len = 0;
+  int32_t rep_len = 0;               // as printed (rl:i)
+  // The rep_len of the segment's own mapping where MAPQ takes another than the printed
+  // one (weak pairing: each segment is mapped alone, and every segment prints the last
+  // one's); -1: rep_len.
+  int32_t own_rep_len = -1;
+  [[nodiscard]] int32_t mapq_rep_len() const { return own_rep_len >= 0 ? own_rep_len : rep_len; }
   map::Chains chains;    // the anchors the regions refer to
   int32_t frag_gap = 0;  // the chaining's reference gap limit (map::gap_limits; mm_pair's max gap)
 };
 
 // The mappings of a fragment's segments (minimap2's mm_map_frag with n_segs > 1, or
-// once per segment with --no-pairing), each on the segment as it was mapped (see
-// fragment_orientation) with anchors relative to it, and the reference gap limit that
-// pairing uses.
+// once per segment with --no-pairing, or with 2.31's weak pairing of two segments and
+// base alignment), each on the segment as it was mapped (see fragment_orientation) with
+// anchors relative to it, and the reference gap limit that pairing uses.
 struct FragmentMapping {
   std::vector<ReadMapping> segs;
   int frag_gap = 0;
@@ -64,7 +69,10 @@ class ReadMapper {
   // segment_flipped says so), named after its first segment. for_alignment: the
   // regions are left for align_skeleton (each segment's after mm_set_parent); otherwise
   // they are final, with MAPQ. With --no-pairing each segment is mapped as a read of its
-  // own, under its own name (names[i]).
+  // own, under its own name (names[i]). With weak pairing (2.31's mm_map_frag: two
+  // segments, pe_ori >= 0, for alignment) each is mapped as a read of its own under the
+  // fragment's name, the pair's gap limit is -G (max_gap_ref) and every segment prints
+  // the last segment's rep_len (weak_pairing()).
   [[nodiscard]] FragmentMapping map_fragment(std::span<const std::string_view> names,
                                              std::span<const std::string_view> seqs, bool for_alignment) const;
   // The PAF lines of the read (minimap2 without -a/-c); empty when it has no hit.
@@ -75,6 +83,11 @@ class ReadMapper {
   // The PAF lines of a fragment's segments, each under its own name (reads: the
   // segments as input).
   [[nodiscard]] std::string map_paf_fragment(std::span<const io::SeqRecord> reads) const;
+
+  // Whether a fragment of n_segs segments is mapped with weak pairing (see map_fragment).
+  [[nodiscard]] bool weak_pairing(size_t n_segs, bool for_alignment) const {
+    return opt_.weak_pairing && n_segs == 2 && opt_.pe_ori >= 0 && for_alignment;
+  }
 
   int32_t mid_occ() const { return mid_occ_; }
   const index::MinimizerIndex& index() const { return idx_; }

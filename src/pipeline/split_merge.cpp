@@ -139,7 +139,7 @@ void merge_part_regions(std::vector<Region>& regs, int qlen, int32_t rep_len, in
     map::select_sub(regs, p.pri_ratio, k * 2, p.best_n, false, p.min_strand_sc, p.select_sub_decide_first);
     map::set_sam_pri(regs);
   }
-  map::set_mapq(regs, p.min_chain_score, p.match_sc, rep_len, p.short_read);
+  map::set_mapq(regs, p.min_chain_score, p.match_sc, rep_len, p.mapq_short_read, p.mapq_sr_splice);
   map::set_inversion_mapq(regs);
 }
 

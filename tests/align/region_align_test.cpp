@@ -515,5 +515,129 @@ TEST(RegionAlign, TestZdropAgreesWithTheCellByCellRule) {
   EXPECT_GT(dropped, 1000);
 }
 
+
+// ---- mm_align_sr_rna (minimap2 2.31, -x splice:sr): the one-intron shortcut ----
+
+namespace sr_rna {
+
+AlignOptions splice_sr() {
+  AlignOptions o;
+  o.release = Release::k2_31;
+  o.apply_preset("splice:sr");
+  return o;
+}
+
+std::string random_bases(std::mt19937& rng, size_t n) {
+  std::string s;
+  for (size_t i = 0; i < n; ++i) s += "ACGT"[rng() % 4];
+  return s;
+}
+
+}  // namespace sr_rna
+
+// A gap of 70 read bases, 30 of one exon and 40 of the next, over an 804-base intron
+// (GT..AG): the shortened target is the gap's first and last 70 reference bases around
+// 2 * q2 N bases; the splice DP on it puts one intron there, widened back to 804.
+TEST(SrRnaShortcut, OneIntronOnTheShortenedTarget) {
+  const AlignOptions opt = sr_rna::splice_sr();
+  ASSERT_TRUE(opt.sr_rna && opt.splicing());
+  std::mt19937 rng(7);
+  const std::string exon1 = sr_rna::random_bases(rng, 29) + "C", exon2 = "C" + sr_rna::random_bases(rng, 39);
+  const std::string intron = "GT" + sr_rna::random_bases(rng, 800) + "AG";
+  const std::vector<uint8_t> q = test::encode(exon1 + exon2), t = test::encode(exon1 + intron + exon2);
+  std::vector<uint8_t> t2, junc2;
+  ASSERT_TRUE(sr_rna_intron_target(opt, q, t, {}, t2, junc2));
+  const size_t ql = q.size(), ilen = static_cast<size_t>(opt.q2 * 2);
+  ASSERT_EQ(t2.size(), 2 * ql + ilen);
+  EXPECT_TRUE(std::equal(t2.begin(), t2.begin() + 70, t.begin()));
+  EXPECT_TRUE(std::all_of(t2.begin() + 70, t2.begin() + 70 + ilen, [](uint8_t c) { return c == 4; }));
+  EXPECT_TRUE(std::equal(t2.end() - 70, t2.end(), t.end() - 70));
+  EXPECT_TRUE(junc2.empty());
+
+  DpTask task;
+  task.query = q, task.target = t2;
+  task.scoring = opt.dp_scoring();
+  task.flag = dp_flag::kSplice | dp_flag::kSpliceFor | dp_flag::kApproxMax;
+  task.zdrop = opt.zdrop, task.end_bonus = -1, task.noncan = opt.noncan, task.junc_bonus = opt.junc_bonus;
+  const std::unique_ptr<DpBackend> dp = test::try_backend("scalar");
+  ASSERT_TRUE(dp);
+  DpResult ez;
+  dp->run(std::span<const DpTask>(&task, 1), std::span<DpResult>(&ez, 1));
+  ASSERT_TRUE(sr_rna_intron_accept(ez, static_cast<int32_t>(t.size()), static_cast<int32_t>(t2.size())));
+  EXPECT_EQ(test::cigar_text(ez.cigar), "30M804N40M");
+}
+
+// When the shortcut does not apply: a gap longer than 100 read bases, a target shorter
+// than 2|q| + 2*q2, more than 9 read bases matching neither end; annotated intron ends
+// come along with the bases.
+TEST(SrRnaShortcut, TargetOnlyForShortGapsMatchingBothEnds) {
+  const AlignOptions opt = sr_rna::splice_sr();
+  std::mt19937 rng(11);
+  std::vector<uint8_t> t2, junc2;
+  const std::string ref = sr_rna::random_bases(rng, 600);
+  auto enc = [](const std::string& s) { return test::encode(s); };
+  // 40 bases: 20 from each end of the reference stretch.
+  const std::string q40 = ref.substr(0, 20) + ref.substr(580);
+  EXPECT_TRUE(sr_rna_intron_target(opt, enc(q40), enc(ref), {}, t2, junc2));
+  // 101 read bases: too long; 100: still taken.
+  EXPECT_FALSE(sr_rna_intron_target(opt, enc(ref.substr(0, 50) + ref.substr(549)), enc(ref), {}, t2, junc2));
+  EXPECT_TRUE(sr_rna_intron_target(opt, enc(ref.substr(0, 50) + ref.substr(550)), enc(ref), {}, t2, junc2));
+  // The reference stretch must hold 2|q| + 2*q2 bases.
+  const std::string short_ref = ref.substr(0, 2 * 40 + 2 * opt.q2);
+  const std::string q_short = short_ref.substr(0, 20) + short_ref.substr(short_ref.size() - 20);
+  EXPECT_TRUE(sr_rna_intron_target(opt, enc(q_short), enc(short_ref), {}, t2, junc2));
+  EXPECT_FALSE(sr_rna_intron_target(opt, enc(q_short), enc(short_ref.substr(1)), {}, t2, junc2));
+  // Read bases equal to the reference's at neither end: 9 are taken, 10 are not. The
+  // reference is made so that no base equals the one 560 further (the read's offset
+  // from the other end), so each changed base of the read's first 20 counts once.
+  std::string r2 = ref;
+  for (size_t i = 0; i < 40; ++i)
+    if (r2[i] == r2[i + 560]) r2[i + 560] = r2[i] == 'A' ? 'C' : 'A';
+  auto other = [&](size_t i) {
+    for (char c : std::string("ACGT"))
+      if (c != r2[i] && c != r2[i + 560]) return c;
+    return 'N';
+  };
+  const std::string q_ok = r2.substr(0, 20) + r2.substr(580);
+  for (int k : {9, 10}) {
+    std::string q = q_ok;
+    for (int i = 0; i < k; ++i) q[static_cast<size_t>(2 * i)] = other(static_cast<size_t>(2 * i));
+    EXPECT_EQ(sr_rna_intron_target(opt, enc(q), enc(r2), {}, t2, junc2), k == 9) << k;
+  }
+  // With annotation: junc2 is junc's first |q|, zeros, junc's last |q|.
+  std::vector<uint8_t> junc(ref.size(), 0);
+  junc[5] = dp_junc::kJuncForStart, junc[590] = dp_junc::kJuncForEnd, junc[300] = dp_junc::kJuncRevEnd;
+  ASSERT_TRUE(sr_rna_intron_target(opt, enc(q40), enc(ref), junc, t2, junc2));
+  ASSERT_EQ(junc2.size(), t2.size());
+  EXPECT_EQ(junc2[5], dp_junc::kJuncForStart);
+  EXPECT_EQ(junc2[junc2.size() - 10], dp_junc::kJuncForEnd);
+  EXPECT_EQ(std::count(junc2.begin(), junc2.end(), 0), static_cast<std::ptrdiff_t>(junc2.size()) - 2);
+}
+
+// The DP's answer is taken only with M at both ends, exactly one N and no I, and not
+// Z-dropped; the N then spans the real gap.
+TEST(SrRnaShortcut, AcceptOneIntronWithoutInsertions) {
+  auto result = [](const std::string& c, bool zdropped = false) {
+    DpResult r;
+    r.cigar = test::parse_cigar(c);
+    r.zdropped = zdropped;
+    return r;
+  };
+  DpResult ok = result("30M118N38M2D2M");
+  ASSERT_TRUE(sr_rna_intron_accept(ok, 1000, 188));
+  EXPECT_EQ(test::cigar_text(ok.cigar), "30M930N38M2D2M");
+  for (const char* bad : {"30M118N40M", "70M118D", "5D30M118N40M", "30M50N20M48N20M", "30M1I118N39M", "30M2I118N38M"}) {
+    DpResult r = result(bad);
+    const std::vector<uint32_t> before = r.cigar;
+    const bool taken = std::string(bad) == "30M118N40M";
+    EXPECT_EQ(sr_rna_intron_accept(r, 1000, 188), taken) << bad;
+    if (!taken) {
+      EXPECT_EQ(r.cigar, before) << bad;
+    }
+  }
+  DpResult dropped = result("30M118N40M", true);
+  EXPECT_FALSE(sr_rna_intron_accept(dropped, 1000, 188));
+}
+
 }  // namespace
 }  // namespace agatha::align

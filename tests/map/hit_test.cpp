@@ -5,6 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <agatha/cigar.hpp>
+
+#include <algorithm>
+#include <cmath>
 #include <vector>
 
 namespace agatha::map {
@@ -112,6 +116,103 @@ TEST(Alt, MarkReordersAndSetParentScalesTheSecondaryScore) {
   std::vector<Region> none = {make(0, -1, 100, 0)};
   mark_alt(none, {}, 0.15f);
   EXPECT_FALSE(none[0].is_alt) << "no ALT contigs: nothing marked";
+}
+
+
+// ---- mm_set_mapq2 (minimap2 2.31): short spliced reads ----
+
+namespace mapq2 {
+
+// An aligned primary (dp_max 140 of a second-best 100) and a secondary of it; CIGARs
+// with or without an intron.
+std::vector<Region> pair_of_regions(bool primary_spliced, bool secondary_spliced) {
+  std::vector<Region> regs = {make(0, 0, 120, 0), make(1, 0, 90, 0)};
+  for (Region& r : regs) {
+    r.aligned = true;
+    r.cnt = 2;  // few anchors: MAPQ scaled by 0.2, well below the cap of 60
+    r.mlen = 95, r.blen = 100;
+    r.dp_max = r.id == 0 ? 140 : 100;
+    r.cigar = {cigar::make(100, cigar::kMatch)};
+  }
+  regs[0].dp_max2 = 100;
+  regs[0].subsc = 90;
+  regs[0].score0 = 150;  // the chain lost part of its score
+  auto splice = [](Region& r) {
+    r.cigar = {cigar::make(60, cigar::kMatch), cigar::make(500, cigar::kNSkip), cigar::make(40, cigar::kMatch)};
+  };
+  if (primary_spliced) splice(regs[0]);
+  if (secondary_spliced) splice(regs[1]);
+  return regs;
+}
+
+// minimap2's formula for the primary above, with x as given.
+int expected_mapq(float x) {
+  const Region r = pair_of_regions(false, false)[0];
+  const float uniq = 120.0f / (120.0f + 0.0f);  // the primaries' chain scores, rep_len 0
+  const float pen_s1 = (r.score > 100 ? 1.0f : 0.01f * r.score) * uniq;
+  const float pen_cm = std::min(pen_s1, r.cnt > 10 ? 1.0f : 0.1f * r.cnt);
+  const float identity = 95.0f / 100.0f;
+  return static_cast<int>(identity * pen_cm * 40.0f * (1.0f - x * x) * std::log(140.0f / 1.0f));
+}
+
+}  // namespace mapq2
+
+TEST(SetMapq2, ShortSplicedReadsIgnoreChainScores) {
+  using namespace mapq2;
+  std::vector<Region> regs = pair_of_regions(false, false);
+  set_mapq(regs, 25, 1, 0, true, true);
+  EXPECT_EQ(regs[0].mapq, expected_mapq(100.0f / 140.0f));
+  EXPECT_EQ(regs[1].mapq, 0);
+  // Without the rule (2.24, or not spliced short reads) the chain scores weigh in.
+  regs = pair_of_regions(false, false);
+  set_mapq(regs, 25, 1, 0, true, false);
+  EXPECT_EQ(regs[0].mapq, expected_mapq(100.0f * 90 / 140.0f / 150));
+  EXPECT_NE(expected_mapq(100.0f / 140.0f), expected_mapq(100.0f * 90 / 140.0f / 150));
+}
+
+TEST(SetMapq2, SplicedPrimaryGainsTenUnlessASecondaryIsSpliced) {
+  using namespace mapq2;
+  const int base = expected_mapq(100.0f / 140.0f);
+  ASSERT_LT(base + 10, 60);
+  std::vector<Region> regs = pair_of_regions(true, false);
+  ASSERT_TRUE(is_spliced(regs[0]));
+  set_mapq(regs, 25, 1, 0, true, true);
+  EXPECT_EQ(regs[0].mapq, base + 10);
+  regs = pair_of_regions(true, true);  // a spliced secondary: no bonus
+  set_mapq(regs, 25, 1, 0, true, true);
+  EXPECT_EQ(regs[0].mapq, base);
+  regs = pair_of_regions(false, true);  // the primary itself unspliced
+  set_mapq(regs, 25, 1, 0, true, true);
+  EXPECT_EQ(regs[0].mapq, base);
+  regs = pair_of_regions(true, false);  // not the rule: no bonus
+  set_mapq(regs, 25, 1, 0, true, false);
+  EXPECT_EQ(regs[0].mapq, expected_mapq(100.0f * 90 / 140.0f / 150));
+}
+
+TEST(SetMapq2, IsSplicedNeedsAnAlignmentWithAnIntron) {
+  std::vector<Region> regs = mapq2::pair_of_regions(true, false);
+  EXPECT_TRUE(is_spliced(regs[0]));
+  EXPECT_FALSE(is_spliced(regs[1]));
+  regs[0].aligned = false;
+  EXPECT_FALSE(is_spliced(regs[0]));
+}
+
+TEST(SetMapq2, RegionParamsFollowTheRelease) {
+  AlignOptions o;
+  o.release = Release::k2_31;
+  o.sr_rna = o.splice = true;
+  RegionParams p = region_params(o);
+  EXPECT_FALSE(p.short_read);  // mapping keeps the long-read steps
+  EXPECT_TRUE(p.mapq_short_read);
+  EXPECT_TRUE(p.mapq_sr_splice);
+  o.sr_rna = false, o.sr = true;
+  EXPECT_TRUE(region_params(o).mapq_sr_splice);
+  o.release = Release::k2_24;
+  p = region_params(o);
+  EXPECT_TRUE(p.mapq_short_read);
+  EXPECT_FALSE(p.mapq_sr_splice);
+  o.release = Release::k2_31, o.splice = false;
+  EXPECT_FALSE(region_params(o).mapq_sr_splice);
 }
 
 }  // namespace
