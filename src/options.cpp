@@ -75,7 +75,7 @@ const std::vector<std::string>& preset_names() {
 
 void AlignOptions::apply_preset(std::string_view name) {
   const bool r31 = rules().presets_2_31;
-  if (name == "map-ont" || name == "lr") {
+  if (name == "map-ont" || (r31 && name == "lr")) {
     // the defaults
   } else if (name == "map-pb" || name == "map10k") {
     hpc = true, k = 19;

@@ -525,8 +525,6 @@ Minimap2Parse parse_minimap2_args(std::vector<std::string> words, Minimap2Flavor
       if (c == 'x') {
         const std::string& name = *scan.value();
         try {
-          // "lr" (agatha's alias of map-ont, 2.31's too) is not 2.24's.
-          if (!align && name == "lr" && !s.opt.rules().presets_2_31) throw OptionError("");
           s.opt.apply_preset(name);
         } catch (const OptionError&) {
           throw OptionError("unknown preset '" + name + "'");

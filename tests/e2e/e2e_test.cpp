@@ -172,6 +172,10 @@ struct Case {
   std::string name, output, reference, reads, options;  // output: "sam" or "paf"; reads: files separated by spaces
   Release release = kRelease224;
   std::string expected() const { return fixture(release, name + "." + output + ".gz"); }
+  // "exit CODE\nLAST LINE OF STDERR\n" where the release rejects the case's options (a
+  // preset of 2.31 that 2.24 lacks; make-fixtures.sh), in place of expected().
+  std::string error_file() const { return fixture(release, name + ".error"); }
+  bool rejected() const { return fs::exists(test::source_path(error_file())); }
   // agatha's options: the release's, then the case's; a PAF case with neither -a nor -c
   // is minimap2's mapping-only PAF, which `agatha align` writes with --map-only.
   std::string agatha_options() const {
@@ -208,11 +212,15 @@ std::vector<Case> load_cases(const std::string& output = "") {
   return cases;
 }
 
-// Every case once per release.
-std::vector<Case> load_cases_of_both_releases(const std::string& output = "") {
+// Every case once per release, but where the release rejects it (or, with rejected,
+// only those).
+std::vector<Case> load_cases_of_both_releases(const std::string& output = "", bool rejected = false) {
   std::vector<Case> cases;
   for (const Release& rel : kReleases)
-    for (Case c : load_cases(output)) c.release = rel, cases.push_back(c);
+    for (Case c : load_cases(output)) {
+      c.release = rel;
+      if (c.rejected() == rejected) cases.push_back(c);
+    }
   return cases;
 }
 
@@ -256,7 +264,11 @@ TEST(CasesFile, IsWellFormed) {
     EXPECT_TRUE(f[1] == "sam" || f[1] == "paf") << f[1];
     std::vector<std::string> files = words(f[3]);
     files.push_back(f[2]);
-    for (const Release& rel : kReleases) files.push_back(Case{f[0], f[1], f[2], f[3], f[4], rel}.expected());
+    for (const Release& rel : kReleases) {
+      const Case c{f[0], f[1], f[2], f[3], f[4], rel};
+      EXPECT_NE(fs::exists(test::source_path(c.expected())), c.rejected())
+          << "exactly one of " << c.expected() << " and " << c.error_file();
+    }
     for (const std::string& rel : files) EXPECT_TRUE(fs::exists(test::source_path(rel))) << rel;
     ++n;
   }
@@ -325,6 +337,28 @@ TEST_P(E2eCase, EqualsMinimap2) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Minimap2, E2eCase, ::testing::ValuesIn(load_cases_of_both_releases()), case_name);
+
+// A case the release rejects (2.24 and a preset of 2.31): agatha align exits with
+// minimap2's code, its last message ending as minimap2's does (minimap2 "[ERROR] unknown
+// preset 'lr:hq'", agatha "[E::align] unknown preset 'lr:hq'").
+class E2eRejected : public E2eCase {};
+
+TEST_P(E2eRejected, AsMinimap2) {
+  const Case& c = GetParam();
+  std::istringstream want(test::read_file(test::source_path(c.error_file())));
+  std::string exit_line, message;
+  std::getline(want, exit_line);
+  std::getline(want, message);
+  ASSERT_TRUE(exit_line.starts_with("exit ")) << c.error_file();
+  const std::string prefix = "[ERROR] ";
+  ASSERT_TRUE(message.starts_with(prefix)) << c.error_file() << ": " << message;
+  message = message.substr(prefix.size());
+  const Outcome r = align_case();
+  EXPECT_EQ("exit " + std::to_string(r.code), exit_line) << c.agatha_options();
+  EXPECT_TRUE(test::last_line(r.err).ends_with(message)) << "agatha: " << test::last_line(r.err) << "\nminimap2: " << message;
+}
+
+INSTANTIATE_TEST_SUITE_P(Minimap2, E2eRejected, ::testing::ValuesIn(load_cases_of_both_releases("", true)), case_name);
 
 // The CUDA backend's own kernel and launcher, run on the host emulation of CUDA: the
 // same bytes as the default backend's run of the case (the cpu backend where no GPU is
