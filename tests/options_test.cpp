@@ -99,19 +99,41 @@ TEST(Options, SplicePresets) {
   EXPECT_EQ(sp.zdrop, 200);
   EXPECT_EQ(sp.zdrop_inv, 100);
   EXPECT_EQ(sp.min_dp_max, 80);  // not rescaled with a
+  // splice:hq: 2.24 sets the junction bonus, 2.31 -C, to 5; 2.31's presets also set
+  // --junc-pen 5.
+  AlignOptions hq24;
+  hq24.set_release(Release::k2_24);
+  hq24.apply_preset("splice:hq");
+  EXPECT_EQ(hq24.junc_bonus, 5);
+  EXPECT_EQ(hq24.noncan, 9);
+  EXPECT_EQ(hq24.junc_pen, 0);
   AlignOptions hq;
   hq.apply_preset("splice:hq");
-  EXPECT_EQ(hq.junc_bonus, 5);  // 2.24: the junction bonus, not -C, becomes 5
-  EXPECT_EQ(hq.noncan, 9);
-  EXPECT_EQ(hq.b, 4);
-  EXPECT_EQ(hq.q, 6);
-  EXPECT_EQ(hq.q2, 24);
-  EXPECT_EQ(hq.e, 1);
-  // mm_set_opt compares the first six letters: any "splice..." is the splice preset.
+  EXPECT_EQ(hq.junc_bonus, 9);
+  EXPECT_EQ(hq.noncan, 5);
+  EXPECT_EQ(hq.junc_pen, 5);
+  for (const AlignOptions& o : {hq24, hq}) {
+    EXPECT_EQ(o.b, 4);
+    EXPECT_EQ(o.q, 6);
+    EXPECT_EQ(o.q2, 24);
+    EXPECT_EQ(o.e, 1);
+  }
+  // 2.24's mm_set_opt compares the first six letters: any "splice..." is the splice
+  // preset; 2.31 compares the names.
   AlignOptions other;
+  other.set_release(Release::k2_24);
   other.apply_preset("splicefoo");
   EXPECT_EQ(other.junc_bonus, 9);
   EXPECT_TRUE(other.splice);
+  EXPECT_THROW(AlignOptions().apply_preset("splicefoo"), OptionError);
+  // splice:sr (2.31): short RNA-seq reads, in pairs.
+  AlignOptions ssr;
+  ssr.apply_preset("splice:sr");
+  EXPECT_TRUE(ssr.splice && ssr.sr_rna && ssr.frag_mode && ssr.weak_pairing && ssr.heap_sort);
+  EXPECT_FALSE(ssr.sr);
+  EXPECT_EQ(ssr.pe_ori, 1);
+  EXPECT_EQ(ssr.min_ksw_len, 20);
+  EXPECT_EQ(ssr.best_n, 10);
   AlignOptions cdna;
   cdna.apply_preset("cdna");
   EXPECT_TRUE(cdna.splice);
@@ -174,3 +196,53 @@ TEST(Options, ChecksWithTheOutput) {
 
 }  // namespace
 }  // namespace agatha
+
+// minimap2 2.31's presets (mm_set_opt), and what 2.24 lacks.
+TEST(Options, PresetsOf2_31) {
+  AlignOptions hifi24, hifi;
+  hifi24.set_release(Release::k2_24);
+  hifi24.apply_preset("map-hifi");
+  hifi.apply_preset("map-hifi");
+  EXPECT_EQ(hifi24.occ_dist, 500);
+  EXPECT_EQ(hifi.occ_dist, AlignOptions().occ_dist);  // 2.31 no longer sets -e 500
+  EXPECT_EQ(hifi.min_dp_max, 200);
+  AlignOptions hq;
+  hq.apply_preset("lr:hq");
+  EXPECT_EQ(hq.k, 19);
+  EXPECT_EQ(hq.w, 19);
+  EXPECT_EQ(hq.max_gap, 10000);
+  EXPECT_EQ(hq.a, 2);  // the default scoring, unlike map-hifi
+  EXPECT_EQ(hq.min_dp_max, 80);
+  AlignOptions ae;
+  ae.apply_preset("lr:hqae");
+  EXPECT_TRUE(ae.rmq);
+  EXPECT_EQ(ae.k, 25);
+  EXPECT_EQ(ae.w, 51);
+  EXPECT_EQ(ae.rmq_inner_dist, 5000);
+  EXPECT_EQ(ae.best_n, 100);
+  AlignOptions iclr;
+  iclr.apply_preset("map-iclr");
+  EXPECT_EQ(iclr.k, 19);
+  EXPECT_EQ(iclr.b, 6);
+  EXPECT_EQ(iclr.transition, 4);
+  EXPECT_EQ(iclr.q, 10);
+  EXPECT_EQ(iclr.q2, 50);
+  EXPECT_TRUE(iclr.dp_scoring().generic());
+  EXPECT_EQ(iclr.dp_scoring().transition_score(), -4);
+  EXPECT_EQ(iclr.dp_scoring().substitution(0, 2), -4);  // A/G
+  EXPECT_EQ(iclr.dp_scoring().substitution(0, 1), -6);  // A/C
+  EXPECT_EQ(AlignOptions().part_bases, 8'000'000'000ULL);
+  EXPECT_EQ(hifi24.part_bases, 4'000'000'000ULL);
+  for (const char* name : {"lr", "lr:hq", "lr:hqae", "map-iclr", "map-iclr-prerender"}) {
+    AlignOptions o;
+    o.set_release(Release::k2_24);
+    EXPECT_THROW(o.apply_preset(name), OptionError) << name;
+  }
+  // --score-N within [0, -B) (2.31's mm_check_opt).
+  AlignOptions n;
+  n.sc_ambi = 4;
+  EXPECT_THROW(n.validate(), OptionError);
+  n.set_release(Release::k2_24);
+  n.sc_ambi = 4;
+  EXPECT_NO_THROW(n.validate());
+}

@@ -372,6 +372,8 @@ TEST_F(RegionZdrop, GapFillSecondPassUsesZdropInvAfterAnInversionDrop) {
     size_t logged = 0;
     for (const RegionAlignment& ra : al) logged += ra.calls.size();
     ASSERT_EQ(calls.size(), logged) << "every call within max_sw_mat";
+    // kMteQCell (2.31's mte_q) rides on every call of the release; not part of the pass.
+    auto pass_flag = [](uint32_t f) { return f & ~dp_flag::kMteQCell; };
     for (size_t i = 0; i < calls.size(); ++i) {
       const RecordingSource::Call& c = calls[i];
       if (c.flag & dp_flag::kExtzOnly) {
@@ -381,14 +383,14 @@ TEST_F(RegionZdrop, GapFillSecondPassUsesZdropInvAfterAnInversionDrop) {
         }
         continue;
       }
-      if (c.flag != dp_flag::kApproxMax) continue;  // a second pass, checked with its first
+      if (pass_flag(c.flag) != dp_flag::kApproxMax) continue;  // a second pass, checked with its first
       ++first_passes;
       EXPECT_EQ(c.zdrop, opt.zdrop) << "first pass, call " << i;
       const int code = test_zdrop(opt, c.query.data(), c.target.data(), c.result.cigar);
       ASSERT_GE(code, 0);
       ASSERT_LE(code, 2);
       ++by_code[code];
-      const bool second = i + 1 < calls.size() && calls[i + 1].flag == 0;
+      const bool second = i + 1 < calls.size() && pass_flag(calls[i + 1].flag) == 0;
       if (code == 0) {
         EXPECT_FALSE(second) << "call " << i << ": no Z-drop, yet a second pass";
         continue;
