@@ -195,8 +195,6 @@ TEST(Options, ChecksWithTheOutput) {
 }
 
 }  // namespace
-}  // namespace agatha
-
 // minimap2 2.31's presets (mm_set_opt), and what 2.24 lacks.
 TEST(Options, PresetsOf2_31) {
   AlignOptions hifi24, hifi;
@@ -246,3 +244,5 @@ TEST(Options, PresetsOf2_31) {
   n.sc_ambi = 4;
   EXPECT_NO_THROW(n.validate());
 }
+
+}  // namespace agatha
