@@ -16,6 +16,7 @@
 #include <cctype>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -371,7 +372,7 @@ const Mm2Option kOptions[] = {
      [](Ctx& c) { c.s.opt.no_long_join = true; }},
     {0, "sr", ArgKind::kNone, nullptr, nullptr, [](Ctx& c) { c.s.opt.sr = true; }, Since::k2_24Only},
     {0, "sr", ArgKind::kOptional, "[=dna|rna|no]",
-     "short-read alignment heuristics: dna (if absent), rna (with splicing) or no (2.24: --sr, no value)",
+     "short-read alignment heuristics: dna (if absent), rna (spliced short reads) or no; 2.24's --sr takes no value",
      [](Ctx& c) {
        AlignOptions& o = c.s.opt;
        if (!c.value || *c.value == "dna") {
@@ -833,7 +834,13 @@ std::string minimap2_option_help() {
       out.append(26 - names.size(), ' ');
     else
       out.append(1, '\n').append(28, ' ');
-    out.append(o.help).append(o.since == Since::k2_31 ? " (2.31)" : "").append(1, '\n');
+    // "(2.31)": an option 2.24 does not have in any form.
+    const bool only_2_31 = o.since == Since::k2_31 && std::none_of(std::begin(kOptions), std::end(kOptions),
+                                                                    [&o](const Mm2Option& x) {
+                                                                      return x.since == Since::k2_24Only && o.long_name &&
+                                                                             x.long_name == std::string_view(o.long_name);
+                                                                    });
+    out.append(o.help).append(only_2_31 ? " (2.31)" : "").append(1, '\n');
   }
   return out;
 }

@@ -448,5 +448,18 @@ TEST(Minimap2Args231, UsageOfEachRelease) {
             std::string::npos);
 }
 
+// agatha align's option list marks the options 2.24 does not have.
+TEST(Minimap2Args231, OptionHelpMarksTheNewOptions) {
+  const std::string help = minimap2_option_help();
+  EXPECT_NE(help.find("  --ds                      output the ds tag, which is an extension to cs (2.31)\n"),
+            std::string::npos);
+  EXPECT_NE(help.find("  --pairing no|weak|strong  "), std::string::npos);
+  const size_t sr = help.find("  --sr[=dna|rna|no]");
+  ASSERT_NE(sr, std::string::npos);
+  EXPECT_EQ(help.find("  --sr ", 0), std::string::npos) << "2.24's --sr is not listed apart";
+  EXPECT_NE(help.substr(sr, help.find('\n', sr) - sr).find("2.24's --sr takes no value"), std::string::npos);
+  EXPECT_EQ(help.substr(sr, help.find('\n', sr) - sr).find("(2.31)"), std::string::npos) << "2.24 has --sr";
+}
+
 }  // namespace
 }  // namespace agatha::cli
