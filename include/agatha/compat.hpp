@@ -36,6 +36,15 @@ struct ReleaseRules {
   bool splice_with_frag;
   // mm_check_opt: 2.31 refuses --score-N outside [0, -B).
   bool check_score_n;
+  // main.c (main's long-option table, short-option string and option loop): 2.31's
+  // options -b, -J, -j, --secondary-seq, --ds, --rmq-inner, --spsc, --junc-pen, --pairing,
+  // --jump-min-match, --write-junc, --pass1, --spsc-scale, --spsc0 and --dbg-seed-occ,
+  // and --sr's optional value (dna|rna|no). In 2.24 they are unknown options (and --sr
+  // takes no value: "--sr=rna" is --sr).
+  bool options_2_31;
+  // main.c's usage text (minimap2 -h): 2.31's shows -I [8G], -J, -j, --ds and -y, and
+  // lists the presets anew (lr:hq, splice:sr, map-iclr...).
+  bool usage_2_31;
 
   // ---- chaining (lchain.c: mg_lchain_rmq) ----
   // The inner distance of RMQ chaining (--rmq-inner, lr:hqae's 5000): 2.24 turns the
@@ -102,6 +111,8 @@ inline constexpr ReleaseRules kRules2_24{
     .presets_2_31 = false,
     .splice_with_frag = false,
     .check_score_n = false,
+    .options_2_31 = false,
+    .usage_2_31 = false,
     .rmq_inner_clamp = false,
     .select_sub_decide_first = false,
     .mapq_sr_splice = false,
@@ -123,6 +134,8 @@ inline constexpr ReleaseRules kRules2_31{
     .presets_2_31 = true,
     .splice_with_frag = true,
     .check_score_n = true,
+    .options_2_31 = true,
+    .usage_2_31 = true,
     .rmq_inner_clamp = true,
     .select_sub_decide_first = true,
     .mapq_sr_splice = true,

@@ -619,8 +619,8 @@ void add_align_command(CLI::App& app) {
   sub->add_option("--index-format", args->index_format, "With --sort: the index written, csi (default) or bai")
       ->check(one_of({"csi", "bai"}, "--index-format only takes 'csi' or 'bai'"));
   sub->footer(
-      "minimap2 2.24's options, with minimap2's meaning, value syntax and defaults (the preset -x first, whatever "
-      "its place; then the others in order). agatha align writes SAM unless -c (PAF with base alignment) or "
+      "minimap2's options, with minimap2's meaning, value syntax and defaults (the preset -x first, whatever "
+      "its place; then the others in order); those marked (2.31) are unknown options with --compat 2.24. agatha align writes SAM unless -c (PAF with base alignment) or "
       "--map-only; --paf is -c, --output is -o:\n" +
       minimap2_option_help());
   run_when_parsed(*sub, [args] {

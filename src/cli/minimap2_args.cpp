@@ -1,5 +1,5 @@
-// minimap2 2.24's options (main.c's option table and option loop), their effect on
-// AlignOptions and the output settings, and the checks after the loop. See
+// minimap2's options, 2.24's and 2.31's (main.c's option table and option loop), their
+// effect on AlignOptions and the output settings, and the checks after the loop. See
 // minimap2_args.hpp.
 #include "minimap2_args.hpp"
 
@@ -10,11 +10,13 @@
 #include <climits>
 #include <cmath>
 #include <cstdint>
+#include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 #include <cctype>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -119,9 +121,17 @@ struct Ctx {
 
 using Action = void (*)(Ctx&);
 
-// One option of minimap2 2.24: its short letter (0: none), its long name (null: none),
-// whether it takes a value, and what it does. `value` and `help` are for the help lists;
-// a null help keeps the option out of them (minimap2 does not list it either).
+// The releases that have an option (ReleaseRules::options_2_31 decides).
+enum class Since : uint8_t {
+  kBoth,     // 2.24 and 2.31
+  k2_31,     // added in 2.31: an unknown option in 2.24
+  k2_24Only  // 2.24's form of an option 2.31 changed (--sr without a value)
+};
+
+// One option of minimap2: its short letter (0: none), its long name (null: none),
+// whether it takes a value, and what it does; the releases that have it. `value` and
+// `help` are for the help lists; a null help keeps the option out of them (minimap2 does
+// not list it either).
 struct Mm2Option {
   char letter;
   const char* long_name;
@@ -129,7 +139,17 @@ struct Mm2Option {
   const char* value;
   const char* help;
   Action apply;
+  Since since = Since::kBoth;
 };
+
+bool has_option(const Mm2Option& o, const ReleaseRules& rules) {
+  switch (o.since) {
+    case Since::kBoth: return true;
+    case Since::k2_31: return rules.options_2_31;
+    case Since::k2_24Only: return !rules.options_2_31;
+  }
+  return false;
+}
 
 // minimap2's -S (deprecated) and --cs.
 void set_cs(Ctx& c) {
@@ -148,8 +168,8 @@ void set_cs(Ctx& c) {
   }
 }
 
-// The options in minimap2 2.24's order of its short-option string, then its long-only
-// options in its long-option table's order. Help texts follow minimap2's --help and man
+// The options in minimap2's order of its short-option string, then its long-only
+// options in its long-option table's order (2.31's additions where 2.31 put them). Help texts follow minimap2's --help and man
 // page.
 const Mm2Option kOptions[] = {
     {'2', nullptr, ArgKind::kNone, nullptr, "use two I/O threads during mapping (no effect on output)",
@@ -236,7 +256,7 @@ const Mm2Option kOptions[] = {
      [](Ctx& c) { c.s.opt.min_dp_max = c.i(); }},
     {'x', nullptr, ArgKind::kRequired, "STR",
      "preset (always applied before other options): map-pb, map-ont, map-hifi, ava-pb, ava-ont, asm5, asm10, asm20, "
-     "splice, splice:hq, sr",
+     "splice, splice:hq, sr; 2.31's also lr (map-ont), lr:hq, lr:hqae, map-iclr, map-iclr-prerender, splice:sr",
      nullptr},  // applied by the first pass
     {'H', nullptr, ArgKind::kNone, nullptr, "use homopolymer-compressed k-mer (preferrable for PacBio)",
      [](Ctx& c) { c.s.opt.hpc = true; }},
@@ -256,6 +276,11 @@ const Mm2Option kOptions[] = {
     {'A', nullptr, ArgKind::kRequired, "INT", "matching score", [](Ctx& c) { c.s.opt.a = c.i(); }},
     {'B', nullptr, ArgKind::kRequired, "INT", "mismatch penalty (larger value for lower divergence)",
      [](Ctx& c) { c.s.opt.b = c.i(); }},
+    {'b', nullptr, ArgKind::kRequired, "INT", "mismatch penalty of a transition (A<->G, C<->T); 0: -B",
+     [](Ctx& c) {
+       c.s.opt.transition = c.i();
+     },
+     Since::k2_31},
     {'O', nullptr, ArgKind::kRequired, "INT[,INT]", "gap open penalty",
      [](Ctx& c) {
        const auto [a, b] = long_pair(c.v(), c.name, c.strict);
@@ -312,6 +337,18 @@ const Mm2Option kOptions[] = {
        c.s.opt.min_mid_occ = to_int(a);
        if (b) c.s.opt.max_mid_occ = to_int(*b);
      }},
+    {'J', nullptr, ArgKind::kRequired, "INT", "splice mode. 0: original minimap2 model; 1: miniprot model [1]",
+     [](Ctx& c) {  // other values leave the model as it is
+       const int t = c.i();
+       if (t == 0 || t == 1) c.s.opt.splice_model = t;
+     },
+     Since::k2_31},
+    {'j', nullptr, ArgKind::kRequired, "FILE", "junctions in BED12 to extend *short* RNA-seq alignment",
+     [](Ctx& c) {
+       c.s.opt.jump_bed = c.v();
+       c.unsupported("junction jumps (mm_idx_jjump_read, jump.c) are not implemented");
+     },
+     Since::k2_31},
     // ---- long-only options ----
     {0, "bucket-bits", ArgKind::kRequired, "INT", "bits of the index's hash buckets (no effect on output)",
      [](Ctx& c) { c.s.opt.bucket_bits = c.i(); }},
@@ -331,7 +368,25 @@ const Mm2Option kOptions[] = {
     {0, "splice", ArgKind::kNone, nullptr, "spliced alignment mode", [](Ctx& c) { c.s.opt.splice = true; }},
     {0, "no-long-join", ArgKind::kNone, nullptr, "disable the long gap patching heuristic",
      [](Ctx& c) { c.s.opt.no_long_join = true; }},
-    {0, "sr", ArgKind::kNone, nullptr, "short-read alignment heuristics", [](Ctx& c) { c.s.opt.sr = true; }},
+    {0, "sr", ArgKind::kNone, nullptr, nullptr, [](Ctx& c) { c.s.opt.sr = true; }, Since::k2_24Only},
+    {0, "sr", ArgKind::kOptional, "[=dna|rna|no]",
+     "short-read alignment heuristics: dna (if absent), rna (spliced short reads) or no; 2.24's --sr takes no value",
+     [](Ctx& c) {
+       AlignOptions& o = c.s.opt;
+       if (!c.value || *c.value == "dna") {
+         o.sr = true;
+       } else if (*c.value == "rna") {
+         o.sr_rna = true;
+       } else if (*c.value == "no") {
+         o.sr = o.sr_rna = false;
+       } else if (c.strict) {
+         throw OptionError("--sr only takes 'dna', 'rna' or 'no'");
+       } else if (c.s.verbose >= 2) {  // as minimap2: below -v 2 an invalid value does nothing
+         o.sr = true;
+         c.warn("--sr only takes 'dna' or 'rna'. Invalid values are assumed to be 'dna'.");
+       }
+     },
+     Since::k2_31},
     {0, "frag", ArgKind::kRequired, "yes|no", "whether to map the reads of several files as fragments",
      [](Ctx& c) { c.yes_no(c.s.opt.frag_mode, true); }},
     {0, "secondary", ArgKind::kRequired, "yes|no", "whether to output secondary alignments",
@@ -339,7 +394,7 @@ const Mm2Option kOptions[] = {
     {0, "cs", ArgKind::kOptional, "[=STR]", "output the cs tag; STR is 'short' (if absent) or 'long' [none]", set_cs},
     {0, "end-bonus", ArgKind::kRequired, "INT", "score bonus when alignment extends to the end of the query",
      [](Ctx& c) { c.s.opt.end_bonus = c.i(); }},
-    {0, "no-pairing", ArgKind::kNone, nullptr, "treat the segments of a fragment as independent reads",
+    {0, "no-pairing", ArgKind::kNone, nullptr, "treat the segments of a fragment as independent reads (2.31: --pairing=no)",
      [](Ctx& c) { c.s.opt.independent_segments = true; }},
     {0, "splice-flank", ArgKind::kRequired, "yes|no",
      "whether to assume the next base to GT is A/G and the base before AG is C/T",
@@ -395,7 +450,7 @@ const Mm2Option kOptions[] = {
      [](Ctx& c) { c.s.opt.mask_len = to_int(c.num()); }},
     {0, "rmq", ArgKind::kOptional, "[=yes|no]", "RMQ chaining in the first pass (the asm presets)",
      [](Ctx& c) {
-       if (!c.value)  // minimap2 2.24 crashes on a bare --rmq; taken as --rmq=yes
+       if (!c.value)  // 2.31: --rmq=yes (2.24 crashes on a bare --rmq; agatha takes it as 2.31 does)
          c.s.opt.rmq = true;
        else
          c.yes_no(c.s.opt.rmq, true);
@@ -414,6 +469,58 @@ const Mm2Option kOptions[] = {
      [](Ctx& c) { c.unsupported("a minimap2 debugging switch, left out"); }},
     {0, "no-hash-name", ArgKind::kNone, nullptr, "leave the read name out of the per-read hash",
      [](Ctx& c) { c.s.opt.hash_name = false; }},
+    // ---- 2.31's ----
+    {0, "secondary-seq", ArgKind::kNone, nullptr, "in SAM, write the sequence of secondary alignments",
+     [](Ctx& c) { c.s.secondary_seq = true; }, Since::k2_31},
+    {0, "ds", ArgKind::kNone, nullptr, "output the ds tag, which is an extension to cs",
+     [](Ctx& c) { c.s.ds = true; }, Since::k2_31},
+    {0, "rmq-inner", ArgKind::kRequired, "NUM", "RMQ chaining: the distance within which all predecessors are tried",
+     [](Ctx& c) { c.s.opt.rmq_inner_dist = to_int(c.num()); }, Since::k2_31},
+    {0, "spsc", ArgKind::kRequired, "FILE", "splice-site scores",
+     [](Ctx& c) {
+       c.s.opt.spsc_file = c.v();
+       c.unsupported("splice-site scores (mm_idx_spsc_read2) are not implemented");
+     },
+     Since::k2_31},
+    {0, "junc-pen", ArgKind::kRequired, "INT", "penalty of a splice site --spsc does not score",
+     [](Ctx& c) { c.s.opt.junc_pen = c.i(); }, Since::k2_31},
+    {0, "pairing", ArgKind::kRequired, "no|weak|strong",
+     "how the segments of a fragment are paired: no (independent reads), weak, strong",
+     [](Ctx& c) {
+       AlignOptions& o = c.s.opt;
+       if (c.v() == "no") {
+         o.independent_segments = true;
+       } else if (c.v() == "weak") {
+         o.weak_pairing = true, o.independent_segments = false;
+       } else {
+         if (c.v() != "strong") {
+           if (c.strict) throw OptionError("--pairing only takes 'no', 'weak' or 'strong'");
+           if (c.s.verbose >= 2) c.warn("unrecognized argument for --pairing; assuming 'strong'.");
+         }
+         o.independent_segments = o.weak_pairing = false;
+       }
+     },
+     Since::k2_31},
+    {0, "jump-min-match", ArgKind::kRequired, "NUM", "min matching bases of a jump to an annotated junction (-j)",
+     [](Ctx& c) { c.s.opt.jump_min_match = to_int(c.num()); }, Since::k2_31},
+    {0, "write-junc", ArgKind::kNone, nullptr, "write the splice junctions of the alignments instead",
+     [](Ctx& c) {
+       c.s.write_junc = c.s.cigar = true;
+       c.unsupported("the junction output (MM_F_OUT_JUNC) is not implemented");
+     },
+     Since::k2_31},
+    {0, "pass1", ArgKind::kRequired, "FILE", "junctions of a first pass, used as -j's (score >= 5)",
+     [](Ctx& c) {
+       c.s.opt.pass1_bed = c.v();
+       c.unsupported("junction jumps (mm_idx_jjump_read, jump.c) are not implemented");
+     },
+     Since::k2_31},
+    {0, "spsc-scale", ArgKind::kRequired, "FLOAT", "scale of the --spsc scores",
+     [](Ctx& c) { c.s.opt.spsc_scale = c.f(); }, Since::k2_31},
+    {0, "spsc0", ArgKind::kRequired, "INT", "same as --junc-pen", [](Ctx& c) { c.s.opt.junc_pen = c.i(); },
+     Since::k2_31},
+    {0, "dbg-seed-occ", ArgKind::kNone, nullptr, nullptr,
+     [](Ctx& c) { c.unsupported("a minimap2 debugging switch, left out"); }, Since::k2_31},
     // agatha's, taken by both front ends: read before the presets (release_from_args).
     {0, "compat", ArgKind::kRequired, "VER",
      "the minimap2 release whose output to give: 2.24 or 2.31 [2.31; the environment variable AGATHA_COMPAT "
@@ -444,14 +551,24 @@ const Mm2Option* find_option(int id) {
   return nullptr;
 }
 
-std::string short_spec() {
+std::string short_spec(const ReleaseRules& rules) {
   std::string spec;
   for (const Mm2Option& o : kOptions) {
-    if (!o.letter) continue;
+    if (!o.letter || !has_option(o, rules)) continue;
     spec += o.letter;
     if (o.arg == ArgKind::kRequired) spec += ':';
   }
   return spec;
+}
+
+// One line of the usage text, printf-formatted as main.c prints it.
+__attribute__((format(printf, 2, 3))) void appendf(std::string& out, const char* format, ...) {
+  char b[512];
+  va_list ap;
+  va_start(ap, format);
+  std::vsnprintf(b, sizeof b, format, ap);
+  va_end(ap);
+  out += b;
 }
 
 }  // namespace
@@ -485,39 +602,75 @@ Minimap2Parse parse_minimap2_args(std::vector<std::string> words, Minimap2Flavor
                                   const std::function<void(const std::string&)>& warn,
                                   const std::vector<ExtraOption>& extras) {
   const bool align = flavor == Minimap2Flavor::kAlign;
-  // The long options: minimap2's table, then the extras (align's own).
-  std::vector<std::string> names;
-  std::vector<LongOption> longs;
-  for (size_t i = 0; i < std::size(kOptions); ++i)
-    if (kOptions[i].long_name) longs.push_back({kOptions[i].long_name, kOptions[i].arg, option_id(i)});
-  if (align) {  // agatha align's long names of -o and -c
-    longs.push_back({"output", ArgKind::kRequired, 'o'});
-    longs.push_back({"paf", ArgKind::kNone, 'c'});
-  }
-  for (size_t i = 0; i < extras.size(); ++i)
-    longs.push_back({extras[i].name, extras[i].arg, kExtraBase + static_cast<int>(i)});
-  const std::string spec = short_spec();
+  // The long options of a release: minimap2's table, then the extras (align's own).
+  const auto long_options = [&](const ReleaseRules& rules) {
+    std::vector<LongOption> longs;
+    for (size_t i = 0; i < std::size(kOptions); ++i)
+      if (kOptions[i].long_name && has_option(kOptions[i], rules))
+        longs.push_back({kOptions[i].long_name, kOptions[i].arg, option_id(i)});
+    if (align) {  // agatha align's long names of -o and -c
+      longs.push_back({"output", ArgKind::kRequired, 'o'});
+      longs.push_back({"paf", ArgKind::kNone, 'c'});
+    }
+    for (size_t i = 0; i < extras.size(); ++i)
+      longs.push_back({extras[i].name, extras[i].arg, kExtraBase + static_cast<int>(i)});
+    return longs;
+  };
 
   Minimap2Parse result;
   Minimap2Settings& s = result.settings;
   s = base;
   // The release followed, before anything else: AGATHA_COMPAT, then the last --compat.
+  // As the releases' options differ (2.24 has no --ds; --pa is --paf-no-hit in 2.24,
+  // ambiguous in 2.31), the words are scanned with each release's options (an unknown
+  // option, which the first pass then reports, ends a scan); the release is the one
+  // that reads them consistently (see below), AGATHA_COMPAT's first.
   {
-    std::optional<Release> release;
+    Release release = base.opt.release;
     if (const char* env = std::getenv("AGATHA_COMPAT"); env && *env) {
-      release = parse_release(env);
-      if (!release) throw OptionError(std::string("AGATHA_COMPAT: unknown minimap2 release '") + env + "' (2.24 or 2.31)");
+      const std::optional<Release> r = parse_release(env);
+      if (!r) throw OptionError(std::string("AGATHA_COMPAT: unknown minimap2 release '") + env + "' (2.24 or 2.31)");
+      release = *r;
     }
-    OptionScanner scan(words, spec, longs);
-    for (int c; (c = scan.next()) != OptionScanner::kEnd;) {
-      // An unknown option or a missing value ends the scan (the next pass reports it).
-      if (c == OptionScanner::kMissing || c == OptionScanner::kUnknown) break;
-      if (c != compat_id()) continue;
-      release = parse_release(*scan.value());
-      if (!release) throw OptionError("--compat: unknown minimap2 release '" + *scan.value() + "' (2.24 or 2.31)");
+    struct CompatScan {
+      std::optional<Release> named;  // by the last --compat read
+      bool complete = true;          // false: stopped at an unknown option or a missing value
+    };
+    const auto scan_compat = [&](Release current) {
+      const ReleaseRules& rules = rules_of(current);
+      const std::vector<LongOption> longs = long_options(rules);
+      OptionScanner scan(words, short_spec(rules), longs);
+      CompatScan out;
+      for (int c; (c = scan.next()) != OptionScanner::kEnd;) {
+        if (c == OptionScanner::kUnknown || c == OptionScanner::kMissing) {
+          out.complete = false;
+          break;
+        }
+        if (c != compat_id()) continue;
+        out.named = parse_release(*scan.value());
+        if (!out.named) throw OptionError("--compat: unknown minimap2 release '" + *scan.value() + "' (2.24 or 2.31)");
+      }
+      return out;
+    };
+    // A release reads the words consistently when its options read them all and the
+    // last --compat (if any) names it.
+    const Release other = release == Release::k2_24 ? Release::k2_31 : Release::k2_24;
+    const CompatScan own = scan_compat(release), others = scan_compat(other);
+    const bool own_consistent = own.complete && own.named.value_or(release) == release;
+    if (own_consistent) {
+      // release stays
+    } else if (others.complete && others.named.value_or(release) == other) {
+      release = other;
+    } else if (own.complete || others.complete) {  // the last --compat as read to the end
+      release = (own.complete ? own : others).named.value_or(release);
+    } else {
+      release = own.named.value_or(release);
     }
-    s.opt.set_release(release.value_or(base.opt.release));
+    s.opt.set_release(release);
   }
+  const std::vector<LongOption> longs = long_options(s.opt.rules());
+  const std::string spec = short_spec(s.opt.rules());
+
   // First pass: the presets, in order; unknown options and missing values end the run.
   {
     OptionScanner scan(words, spec, longs);
@@ -592,62 +745,76 @@ void refuse_unsupported(const Minimap2Settings& s) {
 
 std::string minimap2_usage(const Minimap2Settings& s) {
   const AlignOptions& o = s.opt;
-  char b[8192];
-  std::snprintf(
-      b, sizeof b,
-      "Usage: minimap2 [options] <target.fa>|<target.idx> [query.fa] [...]\n"
-      "Options:\n"
-      "  Indexing:\n"
-      "    -H           use homopolymer-compressed k-mer (preferrable for PacBio)\n"
-      "    -k INT       k-mer size (no larger than 28) [%d]\n"
-      "    -w INT       minimizer window size [%d]\n"
-      "    -I NUM       split index for every ~NUM input bases [4G]\n"
-      "    -d FILE      dump index to FILE []\n"
-      "  Mapping:\n"
-      "    -f FLOAT     filter out top FLOAT fraction of repetitive minimizers [%g]\n"
-      "    -g NUM       stop chain enlongation if there are no minimizers in INT-bp [%d]\n"
-      "    -G NUM       max intron length (effective with -xsplice; changing -r) [200k]\n"
-      "    -F NUM       max fragment length (effective with -xsr or in the fragment mode) [800]\n"
-      "    -r NUM[,NUM] chaining/alignment bandwidth and long-join bandwidth [%d,%d]\n"
-      "    -n INT       minimal number of minimizers on a chain [%d]\n"
-      "    -m INT       minimal chaining score (matching bases minus log gap penalty) [%d]\n"
-      "    -X           skip self and dual mappings (for the all-vs-all mode)\n"
-      "    -p FLOAT     min secondary-to-primary score ratio [%g]\n"
-      "    -N INT       retain at most INT secondary alignments [%d]\n"
-      "  Alignment:\n"
-      "    -A INT       matching score [%d]\n"
-      "    -B INT       mismatch penalty (larger value for lower divergence) [%d]\n"
-      "    -O INT[,INT] gap open penalty [%d,%d]\n"
-      "    -E INT[,INT] gap extension penalty; a k-long gap costs min{O1+k*E1,O2+k*E2} [%d,%d]\n"
-      "    -z INT[,INT] Z-drop score and inversion Z-drop score [%d,%d]\n"
-      "    -s INT       minimal peak DP alignment score [%d]\n"
-      "    -u CHAR      how to find GT-AG. f:transcript strand, b:both strands, n:don't match GT-AG [n]\n"
-      "  Input/Output:\n"
-      "    -a           output in the SAM format (PAF by default)\n"
-      "    -o FILE      output alignments to FILE [stdout]\n"
-      "    -L           write CIGAR with >65535 ops at the CG tag\n"
-      "    -R STR       SAM read group line in a format like '@RG\\tID:foo\\tSM:bar' []\n"
-      "    -c           output CIGAR in PAF\n"
-      "    --cs[=STR]   output the cs tag; STR is 'short' (if absent) or 'long' [none]\n"
-      "    --MD         output the MD tag\n"
-      "    --eqx        write =/X CIGAR operators\n"
-      "    -Y           use soft clipping for supplementary alignments\n"
-      "    -t INT       number of threads [%d]\n"
-      "    -K NUM       minibatch size for mapping [500M]\n"
-      "    --version    show version number\n"
-      "  Preset:\n"
-      "    -x STR       preset (always applied before other options; see minimap2.1 for details) []\n"
-      "                 - map-pb/map-ont - PacBio CLR/Nanopore vs reference mapping\n"
-      "                 - map-hifi - PacBio HiFi reads vs reference mapping\n"
-      "                 - ava-pb/ava-ont - PacBio/Nanopore read overlap\n"
-      "                 - asm5/asm10/asm20 - asm-to-ref mapping, for ~0.1/1/5%% sequence divergence\n"
-      "                 - splice/splice:hq - long-read/Pacbio-CCS spliced alignment\n"
-      "                 - sr - genomic short-read mapping\n"
-      "\nSee `man ./minimap2.1' for detailed description of these and other advanced command-line options.\n",
-      o.k, o.w, static_cast<double>(o.mid_occ_frac), o.max_gap, o.bw, o.bw_long, o.min_cnt, o.min_chain_score,
-      static_cast<double>(o.pri_ratio), o.best_n, o.a, o.b, o.q, o.q2, o.e, o.e2, o.zdrop, o.zdrop_inv, o.min_dp_max,
-      s.threads_given);
-  return b;
+  const bool v2_31 = o.rules().usage_2_31;
+  std::string out;
+  const auto line = [&out](const char* format, auto... args) { appendf(out, format, args...); };
+  line("Usage: minimap2 [options] <target.fa>|<target.idx> [query.fa] [...]\n");
+  line("Options:\n");
+  line("  Indexing:\n");
+  line("    -H           use homopolymer-compressed k-mer (preferrable for PacBio)\n");
+  line("    -k INT       k-mer size (no larger than 28) [%d]\n", o.k);
+  line("    -w INT       minimizer window size [%d]\n", o.w);
+  line("    -I NUM       split index for every ~NUM input bases [%s]\n", v2_31 ? "8G" : "4G");
+  line("    -d FILE      dump index to FILE []\n");
+  line("  Mapping:\n");
+  line("    -f FLOAT     filter out top FLOAT fraction of repetitive minimizers [%g]\n",
+       static_cast<double>(o.mid_occ_frac));
+  line("    -g NUM       stop chain enlongation if there are no minimizers in INT-bp [%d]\n", o.max_gap);
+  line("    -G NUM       max intron length (effective with -xsplice; changing -r) [200k]\n");
+  line("    -F NUM       max fragment length (effective with -xsr or in the fragment mode) [800]\n");
+  line("    -r NUM[,NUM] chaining/alignment bandwidth and long-join bandwidth [%d,%d]\n", o.bw, o.bw_long);
+  line("    -n INT       minimal number of minimizers on a chain [%d]\n", o.min_cnt);
+  line("    -m INT       minimal chaining score (matching bases minus log gap penalty) [%d]\n", o.min_chain_score);
+  line("    -X           skip self and dual mappings (for the all-vs-all mode)\n");
+  line("    -p FLOAT     min secondary-to-primary score ratio [%g]\n", static_cast<double>(o.pri_ratio));
+  line("    -N INT       retain at most INT secondary alignments [%d]\n", o.best_n);
+  line("  Alignment:\n");
+  line("    -A INT       matching score [%d]\n", o.a);
+  line("    -B INT       mismatch penalty (larger value for lower divergence) [%d]\n", o.b);
+  line("    -O INT[,INT] gap open penalty [%d,%d]\n", o.q, o.q2);
+  line("    -E INT[,INT] gap extension penalty; a k-long gap costs min{O1+k*E1,O2+k*E2} [%d,%d]\n", o.e, o.e2);
+  line("    -z INT[,INT] Z-drop score and inversion Z-drop score [%d,%d]\n", o.zdrop, o.zdrop_inv);
+  line("    -s INT       minimal peak DP alignment score [%d]\n", o.min_dp_max);
+  line("    -u CHAR      how to find GT-AG. f:transcript strand, b:both strands, n:don't match GT-AG [n]\n");
+  if (v2_31) {  // -J's default is printed as a constant
+    line("    -J INT       splice mode. 0: original minimap2 model; 1: miniprot model [1]\n");
+    line("    -j FILE      junctions in BED12 to extend *short* RNA-seq alignment []\n");
+  }
+  line("  Input/Output:\n");
+  line("    -a           output in the SAM format (PAF by default)\n");
+  line("    -o FILE      output alignments to FILE [stdout]\n");
+  line("    -L           write CIGAR with >65535 ops at the CG tag\n");
+  line("    -R STR       SAM read group line in a format like '@RG\\tID:foo\\tSM:bar' []\n");
+  line("    -c           output CIGAR in PAF\n");
+  line("    --cs[=STR]   output the cs tag; STR is 'short' (if absent) or 'long' [none]\n");
+  if (v2_31) line("    --ds         output the ds tag, which is an extension to cs\n");
+  line("    --MD         output the MD tag\n");
+  line("    --eqx        write =/X CIGAR operators\n");
+  line("    -Y           use soft clipping for supplementary alignments\n");
+  if (v2_31) line("    -y           copy FASTA/Q comments to output SAM\n");
+  line("    -t INT       number of threads [%d]\n", s.threads_given);
+  line("    -K NUM       minibatch size for mapping [500M]\n");
+  line("    --version    show version number\n");
+  line("  Preset:\n");
+  line("    -x STR       preset (always applied before other options; see minimap2.1 for details) []\n");
+  if (v2_31) {
+    line("                 - lr:hq - accurate long reads (error rate <1%%) against a reference genome\n");
+    line("                 - splice/splice:hq - spliced alignment for long reads/accurate long reads\n");
+    line("                 - splice:sr - spliced alignment for short RNA-seq reads\n");
+    line("                 - asm5/asm10/asm20 - asm-to-ref mapping, for ~0.1/1/5%% sequence divergence\n");
+    line("                 - sr - short reads against a reference\n");
+    line("                 - map-pb/map-hifi/map-ont/map-iclr - CLR/HiFi/Nanopore/ICLR vs reference mapping\n");
+    line("                 - ava-pb/ava-ont - PacBio CLR/Nanopore read overlap\n");
+  } else {
+    line("                 - map-pb/map-ont - PacBio CLR/Nanopore vs reference mapping\n");
+    line("                 - map-hifi - PacBio HiFi reads vs reference mapping\n");
+    line("                 - ava-pb/ava-ont - PacBio/Nanopore read overlap\n");
+    line("                 - asm5/asm10/asm20 - asm-to-ref mapping, for ~0.1/1/5%% sequence divergence\n");
+    line("                 - splice/splice:hq - long-read/Pacbio-CCS spliced alignment\n");
+    line("                 - sr - genomic short-read mapping\n");
+  }
+  line("\nSee `man ./minimap2.1' for detailed description of these and other advanced command-line options.\n");
+  return out;
 }
 
 std::string minimap2_option_help() {
@@ -663,7 +830,13 @@ std::string minimap2_option_help() {
       out.append(26 - names.size(), ' ');
     else
       out.append(1, '\n').append(28, ' ');
-    out.append(o.help).append(1, '\n');
+    // "(2.31)": an option 2.24 does not have in any form.
+    const bool only_2_31 = o.since == Since::k2_31 && std::none_of(std::begin(kOptions), std::end(kOptions),
+                                                                    [&o](const Mm2Option& x) {
+                                                                      return x.since == Since::k2_24Only && o.long_name &&
+                                                                             x.long_name == std::string_view(o.long_name);
+                                                                    });
+    out.append(o.help).append(only_2_31 ? " (2.31)" : "").append(1, '\n');
   }
   return out;
 }

@@ -1,7 +1,9 @@
-// src/cli/minimap2_args.hpp — minimap2 2.24's command line (main.c): its options, each
-// bound to AlignOptions or to the output settings, read with minimap2's scanner
-// (getopt.hpp) in minimap2's two passes (every -x preset first, in order; then every
-// other option in order), then minimap2's checks after the loop.
+// src/cli/minimap2_args.hpp — minimap2's command line (main.c), 2.24's or 2.31's as
+// --compat says (AlignOptions::rules(): an option 2.31 added is an unknown option with
+// --compat 2.24): its options, each bound to AlignOptions or to the output settings,
+// read with minimap2's scanner (getopt.hpp) in minimap2's two passes (every -x preset
+// first, in order; then every other option in order), then minimap2's checks after the
+// loop.
 //
 // One table serves both front ends: `agatha minimap2` (and a link named minimap2), which
 // reads values as minimap2 does (atoi/strtol/strtod and mm_parse_num: a value with
@@ -81,10 +83,11 @@ struct Minimap2Parse {
                                                 const std::function<void(const std::string&)>& warn,
                                                 const std::vector<ExtraOption>& extras = {});
 
-// The usage text of `minimap2 -h`, with `settings`' defaults.
+// The usage text of `minimap2 -h` of the release `settings` follow, with `settings`' values.
 [[nodiscard]] std::string minimap2_usage(const Minimap2Settings& settings);
 
-// The minimap2 options as a help list (agatha align's --help): "  -k INT  k-mer size ..." lines.
+// The minimap2 options as a help list (agatha align's --help): "  -k INT  k-mer size ..." lines;
+// those 2.31 added end in "(2.31)".
 [[nodiscard]] std::string minimap2_option_help();
 
 // Throws OptionError for the first accepted option agatha does not implement.

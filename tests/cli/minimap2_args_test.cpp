@@ -6,6 +6,7 @@
 
 #include <agatha/error.hpp>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -203,17 +204,20 @@ TEST(Minimap2Args, VersionHelpAndUsage) {
   }
 }
 
-// minimap2 2.24's error messages (colour codes aside), in its order of checks.
+// minimap2's error messages (colour codes aside), in its order of checks.
 TEST(Minimap2Args, Errors) {
   EXPECT_EQ(error_of("-x foo ref"), "unknown preset 'foo'");
-  EXPECT_EQ(error_of("-x lr ref"), "unknown preset 'lr'") << "not a preset of 2.24";
+  EXPECT_EQ(error_of("--compat 2.24 -x lr ref"), "unknown preset 'lr'") << "not a preset of 2.24";
+  EXPECT_EQ(error_of("--compat 2.31 -x lr ref"), "") << "2.31's alias of map-ont";
   EXPECT_EQ(error_of("-x lr ref", Minimap2Flavor::kAlign), "");
   EXPECT_EQ(error_of("ref -k"), "missing option argument");
   EXPECT_EQ(error_of("ref -Z"), "unknown option in \"ref\"");
   EXPECT_EQ(error_of("ref -Z", Minimap2Flavor::kAlign), "unknown option in \"-Z\"");
   EXPECT_EQ(error_of("-Z -x foo"), "unknown option in \"-Z\"") << "the first pass stops at the first error";
   EXPECT_EQ(error_of("-x foo -Z"), "unknown preset 'foo'");
-  EXPECT_EQ(error_of("-x splice --frag=yes ref"), "--splice and --frag should not be specified at the same time.");
+  EXPECT_EQ(error_of("--compat 2.24 -x splice --frag=yes ref"),
+            "--splice and --frag should not be specified at the same time.");
+  EXPECT_EQ(error_of("--compat 2.31 -x splice --frag=yes ref"), "") << "2.31 allows it (splice:sr sets both)";
   EXPECT_EQ(error_of("-r 30000 ref"), "with '-rNUM1,NUM2', NUM1 (30000) can't be larger than NUM2 (20000)");
   EXPECT_EQ(error_of("-x sr --rmq=yes ref"), "--rmq doesn't work with --sr or --splice");
   EXPECT_EQ(error_of("--split-prefix p --MD ref"), "--cs or --MD doesn't work with --split-prefix");
@@ -266,6 +270,195 @@ TEST(Minimap2Args, UsageHasTheCurrentValues) {
   EXPECT_EQ(usage.rfind("Usage: minimap2 [options] <target.fa>|<target.idx> [query.fa] [...]\n", 0), 0u);
   EXPECT_NE(usage.find("    -k INT       k-mer size (no larger than 28) [21]\n"), std::string::npos);
   EXPECT_NE(usage.find("    -O INT[,INT] gap open penalty [12,24]\n"), std::string::npos);
+}
+
+// ---- minimap2 2.31's command line (--compat 2.31) against 2.24's (--compat 2.24) ----
+
+// 2.31's new options, each on its field, read with 2.31's rules (main.c's option loop).
+TEST(Minimap2Args231, NewOptionsSetTheirFields) {
+  const Parsed p = parse("--compat 2.31 -J 0 --junc-pen 7 --spsc-scale 0.5 --rmq-inner 2k --jump-min-match 1.5k "
+                         "--secondary-seq --ds -b 0 ref");
+  const Minimap2Settings& s = p.parse.settings;
+  EXPECT_EQ(s.opt.splice_model, 0);
+  EXPECT_FALSE(s.opt.splice_cmplx());
+  EXPECT_EQ(s.opt.junc_pen, 7);
+  EXPECT_FLOAT_EQ(s.opt.spsc_scale, 0.5f);
+  EXPECT_EQ(s.opt.rmq_inner_dist, 2000) << "mm_parse_num";
+  EXPECT_EQ(s.opt.jump_min_match, 1500) << "mm_parse_num";
+  EXPECT_EQ(s.opt.transition, 0);
+  EXPECT_TRUE(s.secondary_seq);
+  EXPECT_TRUE(s.ds);
+  EXPECT_FALSE(s.cigar) << "--ds alone does not turn base alignment on";
+  EXPECT_TRUE(p.warnings.empty());
+  EXPECT_EQ(opt("--compat 2.31 --spsc0 9 ref").junc_pen, 9) << "--spsc0 is --junc-pen";
+  // -J: 0 the old model, 1 the new one, other values leave it.
+  EXPECT_EQ(opt("--compat 2.31 -J 0 -J 1 ref").splice_model, 1);
+  EXPECT_EQ(opt("--compat 2.31 -J 0 -J 2 ref").splice_model, 0);
+  EXPECT_EQ(opt("--compat 2.31 -J 7 ref").splice_model, -1);
+  EXPECT_EQ(opt("--compat 2.31 -j j.bed ref").jump_bed, "j.bed");
+  EXPECT_EQ(opt("--compat 2.31 --pass1 p.bed ref").pass1_bed, "p.bed");
+  EXPECT_EQ(opt("--compat 2.31 --spsc s.tsv ref").spsc_file, "s.tsv");
+  EXPECT_EQ(opt("--compat 2.31 -b 3 ref").transition, 3);
+  const Minimap2Settings wj = parse("--compat 2.31 --write-junc ref").parse.settings;
+  EXPECT_TRUE(wj.write_junc);
+  EXPECT_TRUE(wj.cigar) << "--write-junc sets MM_F_CIGAR too";
+  // agatha align: the same options, values whole or refused.
+  EXPECT_EQ(error_of("--compat 2.31 -J 1x ref", Minimap2Flavor::kAlign), "invalid value '1x' for -J");
+  EXPECT_EQ(error_of("--compat 2.31 --rmq-inner 5q ref", Minimap2Flavor::kAlign),
+            "invalid value '5q' for --rmq-inner");
+  EXPECT_EQ(opt("--compat 2.31 --rmq-inner 5q ref").rmq_inner_dist, 5) << "minimap2 reads as far as it goes";
+}
+
+// --sr[=dna|rna|no]: an optional value in 2.31.
+TEST(Minimap2Args231, ShortReadSwitch) {
+  EXPECT_TRUE(opt("--compat 2.31 --sr ref").sr);
+  EXPECT_TRUE(opt("--compat 2.31 --sr=dna ref").sr);
+  const AlignOptions rna = opt("--compat 2.31 --sr=rna ref");
+  EXPECT_TRUE(rna.sr_rna);
+  EXPECT_FALSE(rna.sr);
+  const AlignOptions no = opt("--compat 2.31 -x splice:sr --sr=no ref");
+  EXPECT_FALSE(no.sr);
+  EXPECT_FALSE(no.sr_rna);
+  EXPECT_FALSE(opt("--compat 2.31 -x sr --sr=no ref").sr);
+  // An optional value only ever follows '=': the next word is an argument.
+  EXPECT_EQ(parse("--compat 2.31 --sr rna ref").parse.settings.arguments, (std::vector<std::string>{"rna", "ref"}));
+  const Parsed bad = parse("--compat 2.31 --sr=x ref");
+  EXPECT_TRUE(bad.parse.settings.opt.sr) << "invalid values are taken as dna";
+  EXPECT_EQ(bad.warnings, std::vector<std::string>{"--sr only takes 'dna' or 'rna'. Invalid values are assumed to be 'dna'."});
+  const Parsed quiet = parse("--compat 2.31 -v 1 --sr=x ref");
+  EXPECT_FALSE(quiet.parse.settings.opt.sr) << "below -v 2 minimap2 leaves an invalid value without effect";
+  EXPECT_TRUE(quiet.warnings.empty());
+  EXPECT_EQ(error_of("--compat 2.31 --sr=x ref", Minimap2Flavor::kAlign), "--sr only takes 'dna', 'rna' or 'no'");
+  // 2.24: --sr takes no value; "=rna" is ignored.
+  const AlignOptions old = opt("--compat 2.24 --sr=rna ref");
+  EXPECT_TRUE(old.sr);
+  EXPECT_FALSE(old.sr_rna);
+}
+
+TEST(Minimap2Args231, Pairing) {
+  EXPECT_TRUE(opt("--compat 2.31 --pairing=no ref").independent_segments);
+  const AlignOptions weak = opt("--compat 2.31 --pairing no --pairing weak ref");
+  EXPECT_TRUE(weak.weak_pairing);
+  EXPECT_FALSE(weak.independent_segments);
+  const AlignOptions strong = opt("--compat 2.31 -x splice:sr --no-pairing --pairing=strong ref");
+  EXPECT_FALSE(strong.weak_pairing);
+  EXPECT_FALSE(strong.independent_segments);
+  EXPECT_TRUE(opt("--compat 2.31 --no-pairing ref").independent_segments) << "still accepted";
+  const Parsed bad = parse("--compat 2.31 --pairing=no --pairing=maybe ref");
+  EXPECT_FALSE(bad.parse.settings.opt.independent_segments) << "taken as strong";
+  EXPECT_EQ(bad.warnings, std::vector<std::string>{"unrecognized argument for --pairing; assuming 'strong'."});
+  EXPECT_TRUE(parse("--compat 2.31 -v 1 --pairing=maybe ref").warnings.empty());
+  EXPECT_EQ(error_of("--compat 2.31 --pairing=maybe ref", Minimap2Flavor::kAlign),
+            "--pairing only takes 'no', 'weak' or 'strong'");
+  EXPECT_EQ(error_of("--compat 2.31 --pairing"), "missing option argument");
+}
+
+// With --compat 2.24 every option 2.31 added is unknown, as minimap2 2.24 reports it.
+TEST(Minimap2Args231, NewOptionsAreUnknownIn224) {
+  for (const char* args : {"-b 3", "-J 1", "-j f.bed"})
+    EXPECT_EQ(error_of(std::string("--compat 2.24 ") + args + " ref"),
+              "unknown option in \"" + std::string(args).substr(0, 2) + "\"")
+        << args;
+  for (const char* name : {"--secondary-seq", "--ds", "--rmq-inner=5", "--spsc=f", "--junc-pen=5", "--pairing=no",
+                           "--jump-min-match=3", "--write-junc", "--pass1=f", "--spsc-scale=1", "--spsc0=3",
+                           "--dbg-seed-occ"})
+    EXPECT_EQ(error_of(std::string("--compat 2.24 ") + name + " ref"), "unknown option in \"" + std::string(name) + "\"")
+        << name;
+  for (const char* args : {"-b 3", "-J 1", "--ds", "--pairing=no"})
+    EXPECT_EQ(error_of(std::string("--compat 2.31 ") + args + " ref"), "") << args;
+  // A prefix: --pa is --paf-no-hit in 2.24, ambiguous in 2.31 (--pairing, --pass1).
+  EXPECT_TRUE(parse("--compat 2.24 --pa ref").parse.settings.paf_no_hit);
+  EXPECT_EQ(error_of("--compat 2.31 --pa ref"), "unknown option in \"2.31\"") << "minimap2 names the word before";
+  EXPECT_EQ(error_of("--compat 2.31 --ds=1 ref", Minimap2Flavor::kAlign), "");
+  // AGATHA_COMPAT's release, then --compat: the words are read with the options of the one named.
+  EXPECT_TRUE(parse("--compat 2.31 --compat 2.24 --pa ref").parse.settings.paf_no_hit);
+  EXPECT_EQ(error_of("--compat 2.24 --compat 2.31 --ds ref"), "");
+  EXPECT_TRUE(parse("--pa --compat 2.24 ref").parse.settings.paf_no_hit)
+      << "an option only the release named has, before --compat";
+  EXPECT_EQ(error_of("--compat 2.24 --ds --compat 2.31 ref"), "");
+  EXPECT_EQ(error_of("--compat 2.24 --pa --compat 2.31 ref"), "unknown option in \"2.24\"");
+}
+
+// What agatha does not implement of 2.31's options is refused by name; the rest is taken.
+TEST(Minimap2Args231, UnimplementedNewOptionsAreRefused) {
+  const auto refused = [](const std::string& args) {
+    try {
+      refuse_unsupported(parse("--compat 2.31 " + args + " ref").parse.settings);
+    } catch (const OptionError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_EQ(refused("-b 3"), "");  // transition scores (ksw_gen_ts_mat)
+  EXPECT_EQ(refused("-b 0"), "");
+  EXPECT_EQ(refused("-j j.bed"),
+            "not supported by agatha: -j: junction jumps (mm_idx_jjump_read, jump.c) are not implemented");
+  EXPECT_EQ(refused("--pass1 p.bed"),
+            "not supported by agatha: --pass1: junction jumps (mm_idx_jjump_read, jump.c) are not implemented");
+  EXPECT_EQ(refused("--spsc s.tsv"),
+            "not supported by agatha: --spsc: splice-site scores (mm_idx_spsc_read2) are not implemented");
+  EXPECT_EQ(refused("--write-junc"),
+            "not supported by agatha: --write-junc: the junction output (MM_F_OUT_JUNC) is not implemented");
+  EXPECT_EQ(refused("--dbg-seed-occ"), "not supported by agatha: --dbg-seed-occ: a minimap2 debugging switch, left out");
+  EXPECT_EQ(refused("-J 0 --junc-pen 3 --spsc0 4 --spsc-scale 2 --jump-min-match 5 --rmq-inner 3k --ds "
+                    "--secondary-seq --sr=rna --pairing=weak"),
+            "");
+}
+
+// minimap2 -h: 2.31's text against 2.24's (main.c's usage).
+TEST(Minimap2Args231, UsageOfEachRelease) {
+  const std::string u31 = minimap2_usage(parse("--compat 2.31 -h").parse.settings);
+  const std::string u24 = minimap2_usage(parse("--compat 2.24 -h").parse.settings);
+  const std::vector<std::string> only31 = {
+      "    -I NUM       split index for every ~NUM input bases [8G]\n",
+      "    -J INT       splice mode. 0: original minimap2 model; 1: miniprot model [1]\n",
+      "    -j FILE      junctions in BED12 to extend *short* RNA-seq alignment []\n",
+      "    --ds         output the ds tag, which is an extension to cs\n",
+      "    -y           copy FASTA/Q comments to output SAM\n",
+      "                 - lr:hq - accurate long reads (error rate <1%) against a reference genome\n",
+      "                 - splice:sr - spliced alignment for short RNA-seq reads\n",
+      "                 - map-pb/map-hifi/map-ont/map-iclr - CLR/HiFi/Nanopore/ICLR vs reference mapping\n",
+      "                 - ava-pb/ava-ont - PacBio CLR/Nanopore read overlap\n",
+  };
+  for (const std::string& l : only31) {
+    EXPECT_NE(u31.find(l), std::string::npos) << l;
+    EXPECT_EQ(u24.find(l), std::string::npos) << l;
+  }
+  const std::vector<std::string> only24 = {
+      "    -I NUM       split index for every ~NUM input bases [4G]\n",
+      "                 - map-hifi - PacBio HiFi reads vs reference mapping\n",
+      "                 - sr - genomic short-read mapping\n",
+  };
+  for (const std::string& l : only24) {
+    EXPECT_NE(u24.find(l), std::string::npos) << l;
+    EXPECT_EQ(u31.find(l), std::string::npos) << l;
+  }
+  // The -J line comes after -u, the --ds line after --cs, -y after -Y.
+  EXPECT_LT(u31.find("    -u CHAR"), u31.find("    -J INT"));
+  EXPECT_LT(u31.find("    -j FILE"), u31.find("  Input/Output:\n"));
+  EXPECT_EQ(u31.find('\n', u31.find("    --cs[=STR]")) + 1, u31.find("    --ds "));
+  EXPECT_LT(u31.find("    -Y "), u31.find("    -y "));
+  EXPECT_LT(u31.find("    -y "), u31.find("    -t INT"));
+  const auto count_lines = [](const std::string& t) { return std::count(t.begin(), t.end(), '\n'); };
+  EXPECT_EQ(count_lines(u24), 50);
+  EXPECT_EQ(count_lines(u31), 55);
+  const std::string sr = minimap2_usage(parse("--compat 2.31 -x sr -t 8 -h").parse.settings);
+  EXPECT_NE(sr.find("    -t INT       number of threads [8]\n"), std::string::npos);
+  EXPECT_NE(sr.find("    -r NUM[,NUM] chaining/alignment bandwidth and long-join bandwidth [100,100]\n"),
+            std::string::npos);
+}
+
+// agatha align's option list marks the options 2.24 does not have.
+TEST(Minimap2Args231, OptionHelpMarksTheNewOptions) {
+  const std::string help = minimap2_option_help();
+  EXPECT_NE(help.find("  --ds                      output the ds tag, which is an extension to cs (2.31)\n"),
+            std::string::npos);
+  EXPECT_NE(help.find("  --pairing no|weak|strong  "), std::string::npos);
+  const size_t sr = help.find("  --sr[=dna|rna|no]");
+  ASSERT_NE(sr, std::string::npos);
+  EXPECT_EQ(help.find("  --sr ", 0), std::string::npos) << "2.24's --sr is not listed apart";
+  EXPECT_NE(help.substr(sr, help.find('\n', sr) - sr).find("2.24's --sr takes no value"), std::string::npos);
+  EXPECT_EQ(help.substr(sr, help.find('\n', sr) - sr).find("(2.31)"), std::string::npos) << "2.24 has --sr";
 }
 
 }  // namespace
