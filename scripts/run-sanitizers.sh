@@ -31,7 +31,9 @@ filter='*' run options io index map format align pipeline cli eval fuzz-seq_read
 # each with meson logs of its own name.
 filter='-*/DpDifferential.*:DpLongTask.*:*/Golden.SharedGoldenFiles/*' run --logbase kernels kernels &
 kernels_pid=$!
-filter='-*E2eGpuEmu*' run --logbase e2e e2e &
+# The e2e cases once, as minimap2 2.31 (the default): their --compat 2.24 runs take the
+# same code but for the rules of include/agatha/compat.hpp, and CI's time is limited.
+filter='-*E2eGpuEmu*:*__2_24*' run --logbase e2e e2e &
 e2e_pid=$!
 wait "$kernels_pid" || status=1
 wait "$e2e_pid" || status=1
