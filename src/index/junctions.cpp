@@ -9,8 +9,6 @@
 #include <cstdlib>
 #include <limits>
 
-#include "../io/line_reader.hpp"
-
 namespace agatha::index {
 namespace {
 
@@ -86,13 +84,7 @@ Junctions::Junctions(std::vector<std::vector<Intron>> per_seq) : per_seq_(std::m
     std::stable_sort(v.begin(), v.end(), [](const Intron& x, const Intron& y) { return x.st < y.st; });
 }
 
-Junctions Junctions::read(const std::string& path, const Reference& ref) {
-  io::LineReader in(path);
-  std::vector<std::vector<Intron>> per_seq(ref.size());
-  std::string line;
-  while (in.next(line)) parse_line(line, ref, per_seq);
-  return Junctions(std::move(per_seq));
-}
+bool Junctions::Builder::add_line(std::string_view line) { return parse_line(std::string(line), ref_, per_seq_); }
 
 void Junctions::mark(uint32_t rid, int32_t st, int32_t en, std::span<uint8_t> out) const {
   std::fill(out.begin(), out.end(), uint8_t{0});

@@ -9,12 +9,16 @@
 // interval are skipped, as minimap2 skips them; introns without a strand ('+' or '-') are
 // kept but never marked.
 //
-// Threading: immutable once read; lookups are thread-safe.
+// The file itself is read in the I/O layer (src/io/junction_bed.hpp: read_junction_bed),
+// which hands each line to a Junctions::Builder.
+//
+// Threading: immutable once built; lookups are thread-safe.
 #pragma once
 
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "reference.hpp"
@@ -28,10 +32,21 @@ class Junctions {
     int8_t strand = 0;       // 1 '+', -1 '-', 0 unknown
   };
 
+  // Collects the introns of BED lines (given one at a time, without the newline)
+  // against `ref`'s names.
+  class Builder {
+   public:
+    explicit Builder(const Reference& ref) : ref_(ref), per_seq_(ref.size()) {}
+    // Adds the introns of one line; false if minimap2 would skip the line.
+    bool add_line(std::string_view line);
+    Junctions finish() && { return Junctions(std::move(per_seq_)); }
+
+   private:
+    const Reference& ref_;
+    std::vector<std::vector<Intron>> per_seq_;
+  };
+
   Junctions() = default;
-  // Reads `path` (plain or gzip; "-" is standard input) against `ref`'s names. Throws
-  // InputError if the file cannot be opened or read.
-  static Junctions read(const std::string& path, const Reference& ref);
   // From introns per reference sequence (tests).
   explicit Junctions(std::vector<std::vector<Intron>> per_seq);
 

@@ -6,6 +6,7 @@
 #include <span>
 
 #include "../align/cigar_fix.hpp"
+#include "../io/junction_bed.hpp"
 #include "../io/line_reader.hpp"
 #include "../format/paf.hpp"
 #include "../format/sam.hpp"
@@ -107,7 +108,7 @@ ReadMapper::ReadMapper(const index::MinimizerIndex& idx, const AlignOptions& opt
   ref_lens_.reserve(ref.size());
   for (uint32_t i = 0; i < ref.size(); ++i) ref_lens_.push_back(static_cast<int32_t>(ref.seq(i).len));
   // minimap2 reads the annotation for each index part (mm_idx_bed_read).
-  if (!opt.junc_bed.empty()) junctions_ = index::Junctions::read(opt.junc_bed, ref);
+  if (!opt.junc_bed.empty()) junctions_ = io::read_junction_bed(opt.junc_bed, ref);
   // --alt, read for each index part as minimap2 does (mm_idx_alt_read): the first word of
   // each line names an ALT contig; names not in this part are passed over. With none
   // found the list stays empty (minimap2's n_alt == 0: no re-sort).

@@ -1,6 +1,6 @@
-// Fuzz target: the annotated-intron file of --junc-bed (src/index/junctions.cpp) read
-// against a small reference, then the junction bits of windows over every sequence
-// (whole sequences, halves, single bases and empty windows). Lines may be skipped but
+// Fuzz target: the annotated-intron file of --junc-bed (src/io/junction_bed.cpp,
+// src/index/junctions.cpp) read against a small reference, then the junction bits of
+// windows over every sequence (whole sequences, halves, single bases and empty windows). Lines may be skipped but
 // never crash the reader or make mark() write outside its window.
 #include "../../src/index/junctions.hpp"
 
@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "../../src/index/index.hpp"
+#include "../../src/io/junction_bed.hpp"
 #include "fuzz_input.hpp"
 
 namespace {
@@ -34,7 +35,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const auto& ref = reference_index().reference();
   std::optional<agatha::index::Junctions> j;
   try {
-    j.emplace(agatha::index::Junctions::read(file.path(), ref));
+    j.emplace(agatha::io::read_junction_bed(file.path(), ref));
   } catch (const agatha::Error&) {
     return 0;
   }

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "../../src/index/index.hpp"
+#include "../../src/io/junction_bed.hpp"
 #include "support/files.hpp"
 
 namespace agatha::index {
@@ -33,7 +34,7 @@ class JunctionsTest : public ::testing::Test {
     opt.k = 5, opt.w = 3;
     idx_.emplace(MinimizerIndex::build({{"c1", std::string(100, 'A')}, {"c2", std::string(50, 'C')}}, opt));
   }
-  Junctions read(const std::string& text) { return Junctions::read(dir_.write("j.bed", text), idx_->reference()); }
+  Junctions read(const std::string& text) { return io::read_junction_bed(dir_.write("j.bed", text), idx_->reference()); }
   std::optional<MinimizerIndex> idx_;
   test::TempDir dir_;
 };
@@ -96,7 +97,7 @@ TEST_F(JunctionsTest, PositionsPast2To31AreSkippedAndBlockCountsCapped) {
 }
 
 TEST_F(JunctionsTest, MissingFileIsAnInputError) {
-  EXPECT_THROW((void)Junctions::read(dir_.file("none.bed"), idx_->reference()), InputError);
+  EXPECT_THROW((void)io::read_junction_bed(dir_.file("none.bed"), idx_->reference()), InputError);
 }
 
 }  // namespace
