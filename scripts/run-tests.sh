@@ -4,18 +4,35 @@
 # input-handling, golden-subset, end-to-end and fuzz-replay suites there
 # (scripts/run-sanitizers.sh). Prints a one-line summary of the GoogleTest cases of each
 # build. Exits non-zero if anything failed. AGATHA_SANITIZERS=0 skips the second part.
+# Ends with a table of the time each test suite and each phase took
+# (scripts/suite-times.py); phases are appended to $AGATHA_PHASES if set (.ci/run sets it
+# to add its own), else to build/phases.tsv.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+phases="${AGATHA_PHASES:-build/phases.tsv}"
+t=$SECONDS
+phase() {  # phase NAME: the seconds since the previous phase ended
+  printf '%s\t%d\n' "$1" $((SECONDS - t)) >> "$phases"
+  t=$SECONDS
+}
 if [ ! -f build/build.ninja ]; then
   meson setup build -Dtests=true
 fi
+if [ -z "${AGATHA_PHASES:-}" ]; then : > "$phases"; fi
 ninja -C build
+phase "build (agatha)"
+# What the tests need (their executables, minimap2 2.31): built by meson test otherwise,
+# here first so that its time is a phase of its own.
+ninja -C build meson-test-prereq
+phase "build (tests)"
 status=0
 meson test -C build --print-errorlogs --num-processes "$(nproc)" || status=$?
 python3 scripts/test-summary.py build || status=$?
+phase "tests"
 if [ "${AGATHA_SANITIZERS:-1}" != 0 ]; then
   echo "== sanitizers (ASan, UBSan) =="
   ./scripts/run-sanitizers.sh || status=1
+  phase "sanitizers (build and tests)"
 fi
 # The static performance report of the CUDA kernels (where nvcc is present): printed,
 # and a failure only when a budget of the main kernel is over (spills, stack frame,
@@ -23,5 +40,10 @@ fi
 if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then
   echo "== GPU static report =="
   ./scripts/gpu-static.sh --check || { rc=$?; if [ "$rc" -eq 2 ]; then status=1; fi; }
+  phase "GPU static report"
 fi
+echo "== time per suite and phase =="
+builds=(build)
+if [ "${AGATHA_SANITIZERS:-1}" != 0 ]; then builds+=(build-asan); fi
+python3 scripts/suite-times.py --phases "$phases" "${builds[@]}" || true
 exit "$status"
