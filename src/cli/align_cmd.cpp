@@ -46,6 +46,7 @@
 #include "commands.hpp"
 #include "map_options.hpp"
 #include "minimap2_args.hpp"
+#include "progress_lines.hpp"
 
 namespace agatha::cli {
 namespace {
@@ -75,6 +76,8 @@ struct AlignArgs {
   // stops (a FASTA file is a "missing input" error); agatha align always refuses.
   bool index_alone_ok = false;
   int verbose = 3;  // -v
+  bool quiet = false;  // --quiet (agatha align): no status lines on a terminal
+  bool progress = false;  // status lines shown (progress_wanted), set by run_align
   DpBackendOptions dp = [] {  // --dp-backend (auto by default), --isa (threads: -t)
     DpBackendOptions d;
     d.backend = "auto";
@@ -198,18 +201,22 @@ void map_part(PassSetup& p, const index::MinimizerIndex& idx, io::ReadInput& rea
   const AlignOptions& opt = p.opt;
   const pipeline::ReadMapper mapper(idx, opt);
   info("[M::align] mid_occ = %d\n", mapper.mid_occ());
+  std::unique_ptr<util::Progress> progress =
+      start_progress(p.args.progress, reads_text("align", p.args.map_only ? "mapped" : "aligned"));
   if (p.args.map_only) {
     const pipeline::PipelineStats st =
         p.oo.kind == pipeline::OutputKind::kRegions
-            ? pipeline::map_reads_to_part(mapper, reads, write, opt.threads, opt.read_batch)
-            : pipeline::map_reads(mapper, reads, write, opt.threads, opt.read_batch);
+            ? pipeline::map_reads_to_part(mapper, reads, write, opt.threads, opt.read_batch, progress.get())
+            : pipeline::map_reads(mapper, reads, write, opt.threads, opt.read_batch, progress.get());
+    progress.reset();  // its last line before the summary
     print_done(p.t0, st, "mapped");
   } else {
     const pipeline::ReadAligner aligner(mapper, opt, p.oo);
     // gpu, gpu-sim and gpu-emu (which runs the GPU's batches on the host) take the GPU's size.
     const bool gpu_backend = p.dp->name().starts_with("gpu");
     const pipeline::AlignStats st = pipeline::align_reads(aligner, *p.dp, reads, write, opt.threads, opt.read_batch,
-                                                          dp_batch_for(opt, gpu_backend));
+                                                          dp_batch_for(opt, gpu_backend), {}, progress.get());
+    progress.reset();
     if (st.rounds > 0 || st.inline_dp_tasks == 0)
       info(
                    "[M::align] %llu DP tasks in %llu round(s), %llu of them overlapped with another group's seeding "
@@ -222,6 +229,13 @@ void map_part(PassSetup& p, const index::MinimizerIndex& idx, io::ReadInput& rea
     print_done(p.t0, st, "aligned");
   }
   p.opt.mid_occ = mapper.mid_occ();
+}
+
+// The next index part of `parts`, its build shown by status lines when `progress`.
+[[nodiscard]] std::optional<index::MinimizerIndex> next_part(io::IndexParts& parts, bool progress) {
+  const std::unique_ptr<util::Progress> shown =
+      start_progress(progress && !parts.from_index_file(), indexing_text("align"));
+  return parts.next(shown.get());
 }
 
 // part: its number from 1, or 0 for the only part.
@@ -246,7 +260,7 @@ void for_each_part(io::IndexParts& parts, std::optional<index::MinimizerIndex> i
       pass(*idx, *reads);
     }
     idx.reset();
-    idx = parts.next();
+    idx = next_part(parts, p.args.progress);
     if (idx) {
       log_part(p.t0, parts.parts_read(), *idx);
       if (p.dump) p.dump(*idx);
@@ -283,8 +297,10 @@ void map_and_merge(PassSetup& p, io::IndexParts& parts, std::optional<index::Min
   }
   out.header(header);
   reads.emplace(a.read_groups().front(), a.opt.frag_mode);
-  const pipeline::PipelineStats st =
-      pipeline::merge_parts(merge, *reads, a.opt, merged, a.map_only, out.writer(), a.opt.threads, a.opt.read_batch);
+  std::unique_ptr<util::Progress> progress = start_progress(a.progress, reads_text("align", "merged"));
+  const pipeline::PipelineStats st = pipeline::merge_parts(merge, *reads, a.opt, merged, a.map_only, out.writer(),
+                                                           a.opt.threads, a.opt.read_batch, progress.get());
+  progress.reset();
   print_done(p.t0, st, "merged the parts' results of");
   scratch.remove_all();  // before out's file is renamed into place: -o may not name one
 }
@@ -304,9 +320,10 @@ void check_parts_output(const AlignArgs& a, bool split, bool one_part, bool bam)
         "reference's size) only gives with --split-prefix");
 }
 
-[[nodiscard]] int run_align(const AlignArgs& a) {
+[[nodiscard]] int run_align(AlignArgs& a) {
   const auto t0 = std::chrono::steady_clock::now();
   g_verbose = a.verbose;
+  a.progress = progress_wanted(a.verbose, a.quiet);
   const AlignOptions& opt = a.opt;
   const bool paf = a.paf && !a.sam;  // with both -a and -c minimap2 writes SAM
   opt.validate({.sam = !paf && !a.map_only, .cs_or_md = a.md || !a.cs.empty(), .warn = nullptr, .sketch_limits = false});
@@ -374,7 +391,7 @@ void check_parts_output(const AlignArgs& a, bool split, bool one_part, bool bam)
   // index file given as the reference keeps its own bases.
   if (a.idx_no_seq && !parts.from_index_file() && !a.map_only)
     throw OptionError("the prebuilt index doesn't contain sequences.");
-  std::optional<index::MinimizerIndex> idx = parts.next();
+  std::optional<index::MinimizerIndex> idx = next_part(parts, a.progress);
   const bool one_part = parts.at_end();
   log_part(t0, one_part ? 0 : 1, *idx);
   // As minimap2 -d (mm_idx_reader_read): each part is written as soon as it is loaded or
@@ -408,7 +425,7 @@ void check_parts_output(const AlignArgs& a, bool split, bool one_part, bool bam)
   }
   if (!map) {
     if (!one_part) {
-      for (size_t n = 2; (idx.reset(), idx = parts.next()); ++n) {
+      for (size_t n = 2; (idx.reset(), idx = next_part(parts, a.progress)); ++n) {
         log_part(t0, n, *idx);
         dump(*idx);
       }
@@ -469,7 +486,7 @@ void check_parts_output(const AlignArgs& a, bool split, bool one_part, bool bam)
 const std::vector<ExtraOption> kAlignOwnOptions = {
     {"dp-backend", ArgKind::kRequired}, {"isa", ArgKind::kRequired},      {"dp-batch", ArgKind::kRequired},
     {"map-only", ArgKind::kNone},       {"format", ArgKind::kRequired},   {"sort", ArgKind::kNone},
-    {"sort-mem", ArgKind::kRequired},   {"index-format", ArgKind::kRequired}};
+    {"sort-mem", ArgKind::kRequired},   {"index-format", ArgKind::kRequired}, {"quiet", ArgKind::kNone}};
 
 // The minimap2 options of the `agatha align` command line being run (preparse_align).
 std::optional<Minimap2Settings>& align_minimap2_settings() {
@@ -618,6 +635,10 @@ void add_align_command(CLI::App& app) {
       ->default_str("768M");
   sub->add_option("--index-format", args->index_format, "With --sort: the index written, csi (default) or bai")
       ->check(one_of({"csi", "bai"}, "--index-format only takes 'csi' or 'bai'"));
+  sub->add_flag("--quiet", args->quiet,
+                "No status lines: without it, when stderr is a terminal (and -v is 3 or more), the index build and "
+                "the alignment show their progress (bases indexed, reads aligned, rate) on one line rewritten every "
+                "2 s");
   sub->footer(
       "minimap2's options, with minimap2's meaning, value syntax and defaults (the preset -x first, whatever "
       "its place; then the others in order); those marked (2.31) are unknown options with --compat 2.24. agatha align writes SAM unless -c (PAF with base alignment) or "

@@ -3,6 +3,8 @@
 // as .agi. A regular file is written under a temporary name and renamed when complete.
 // An .agi holds one index part: a reference that -I would cut into several is refused
 // (minimap2 -d writes one index image per part; agatha align splits the FASTA itself).
+// On a terminal the build shows its progress on a status line (progress_lines.hpp)
+// unless --quiet.
 #include <agatha/error.hpp>
 
 #include <cerrno>
@@ -17,6 +19,7 @@
 #include "../io/output_path.hpp"
 #include "commands.hpp"
 #include "map_options.hpp"
+#include "progress_lines.hpp"
 
 namespace agatha::cli {
 namespace {
@@ -24,6 +27,7 @@ namespace {
 struct IndexCmdArgs {
   std::string reference, output;
   AlignOptions opt;  // -x -k -w -H --bucket-bits -t, bound by add_index_options
+  bool quiet = false;  // --quiet
 };
 
 int run_index(const IndexCmdArgs& a) {
@@ -36,7 +40,9 @@ int run_index(const IndexCmdArgs& a) {
   // temporary file (OutputFile).
   io::OutputFile out(a.output);
   io::IndexParts parts(a.reference, opt, true);
-  const index::MinimizerIndex idx = *parts.next();
+  std::unique_ptr<util::Progress> progress = start_progress(progress_wanted(3, a.quiet), indexing_text("index"));
+  const index::MinimizerIndex idx = *parts.next(progress.get());
+  progress.reset();
   if (!parts.at_end())
     throw OptionError("an .agi index holds one part, and -I " + std::to_string(opt.part_bases) +
                       " cuts this reference into several: give -I at least the reference's size");
@@ -55,6 +61,9 @@ void add_index_command(CLI::App& app) {
   sub->add_option("reference", args->reference, "Reference FASTA/FASTQ (plain or gzip)")->required();
   sub->add_option("-o,--output", args->output, "The index file to write")->required();
   add_index_options(*sub, args->opt);
+  sub->add_flag("--quiet", args->quiet,
+                "No status line: without it, when stderr is a terminal, the build shows its progress (bases read, "
+                "rate) on one line rewritten every 2 s");
   run_when_parsed(*sub, [args] { return run_index(*args); });
 }
 

@@ -44,7 +44,7 @@ void IndexParts::read_ahead() {
   ahead_starts_part_ = cut_.add(ahead_->seq.size());
 }
 
-index::MinimizerIndex IndexParts::next_from_sequences() {
+index::MinimizerIndex IndexParts::next_from_sequences(util::Progress* progress) {
   const std::string source = "'" + path_ + "'";
   index::MinimizerIndex::Builder b(opt_, source);
   do {
@@ -52,18 +52,20 @@ index::MinimizerIndex IndexParts::next_from_sequences() {
       throw InputError(source + " record " + std::to_string(ahead_no_) + ": duplicate sequence name '" + ahead_->name +
                        "'");
     b.add(ahead_->name, ahead_->seq, ahead_no_);
+    if (progress) progress->add(1, ahead_->seq.size());
     read_ahead();
   } while (ahead_ && !ahead_starts_part_);
+  if (progress) progress->set_stage(kBuilding);
   return b.finish();
 }
 
-std::optional<index::MinimizerIndex> IndexParts::next() {
+std::optional<index::MinimizerIndex> IndexParts::next(util::Progress* progress) {
   std::optional<index::MinimizerIndex> part;
   switch (kind_) {
     case Kind::kSequences:
       if (parts_ == 0) read_ahead();
       if (ahead_)
-        part.emplace(next_from_sequences());
+        part.emplace(next_from_sequences(progress));
       else if (parts_ == 0)
         part.emplace(index::MinimizerIndex::Builder(opt_, "'" + path_ + "'").finish());  // "no sequences"
       break;

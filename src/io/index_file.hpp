@@ -15,6 +15,7 @@
 
 #include "../index/index.hpp"
 #include "../index/index_parts.hpp"
+#include "../util/progress.hpp"
 #include "mmi_file.hpp"
 #include "output_file.hpp"
 #include "seq_reader.hpp"
@@ -51,8 +52,11 @@ class IndexParts {
   // The next part, or nullopt after the last. The first call throws InputError for a
   // reference without sequences ("'PATH': no sequences"); any call throws the index
   // builder's and readers' errors (duplicate names, with record numbers counted over
-  // the whole file).
-  [[nodiscard]] std::optional<index::MinimizerIndex> next();
+  // the whole file). With `progress`, a part built from sequences counts each sequence
+  // and its bases as it is read, then goes to stage kBuilding while the part is built;
+  // a part loaded from an index file counts nothing.
+  static constexpr int kBuilding = 1;
+  [[nodiscard]] std::optional<index::MinimizerIndex> next(util::Progress* progress = nullptr);
   // After next(): true when no part follows (minimap2's mm_idx_reader_eof).
   [[nodiscard]] bool at_end();
   // Parts returned so far, and the id in the whole reference of the first sequence of
@@ -67,7 +71,7 @@ class IndexParts {
   // Reads the next record into ahead_ (reset at the end of the file) and feeds the part
   // rule its length.
   void read_ahead();
-  [[nodiscard]] index::MinimizerIndex next_from_sequences();
+  [[nodiscard]] index::MinimizerIndex next_from_sequences(util::Progress* progress);
 
   std::string path_;
   AlignOptions opt_;

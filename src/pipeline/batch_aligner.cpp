@@ -162,10 +162,11 @@ class GroupRun {
 // The groups of one batch: fragments [cuts[k], cuts[k+1]) of at most round_bases bases (a fragment
 // longer than that alone). Groups run one at a time, or, with a backend that runs on a
 // device, two at once with one group's DP round overlapping the other's host step;
-// records are written in input order as soon as every group before them is done.
+// records are written in input order as soon as every group before them is done, and
+// counted in `progress` then.
 void align_batch(const ReadAligner& aligner, DpBackend& dp, const io::ReadBatch& rb,
                  std::vector<std::string>& lines, const RecordWriter& write, int threads, uint64_t round_bases,
-                 AlignStats& stats, const StepObserver& observe, uint64_t& next_id) {
+                 AlignStats& stats, const StepObserver& observe, uint64_t& next_id, util::Progress* progress) {
   // A host backend that computes single tasks on these threads: no rounds. The groups
   // stay, as they bound the records held before they are written.
   DpBackend* const inline_dp = !dp.runs_on_device() && dp.inline_workers() >= threads ? &dp : nullptr;
@@ -251,6 +252,7 @@ void align_batch(const ReadAligner& aligner, DpBackend& dp, const io::ReadBatch&
         write(lines[i]);
         std::string().swap(lines[i]);
       }
+      count_done(progress, std::span<const io::SeqRecord>(batch).subspan(g.first_line(), g.size()));
       flight.pop_front();
     }
   }
@@ -259,26 +261,29 @@ void align_batch(const ReadAligner& aligner, DpBackend& dp, const io::ReadBatch&
 }  // namespace
 
 PipelineStats map_reads(const ReadMapper& mapper, io::ReadInput& reads, const RecordWriter& write, int threads,
-                        uint64_t batch_bases) {
+                        uint64_t batch_bases, util::Progress* progress) {
   PipelineStats stats;
   run_batches(reads, write, threads, batch_bases, true, stats,
               [&](const io::ReadBatch& batch, std::vector<std::string>& lines) {
                 const std::span<const io::SeqRecord> reads(batch.reads);
                 const std::vector<uint32_t>& fs = batch.frag_start;
                 util::parallel_for(batch.fragments(), threads, [&](size_t f, int) {
-                  lines[fs[f]] = mapper.map_paf_fragment(reads.subspan(fs[f], fs[f + 1] - fs[f]));
+                  const std::span<const io::SeqRecord> frag = reads.subspan(fs[f], fs[f + 1] - fs[f]);
+                  lines[fs[f]] = mapper.map_paf_fragment(frag);
+                  count_done(progress, frag);
                 });
               });
   return stats;
 }
 
 AlignStats align_reads(const ReadAligner& aligner, DpBackend& dp, io::ReadInput& reads, const RecordWriter& write,
-                       int threads, uint64_t batch_bases, uint64_t round_bases, const StepObserver& observe) {
+                       int threads, uint64_t batch_bases, uint64_t round_bases, const StepObserver& observe,
+                       util::Progress* progress) {
   AlignStats stats;
   uint64_t next_id = 0;
   run_batches(reads, write, threads, batch_bases, false, stats,
               [&](const io::ReadBatch& batch, std::vector<std::string>& lines) {
-                align_batch(aligner, dp, batch, lines, write, threads, round_bases, stats, observe, next_id);
+                align_batch(aligner, dp, batch, lines, write, threads, round_bases, stats, observe, next_id, progress);
               });
   return stats;
 }

@@ -14,6 +14,7 @@
 
 #include "../io/read_input.hpp"
 #include "../io/seq_reader.hpp"
+#include "../util/progress.hpp"
 #include "batch_loop.hpp"
 #include "read_aligner.hpp"
 #include "read_mapper.hpp"
@@ -28,9 +29,10 @@ using RecordWriter = std::function<void(std::string_view)>;
 //
 // Maps every read of `reads` and hands the PAF lines to `write`. The first error (bad
 // input, write failure) stops the pipeline and is rethrown; batches before it were
-// already written.
+// already written. `progress`, if given, counts the reads and their bases as each
+// fragment is mapped (its records are written with its batch's; -K is large).
 PipelineStats map_reads(const ReadMapper& mapper, io::ReadInput& reads, const RecordWriter& write, int threads,
-                        uint64_t batch_bases);
+                        uint64_t batch_bases, util::Progress* progress = nullptr);
 PipelineStats map_reads(const ReadMapper& mapper, io::SeqReader& reads, const RecordWriter& write, int threads,
                         uint64_t batch_bases);
 
@@ -49,6 +51,8 @@ PipelineStats map_reads(const ReadMapper& mapper, io::SeqReader& reads, const Re
 // remain: they bound the records held before they are written). The calls and results are those of the final pass of the rounds, so the
 // records are the same.
 //
+// `progress`, if given, counts each group's reads and bases when its records are written.
+//
 // With a backend that runs on a device (DpBackend::runs_on_device: `--dp-backend gpu`),
 // two groups are in flight: while one group's round runs on the device (called from a
 // thread of its own), the threads seed, chain and replay the other group (minimap2's
@@ -65,7 +69,8 @@ struct AlignStats : PipelineStats {
 enum class PipelineStep { kHostBegin, kHostEnd, kDpBegin, kDpEnd };
 using StepObserver = std::function<void(PipelineStep, uint64_t group)>;
 AlignStats align_reads(const ReadAligner& aligner, DpBackend& dp, io::ReadInput& reads, const RecordWriter& write,
-                       int threads, uint64_t batch_bases, uint64_t round_bases, const StepObserver& observe = {});
+                       int threads, uint64_t batch_bases, uint64_t round_bases, const StepObserver& observe = {},
+                       util::Progress* progress = nullptr);
 // A single file of reads, each a read of its own.
 AlignStats align_reads(const ReadAligner& aligner, DpBackend& dp, io::SeqReader& reads, const RecordWriter& write,
                        int threads, uint64_t batch_bases, uint64_t round_bases, const StepObserver& observe = {});

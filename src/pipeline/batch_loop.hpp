@@ -8,17 +8,28 @@
 
 #include <cstdint>
 #include <future>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "../io/read_input.hpp"
+#include "../util/progress.hpp"
 
 namespace agatha::pipeline {
 
 struct PipelineStats {
   uint64_t reads = 0, bases = 0, batches = 0;
 };
+
+// Counts the reads of `done` and their bases in `progress`, if any: called once per
+// fragment or group of reads finished (never per base or per seed).
+inline void count_done(util::Progress* progress, std::span<const io::SeqRecord> done) {
+  if (!progress) return;
+  uint64_t bases = 0;
+  for (const io::SeqRecord& r : done) bases += r.seq.size();
+  progress->add(done.size(), bases);
+}
 
 // Reads batches of >= batch_bases bases, has process(batch, lines) fill one output
 // string per read (a fragment's records all in its first read's), and writes the non-empty ones in order with write(string_view).

@@ -150,7 +150,7 @@ PipelineStats map_reads_to_part(const ReadMapper& mapper, io::SeqReader& reads, 
 }
 
 PipelineStats map_reads_to_part(const ReadMapper& mapper, io::ReadInput& input, const RecordWriter& write, int threads,
-                                uint64_t batch_bases) {
+                                uint64_t batch_bases, util::Progress* progress) {
   PipelineStats stats;
   run_batches(input, write, threads, batch_bases, true, stats,
               [&](const io::ReadBatch& rb, std::vector<std::string>& lines) {
@@ -162,6 +162,7 @@ PipelineStats map_reads_to_part(const ReadMapper& mapper, io::ReadInput& input, 
                   for (size_t i = 0; i < frag.size(); ++i)
                     append_part_result(lines[fs[f]], static_cast<int32_t>(frag[i].seq.size()), m.segs[i].rep_len,
                                        m.segs[i].regions, m.segs[i].frag_gap);
+                  count_done(progress, frag);
                 });
               });
   return stats;
@@ -209,7 +210,7 @@ PipelineStats merge_parts(const SplitParts& parts, io::SeqReader& reads, const A
 
 PipelineStats merge_parts(const SplitParts& parts, io::ReadInput& input, const AlignOptions& opt,
                           const OutputOptions& oo_in, bool map_only, const RecordWriter& write, int threads,
-                          uint64_t batch_bases) {
+                          uint64_t batch_bases, util::Progress* progress) {
   OutputOptions oo = oo_in;
   oo.release = opt.release;  // the records follow the release the options follow
   if (oo.eqx || oo.diff != format::DiffTag::kNone) throw Error("merge_parts: --eqx, --MD and --cs are the parts' own");
@@ -251,6 +252,7 @@ PipelineStats merge_parts(const SplitParts& parts, io::ReadInput& input, const A
                                  std::span<const int32_t>(rep_len).subspan(first, n), frag_gap[first + n - 1], parts,
                                  opt, oo, map_only);
                   for (size_t i = first; i < first + n; ++i) std::vector<Region>().swap(regs[i]);
+                  count_done(progress, std::span<const io::SeqRecord>(batch).subspan(first, n));
                 });
               });
   for (auto& f : files) f->expect_end();

@@ -105,9 +105,10 @@ void merge_part_regions(std::vector<map::Region>& regs, int qlen, int32_t rep_le
 
 // A part's pass of --map-only with --split-prefix: every read or fragment mapped
 // (ReadMapper::map_fragment_as_read),
-// its result appended to `write` in input order; batches and threads as map_reads.
+// its result appended to `write` in input order; batches, threads and `progress` as
+// map_reads.
 PipelineStats map_reads_to_part(const ReadMapper& mapper, io::ReadInput& reads, const RecordWriter& write, int threads,
-                                uint64_t batch_bases);
+                                uint64_t batch_bases, util::Progress* progress = nullptr);
 PipelineStats map_reads_to_part(const ReadMapper& mapper, io::SeqReader& reads, const RecordWriter& write, int threads,
                                 uint64_t batch_bases);
 
@@ -124,10 +125,11 @@ struct SplitParts {
 // oo.kind says (oo.eqx and oo.diff must be off: the CIGARs are printed as stored), or with
 // map_only the mapping-only PAF lines. Batches (-K) and threads as align_reads. Throws
 // Error when a file ends early, holds results for more reads, or a result's read length
-// is not the read's (the reads changed between the passes).
+// is not the read's (the reads changed between the passes). `progress`, if given, counts
+// each fragment's reads and bases as its records are made.
 PipelineStats merge_parts(const SplitParts& parts, io::ReadInput& reads, const AlignOptions& opt,
                           const OutputOptions& oo, bool map_only, const RecordWriter& write, int threads,
-                          uint64_t batch_bases);
+                          uint64_t batch_bases, util::Progress* progress = nullptr);
 PipelineStats merge_parts(const SplitParts& parts, io::SeqReader& reads, const AlignOptions& opt,
                           const OutputOptions& oo, bool map_only, const RecordWriter& write, int threads,
                           uint64_t batch_bases);

@@ -1,8 +1,13 @@
 #include "run.hpp"
 
+#include <fcntl.h>
+#include <pty.h>
 #include <stdlib.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <unistd.h>
+
+#include <cerrno>
 
 #include <cstdio>
 #include <filesystem>
@@ -42,6 +47,66 @@ CommandResult run_shell(const std::string& command) {
 }
 
 CommandResult run_agatha(const std::string& args) { return run_shell(shell_quote(agatha_binary()) + " " + args); }
+
+CommandResult run_shell_on_tty(const std::string& command) {
+  // stdout to a file of its own, stderr the terminal's slave side; the master side is
+  // read here until every copy of the slave is closed (read() then fails with EIO).
+  std::string out_path = (std::filesystem::temp_directory_path() / "agatha-test-stdout-XXXXXX").string();
+  const int fd = ::mkstemp(out_path.data());
+  if (fd < 0) return {-1, "", "mkstemp failed"};
+  ::close(fd);
+  const std::string cmd = "{ " + command + "\n} > " + shell_quote(out_path);
+  CommandResult r{-1, "", ""};
+  int master = -1, slave = -1;
+  if (::openpty(&master, &slave, nullptr, nullptr, nullptr) != 0) {
+    std::filesystem::remove(out_path);
+    return {-1, "", "openpty failed"};
+  }
+  termios t{};
+  if (::tcgetattr(slave, &t) == 0) {
+    t.c_oflag &= ~static_cast<tcflag_t>(OPOST);
+    ::tcsetattr(slave, TCSANOW, &t);
+  }
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::setsid();
+    const int null = ::open("/dev/null", O_RDONLY);
+    ::dup2(null, 0);
+    ::dup2(slave, 2);
+    ::close(null), ::close(slave), ::close(master);
+    ::execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  ::close(slave);
+  if (pid < 0) {
+    ::close(master);
+    std::filesystem::remove(out_path);
+    return {-1, "", "fork failed"};
+  }
+  char buf[1 << 16];
+  for (;;) {
+    const ssize_t n = ::read(master, buf, sizeof buf);
+    if (n > 0) {
+      r.err.append(buf, static_cast<size_t>(n));
+    } else if (n < 0 && errno == EINTR) {
+      continue;
+    } else {
+      break;  // EIO: no slave left open
+    }
+  }
+  ::close(master);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  r.code = exit_code(status);
+  r.out = read_file(out_path);
+  std::filesystem::remove(out_path);
+  return r;
+}
+
+CommandResult run_agatha_on_tty(const std::string& args) {
+  return run_shell_on_tty(shell_quote(agatha_binary()) + " " + args);
+}
 
 std::string last_lines(const std::string& s, int n) {
   std::string t = s;

@@ -24,6 +24,12 @@ CommandResult run_shell(const std::string& command);
 // run_shell("AGATHA ARGS") with the built agatha binary; ARGS may carry redirections.
 CommandResult run_agatha(const std::string& args);
 
+// As run_shell, but the command's stderr is a pseudo-terminal (isatty(2) is true in it)
+// and its stdin /dev/null: `err` is every byte the terminal received, as written (the
+// terminal's output processing is off: "\n" stays "\n"); `out` is stdout, captured apart.
+CommandResult run_shell_on_tty(const std::string& command);
+CommandResult run_agatha_on_tty(const std::string& args);
+
 // The last line of `s`, or its last n lines (5 by default), without the final newline.
 std::string last_line(const std::string& s);
 std::string last_lines(const std::string& s, int n = 5);
