@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cctype>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -725,6 +726,12 @@ TEST_F(E2e, OutputThroughALinkToAFileReplacesTheFileAndKeepsItsMode) {
 // signal and no temporary file is left (the reads come from a FIFO that stalls).
 TEST_F(E2e, InterruptedRunLeavesNoTemporaryFile) {
   for (const int sig : {SIGINT, SIGTERM, SIGHUP}) {
+    // Started under nohup, the test's children inherit SIGHUP ignored, and agatha keeps
+    // an ignored signal ignored (as it must): that case cannot be checked here.
+    if (sig == SIGHUP && test::signal_ignored(SIGHUP)) {
+      std::printf("[  SKIPPED ] SIGHUP: ignored by whoever started the tests (nohup)\n");
+      continue;
+    }
     SCOPED_TRACE("signal " + std::to_string(sig));
     const fs::path fifo = path("reads.fifo"), out = path("out.sam"), script = path("stall.sh");
     fs::remove(fifo);

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <csignal>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -251,6 +252,12 @@ TEST_F(Sort, AnErrorInTheReadsLeavesNoFile) {
 TEST_F(Sort, InterruptedSortLeavesNoTemporaryFile) {
   const std::string agatha = shell_quote(test::agatha_binary());
   for (const int sig : {SIGINT, SIGTERM, SIGHUP}) {
+    // Started under nohup, the test's children inherit SIGHUP ignored, and agatha keeps
+    // an ignored signal ignored (as it must): that case cannot be checked here.
+    if (sig == SIGHUP && test::signal_ignored(SIGHUP)) {
+      std::printf("[  SKIPPED ] SIGHUP: ignored by whoever started the tests (nohup)\n");
+      continue;
+    }
     SCOPED_TRACE("signal " + std::to_string(sig));
     const std::string fifo = path("reads.fifo"), script = path("stall.sh");
     fs::remove(fifo);

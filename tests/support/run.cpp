@@ -15,6 +15,8 @@
 #include "files.hpp"
 #include "paths.hpp"
 
+#include <signal.h>
+
 namespace agatha::test {
 
 int exit_code(int wait_status) {
@@ -121,5 +123,10 @@ std::string last_lines(const std::string& s, int n) {
 }
 
 std::string last_line(const std::string& s) { return last_lines(s, 1); }
+
+bool signal_ignored(int sig) {
+  struct sigaction now {};
+  return ::sigaction(sig, nullptr, &now) == 0 && now.sa_handler == SIG_IGN;
+}
 
 }  // namespace agatha::test

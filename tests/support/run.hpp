@@ -15,6 +15,9 @@ struct CommandResult {
 // The exit code of a wait status (from system(), pclose()): WEXITSTATUS, or 128 + the
 // signal that ended it, as a shell reports it; -1 for a failed call.
 int exit_code(int wait_status);
+// Whether this process ignores signal `sig` (SIG_IGN, as nohup leaves SIGHUP); its
+// children start with it ignored too.
+bool signal_ignored(int sig);
 
 // Runs `command` with /bin/sh. Its stdout and stderr are captured apart; redirections
 // inside `command` apply first ("cmd 2>&1": stderr goes to `out` too, "2>&1 >/dev/null":
