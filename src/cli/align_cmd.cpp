@@ -44,56 +44,12 @@
 #include "../pipeline/read_mapper.hpp"
 #include "../pipeline/split_merge.hpp"
 #include "commands.hpp"
-#include "map_options.hpp"
 #include "minimap2_args.hpp"
 #include "progress_lines.hpp"
 
 namespace agatha::cli {
 namespace {
 
-// What the command line sets: the minimap2 options (minimap2_args.hpp) and --dp-batch
-// in AlignOptions; the rest here. Filled by `agatha align` and by `agatha minimap2`.
-struct AlignArgs {
-  AlignOptions opt;
-  std::string reference;
-  std::vector<std::string> reads;  // the query files, mapped in turn; none: -d is required
-  // The passes over the reads: in fragment mode (--frag=yes, -x sr) one over all files
-  // read in step (mm_map_file_frag); otherwise one per file, in turn (mm_map_file).
-  std::vector<std::vector<std::string>> read_groups() const {
-    if (opt.frag_mode) return {reads};
-    std::vector<std::vector<std::string>> g;
-    for (const std::string& f : reads) g.push_back({f});
-    return g;
-  }
-  std::string output = "-";
-  std::string index_out;  // -d: empty without it
-  bool index_mmi = false;  // -d writes minimap2's .mmi (else agatha's .agi)
-  bool map_only = false;  // PAF without base-level alignment
-  bool sam = false;       // -a: SAM (agatha align: the default)
-  bool paf = false;       // -c: PAF with base-level alignment (unless -a)
-  bool idx_no_seq = false;  // --idx-no-seq: an index without the reference's bases
-  // The reference alone, with neither reads nor -d: minimap2 loads an index file and
-  // stops (a FASTA file is a "missing input" error); agatha align always refuses.
-  bool index_alone_ok = false;
-  int verbose = 3;  // -v
-  bool quiet = false;  // --quiet (agatha align): no status lines on a terminal
-  bool progress = false;  // status lines shown (progress_wanted), set by run_align
-  DpBackendOptions dp = [] {  // --dp-backend (auto by default), --isa (threads: -t)
-    DpBackendOptions d;
-    d.backend = "auto";
-    return d;
-  }();
-  pipeline::OutputOptions out;  // -Y -L --eqx --sam-hit-only --paf-no-hit (the rest: run_align)
-  bool md = false;              // --MD
-  std::string cs;               // --cs: "short" or "long"; empty without --cs (or --cs=none)
-  bool ds = false;              // --ds (2.31): ds:Z, cs with the indels' flanks bracketed
-  std::string format;           // --format: sam or bam; empty: from -o's extension
-  std::string read_group;       // -R
-  bool sort = false;            // --sort
-  io::SortOptions sort_opt;     // --sort-mem (threads: -t; index: --index-format)
-  bool sort_mem_given = false;
-  std::string index_format;  // --index-format: csi or bai; empty without it
-};
 
 // --sort and its options: BAM to a file; --sort-mem and --index-format only with --sort.
 void check_sort_options(const AlignArgs& a, bool bam) {
@@ -589,73 +545,17 @@ int run_minimap2(const std::vector<std::string>& words) {
   }
 }
 
-void add_align_command(CLI::App& app) {
-  auto args = std::make_shared<AlignArgs>();
-  CLI::App* sub = app.add_subcommand("align", "Map long reads to a reference (minimap2 2.24 compatible)");
-  sub->add_option("reference", args->reference,
-                  "Reference FASTA/FASTQ (plain or gzip), .agi index, or minimap2 2.24 index (.mmi)")
-      ->required();
-  sub->add_option("reads", args->reads,
-                  "Reads FASTA/FASTQ (plain or gzip), '-' for stdin; several files are mapped in turn into one "
-                  "output; may be left out with -d");
-  sub->add_flag("--map-only", args->map_only, "Mapping only: PAF without base-level alignment (minimap2 without -c)");
-  sub->add_option(
-         "--dp-backend", args->dp.backend,
-         "DP backend: scalar, cpu, gpu, gpu-sim, gpu-emu or auto (gpu if usable, else cpu); same output from all")
-      ->check(CLI::IsMember(kDpBackendNames))
-      ->capture_default_str();
-  sub->add_option("--isa", args->dp.isa, "Instruction set for --dp-backend cpu: auto, sse41 or avx2")
-      ->check(CLI::IsMember(kIsaNames))
-      ->capture_default_str();
-  sub->add_option_function<std::string>(
-         "--dp-batch",
-         [args](const std::string& text) {
-           const int64_t n = parse_num(text, "--dp-batch");
-           if (n < 1) throw OptionError("--dp-batch must be positive");
-           args->opt.dp_batch = static_cast<uint64_t>(n);
-         },
-         "Bases of reads aligned together (K/M/G), their records written when all are done; with a GPU backend "
-         "their DP tasks go to the device in rounds")
-      ->type_name("NUM")
-      ->default_str(std::to_string(kDpBatchCpu) + " on the CPU, " + std::to_string(kDpBatchGpu) + " on the GPU");
-  sub->add_option("--format", args->format, "Output format: sam (default) or bam (also chosen by -o *.bam)")
-      ->check(one_of({"sam", "bam"}, "--format only takes 'sam' or 'bam'"));
-  sub->add_flag(
-      "--sort", args->sort,
-      "Write the BAM output sorted by coordinate, with its index (FILE.bam.csi; .bai with --index-format bai)");
-  sub->add_option_function<std::string>(
-         "--sort-mem",
-         [args](const std::string& text) {
-           args->sort_opt.mem_bytes = io::parse_mem_size(text);
-           args->sort_mem_given = true;
-         },
-         "With --sort: memory for the records sorted at once; more goes through temporary files beside the output "
-         "(K/M/G: 2^10/2^20/2^30 bytes; one budget, whatever -t)")
-      ->type_name("SIZE")
-      ->default_str("768M");
-  sub->add_option("--index-format", args->index_format, "With --sort: the index written, csi (default) or bai")
-      ->check(one_of({"csi", "bai"}, "--index-format only takes 'csi' or 'bai'"));
-  sub->add_flag("--quiet", args->quiet,
-                "No status lines: without it, when stderr is a terminal (and -v is 3 or more), the index build and "
-                "the alignment show their progress (bases indexed, reads aligned, rate) on one line rewritten every "
-                "2 s");
-  sub->footer(
-      "minimap2's options, with minimap2's meaning, value syntax and defaults (the preset -x first, whatever "
-      "its place; then the others in order); those marked (2.31) are unknown options with --compat 2.24. agatha align writes SAM unless -c (PAF with base alignment) or "
-      "--map-only; --paf is -c, --output is -o:\n" +
-      minimap2_option_help());
-  run_when_parsed(*sub, [args] {
-    const std::optional<Minimap2Settings>& s = align_minimap2_settings();
-    if (s) {
-      const uint64_t dp_batch = args->opt.dp_batch;
-      const std::string reference = args->reference;
-      const std::vector<std::string> reads = args->reads;
-      take_settings(*args, *s);
-      args->opt.dp_batch = dp_batch;
-      args->reference = reference, args->reads = reads;
-    }
-    return run_align(*args);
-  });
+int run_align_command(AlignArgs& a) {
+  const std::optional<Minimap2Settings>& s = align_minimap2_settings();
+  if (s) {
+    const uint64_t dp_batch = a.opt.dp_batch;
+    const std::string reference = a.reference;
+    const std::vector<std::string> reads = a.reads;
+    take_settings(a, *s);
+    a.opt.dp_batch = dp_batch;
+    a.reference = reference, a.reads = reads;
+  }
+  return run_align(a);
 }
 
 }  // namespace agatha::cli

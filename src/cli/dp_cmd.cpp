@@ -18,16 +18,6 @@
 namespace agatha::cli {
 namespace {
 
-struct DpArgs {
-  std::string input;
-  std::string output = "-";
-  DpBackendOptions backend;
-  bool check = false, bench = false;
-  int show = 5;  // differing tasks printed by --check
-  size_t batch_tasks = 4096;
-  size_t batch_bases = 64u << 20;
-};
-
 struct Tally {
   size_t checked = 0, mismatches = 0, shown = 0;
   uint64_t cells = 0;
@@ -87,7 +77,9 @@ void handle_batch(const DpArgs& a, const std::vector<io::TaskRecord>& batch, con
   if (out) out->write(text);
 }
 
-[[nodiscard]] int run_dp(const DpArgs& a) {
+}  // namespace
+
+int run_dp(const DpArgs& a) {
   DpBackendOptions bopt = a.backend;
   bopt.log = [](const std::string& msg) { std::fprintf(stderr, "[M::dp] %s\n", msg.c_str()); };
   std::unique_ptr<DpBackend> backend = make_dp_backend(bopt);
@@ -122,27 +114,6 @@ void handle_batch(const DpArgs& a, const std::vector<io::TaskRecord>& batch, con
     return tally.mismatches == 0 ? 0 : 1;
   }
   return 0;
-}
-
-}  // namespace
-
-void add_dp_command(CLI::App& app) {
-  auto args = std::make_shared<DpArgs>();
-  CLI::App* sub = app.add_subcommand("dp",
-                                     "Compute guided-DP task files (ksw_extd2 semantics; ksw_extz2 for single-affine "
-                                     "tasks, ksw_exts2 for splice tasks)");
-  sub->add_option("tasks", args->input, "Task file, TSV (gzip or plain), '-' for stdin")->required();
-  sub->add_option("-o,--output", args->output, "Write answers here (default: stdout)");
-  sub->add_option("--backend", args->backend.backend,
-                  "DP backend: scalar, cpu, gpu, gpu-sim, gpu-emu or auto (gpu if usable, else cpu)")
-      ->check(CLI::IsMember(kDpBackendNames));
-  sub->add_option("--isa", args->backend.isa, "Instruction set for --backend cpu: auto, sse41 or avx2")
-      ->check(CLI::IsMember(kIsaNames));
-  sub->add_option("-t,--threads", args->backend.threads, "Worker threads")->check(CLI::Range(1, 1024));
-  sub->add_flag("--check", args->check, "Compare with the answer columns 15-26; non-zero exit on a difference");
-  sub->add_option("--show", args->show, "Differing tasks to print with --check")->check(CLI::NonNegativeNumber);
-  sub->add_flag("--bench", args->bench, "Print tasks/s and cells/s of the DP itself to stderr");
-  run_when_parsed(*sub, [args] { return run_dp(*args); });
 }
 
 }  // namespace agatha::cli

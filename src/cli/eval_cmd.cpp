@@ -16,17 +16,7 @@
 #include <vector>
 
 namespace agatha::cli {
-namespace {
-
-struct EvalArgs {
-  std::string truth, plot;
-  std::vector<std::string> inputs, labels;
-  double overlap = 0.1;
-};
-
-constexpr int kSummaryMapq = 10;
-
-const char* kEvalHelp =
+const char* const kEvalHelp =
     "Mapping accuracy against simulated origins (the convention of paftools.js mapeval).\n"
     "Each truth read is judged by its primary record (SAM: flag without 0x100/0x800;\n"
     "PAF: the read's first tp:A:P line). It is correct when it lies on the true contig\n"
@@ -41,25 +31,9 @@ const char* kEvalHelp =
     "Labels (-l) name the inputs in order: at most one per input; inputs after the last\n"
     "label are named by their path as given.";
 
-// A finite decimal number in [LO, HI]. CLI::Range alone would let "nan" through, as
-// every comparison with NaN is false.
-[[nodiscard]] CLI::Validator finite_range(double lo, double hi) {
-  char desc[64];
-  std::snprintf(desc, sizeof desc, "FLOAT in [%g, %g]", lo, hi);
-  return CLI::Validator(
-      [lo, hi](std::string& text) -> std::string {
-        double x = 0;
-        const char* end = text.data() + text.size();
-        const auto [p, ec] = std::from_chars(text.data(), end, x);
-        if (ec != std::errc() || p != end || !std::isfinite(x) || x < lo || x > hi) {
-          char b[64];
-          std::snprintf(b, sizeof b, "a number from %g to %g", lo, hi);
-          return "'" + text + "' is not " + b;
-        }
-        return std::string();
-      },
-      desc);
-}
+namespace {
+
+constexpr int kSummaryMapq = 10;
 
 // Labels become column names of a tab-separated table, so they must be one field.
 void check_labels(const std::vector<std::string>& labels, size_t inputs) {
@@ -105,7 +79,9 @@ void warn(const std::string& path, const eval::Anomaly& a, const char* what) {
   return s;
 }
 
-[[nodiscard]] int run_eval(const EvalArgs& a) {
+}  // namespace
+
+int run_eval(const EvalArgs& a) {
   check_labels(a.labels, a.inputs.size());
   std::vector<std::string> labels = a.labels;
   for (size_t i = labels.size(); i < a.inputs.size(); ++i) labels.push_back(a.inputs[i]);
@@ -135,26 +111,6 @@ void warn(const std::string& path, const eval::Anomaly& a, const char* what) {
     svg.close();
   }
   return 0;
-}
-
-}  // namespace
-
-void add_eval_command(CLI::App& app) {
-  auto args = std::make_shared<EvalArgs>();
-  CLI::App* sub = app.add_subcommand("eval", "Mapping accuracy against simulated read origins");
-  sub->footer(kEvalHelp);
-  sub->add_option("alignments", args->inputs, "SAM, BAM or PAF files (format detected from the content)")
-      ->required()
-      ->check(CLI::ExistingFile);
-  sub->add_option("--truth", args->truth, "pbsim MAF (plain or gzip), or FASTA/FASTQ with origin-encoding names");
-  sub->add_option("--overlap", args->overlap, "Correct when overlap/union of reference intervals exceeds this")
-      ->check(finite_range(0.0, 1.0));
-  sub->add_option("-l,--label", args->labels,
-                  "Name of each input in the table and plot, in order; at most one per input "
-                  "(inputs without one: their path)")
-      ->allow_extra_args(false);
-  sub->add_option("--plot", args->plot, "Write an SVG plot: error rate (log x) against fraction mapped");
-  run_when_parsed(*sub, [args] { return run_eval(*args); });
 }
 
 }  // namespace agatha::cli

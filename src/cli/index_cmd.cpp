@@ -18,17 +18,9 @@
 #include "../io/output_file.hpp"
 #include "../io/output_path.hpp"
 #include "commands.hpp"
-#include "map_options.hpp"
 #include "progress_lines.hpp"
 
 namespace agatha::cli {
-namespace {
-
-struct IndexCmdArgs {
-  std::string reference, output;
-  AlignOptions opt;  // -x -k -w -H --bucket-bits -t, bound by add_index_options
-  bool quiet = false;  // --quiet
-};
 
 int run_index(const IndexCmdArgs& a) {
   const AlignOptions& opt = a.opt;
@@ -51,20 +43,6 @@ int run_index(const IndexCmdArgs& a) {
   std::fprintf(stderr, "[M::index] %zu target sequence(s), %zu distinct minimizers, %zu occurrences\n",
                idx.reference().size(), idx.distinct_hashes(), idx.total_occurrences());
   return 0;
-}
-
-}  // namespace
-
-void add_index_command(CLI::App& app) {
-  auto args = std::make_shared<IndexCmdArgs>();
-  CLI::App* sub = app.add_subcommand("index", "Build a minimizer index (.agi) of a reference FASTA/FASTQ");
-  sub->add_option("reference", args->reference, "Reference FASTA/FASTQ (plain or gzip)")->required();
-  sub->add_option("-o,--output", args->output, "The index file to write")->required();
-  add_index_options(*sub, args->opt);
-  sub->add_flag("--quiet", args->quiet,
-                "No status line: without it, when stderr is a terminal, the build shows its progress (bases read, "
-                "rate) on one line rewritten every 2 s");
-  run_when_parsed(*sub, [args] { return run_index(*args); });
 }
 
 }  // namespace agatha::cli
