@@ -15,7 +15,9 @@
 #include <agatha/version.hpp>
 #include <algorithm>
 #include <array>
+#include <optional>
 
+#include "base_mods.hpp"
 #include "text_put.hpp"
 
 namespace agatha::format {
@@ -137,7 +139,10 @@ void append_tags(std::string& out, const SamRecord& r, const SamOptions& opt, bo
   if (!r.md_cs.empty()) put(out, '\t', r.md_cs);
   if (cigar_in_tag) append_cigar_tag(out, r, hard);
   put(out, "\trl:i:", r.rl);
-  if (!r.comment.empty()) put(out, '\t', r.comment);
+  if (r.comment.empty()) return;
+  // SEQ a slice of the read: base-modification tags rewritten for it.
+  const std::optional<std::string> trimmed = hard ? trim_base_mods(r.comment, r.seq, r.qs, r.qe) : std::nullopt;
+  put(out, '\t', trimmed ? std::string_view(*trimmed) : r.comment);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include <fcntl.h>
 #include <htslib/bgzf.h>
+#include <htslib/hfile.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -42,17 +43,35 @@ BgzfInput::Damage diagnose(const std::string& path, size_t line_reached) {
 
 }  // namespace
 
-BgzfInput::BgzfInput(const std::string& path, size_t buffer_bytes, ReadErrorText on_error)
-    : path_(path), on_error_(on_error), buf_(buffer_bytes) {
-  // The descriptor is opened here, not by htslib's hopen, so that a path is always a
-  // local file (hopen would read "data:..." or "http://..." as a URL).
+hFILE* BgzfInput::open_local(const std::string& path) {
   errno = 0;
   const int fd = path == "-" ? ::fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0) : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  hFILE* file = nullptr;
   if (fd >= 0) {
     errno = 0;
-    fp_ = bgzf_dopen(fd, "r");  // closes fd when it fails after taking it
+    file = hdopen(fd, "r");
+    if (!file) {
+      const int err = errno;
+      ::close(fd);
+      errno = err;
+    }
   }
-  if (!fp_) throw InputError("cannot open '" + path + "': " + std::strerror(errno ? errno : EIO));
+  if (!file) throw InputError("cannot open '" + path + "': " + std::strerror(errno ? errno : EIO));
+  return file;
+}
+
+BgzfInput::BgzfInput(const std::string& path, size_t buffer_bytes, ReadErrorText on_error)
+    : BgzfInput(open_local(path), path, buffer_bytes, on_error) {}
+
+BgzfInput::BgzfInput(hFILE* file, const std::string& path, size_t buffer_bytes, ReadErrorText on_error)
+    : path_(path), on_error_(on_error), buf_(buffer_bytes) {
+  errno = 0;
+  fp_ = bgzf_hopen(file, "r");
+  if (!fp_) {
+    const int err = errno;
+    hclose_abruptly(file);
+    throw InputError("cannot open '" + path + "': " + std::strerror(err ? err : EIO));
+  }
 }
 
 BgzfInput::~BgzfInput() {

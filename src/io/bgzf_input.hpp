@@ -18,6 +18,7 @@
 #include <vector>
 
 struct BGZF;
+struct hFILE;
 
 namespace agatha::io {
 
@@ -36,9 +37,17 @@ class BgzfInput {
   // input leaves standard input open). Reads buffer_bytes at a time. Throws InputError
   // "cannot open 'PATH': REASON" if it cannot be opened.
   BgzfInput(const std::string& path, size_t buffer_bytes, ReadErrorText on_error);
+  // Reads `file`, opened by open_local (and perhaps peeked at); takes it over, closing it
+  // also when this constructor throws.
+  BgzfInput(hFILE* file, const std::string& path, size_t buffer_bytes, ReadErrorText on_error);
   ~BgzfInput();
   BgzfInput(const BgzfInput&) = delete;
   BgzfInput& operator=(const BgzfInput&) = delete;
+
+  // `path` ("-": a duplicate of standard input's descriptor) as an htslib stream, always
+  // a local file (htslib's hopen would read "data:..." or "http://..." as a URL). Throws
+  // InputError "cannot open 'PATH': REASON".
+  [[nodiscard]] static hFILE* open_local(const std::string& path);
 
   // The next byte, or -1 at the end of the input.
   [[nodiscard]] int getc() {

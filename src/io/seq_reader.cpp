@@ -4,7 +4,14 @@
 
 #include <agatha/error.hpp>
 
+#include <htslib/hfile.h>
+#include <htslib/hts.h>
+
+#include <cerrno>
+#include <cstring>
 #include <string>
+
+#include "hts_reads.hpp"
 
 namespace agatha::io {
 namespace {
@@ -48,6 +55,13 @@ void normalize_bases(std::string& seq) {
   normalize_bytes(p + i, n - i);
 }
 
+// A byte for a message: 'c' when printable, else its value (binary input).
+std::string shown_byte(int c) {
+  if (c >= 0x20 && c < 0x7f) return std::string("'") + static_cast<char>(c) + "'";
+  static const char* const kHex = "0123456789abcdef";
+  return std::string("byte 0x") + kHex[(c >> 4) & 15] + kHex[c & 15];
+}
+
 // "'PATH' line L: read error ...", L the line that holds the damage where zlib could
 // tell (BGZF loses the whole block it cannot finish), else the line reached.
 std::string read_error_text(const std::string& path, const BgzfInput::Damage& d) {
@@ -57,10 +71,27 @@ std::string read_error_text(const std::string& path, const BgzfInput::Damage& d)
 
 }  // namespace
 
-SeqReader::SeqReader(const std::string& path) : in_(path, kBufferBytes, read_error_text) {}
+SeqReader::SeqReader(const std::string& path) : path_(path) {
+  hFILE* file = BgzfInput::open_local(path);
+  htsFormat format{};
+  errno = 0;
+  if (hts_detect_format(file, &format) < 0) {
+    const int err = errno;
+    hclose_abruptly(file);
+    throw InputError("cannot read '" + path + "': " + std::strerror(err ? err : EIO));
+  }
+  if (format.format == sam || format.format == bam || format.format == cram)
+    hts_ = std::make_unique<HtsReads>(file, path);
+  else
+    in_ = std::make_unique<BgzfInput>(file, path, kBufferBytes, read_error_text);
+}
+
+SeqReader::~SeqReader() = default;
+
+uint64_t SeqReader::records_read() const { return hts_ ? hts_->records_read() : n_records_; }
 
 void SeqReader::fail(const std::string& what, size_t line, const SeqRecord* rec) const {
-  std::string msg = "'" + in_.path() + "' line " + std::to_string(line);
+  std::string msg = "'" + in_->path() + "' line " + std::to_string(line);
   if (rec) {
     msg += " (record " + std::to_string(n_records_ + 1) + " '" + rec->name + "', starting at line " +
            std::to_string(header_line_) + ")";
@@ -69,7 +100,7 @@ void SeqReader::fail(const std::string& what, size_t line, const SeqRecord* rec)
 }
 
 bool SeqReader::read_line_into(std::string& s) {
-  if (!in_.append_line(s)) return false;
+  if (!in_->append_line(s)) return false;
   if (s.size() > 1 && s.back() == '\r') s.pop_back();
   return true;
 }
@@ -79,19 +110,19 @@ bool SeqReader::read_header(SeqRecord& rec) {
   int c = pending_;
   if (c == 0) {
     const bool first = n_records_ == 0;
-    while ((c = in_.getc()) != -1 && c != '>' && c != '@') {
+    while ((c = in_->getc()) != -1 && c != '>' && c != '@') {
       if (first && !is_space(c)) {
-        fail(std::string("not FASTA or FASTQ: expected '>' or '@', found '") + static_cast<char>(c) + "'", in_.line(),
+        fail(std::string("not FASTA or FASTQ: expected '>' or '@', found ") + shown_byte(c), in_->line(),
              nullptr);
       }
     }
     if (c == -1) return false;
   }
-  header_line_ = in_.line();
+  header_line_ = in_->line();
   pending_ = 0;
   rec.name.clear(), rec.comment.clear(), rec.seq.clear(), rec.qual.clear();
   bool got = false;
-  while ((c = in_.getc()) != -1 && !is_space(c)) rec.name.push_back(static_cast<char>(c)), got = true;
+  while ((c = in_->getc()) != -1 && !is_space(c)) rec.name.push_back(static_cast<char>(c)), got = true;
   if (!got && c == -1) return false;  // a lone header byte at the end of the input
   if (c != '\n') read_line_into(rec.comment);
   return true;
@@ -99,14 +130,14 @@ bool SeqReader::read_header(SeqRecord& rec) {
 
 void SeqReader::read_quality(SeqRecord& rec) {
   int c;
-  while ((c = in_.getc()) != -1 && c != '\n') {
+  while ((c = in_->getc()) != -1 && c != '\n') {
   }
-  if (c == -1) fail("missing quality string", in_.last_line(), &rec);
+  if (c == -1) fail("missing quality string", in_->last_line(), &rec);
   // As kseq: quality lines until the string is at least as long as the sequence. When a
   // short quality string swallowed the next record's header, report the length before it.
-  size_t before = 0, line_before = in_.last_line();
+  size_t before = 0, line_before = in_->last_line();
   do {
-    before = rec.qual.size(), line_before = in_.last_line();
+    before = rec.qual.size(), line_before = in_->last_line();
   } while (read_line_into(rec.qual) && rec.qual.size() < rec.seq.size());
   if (rec.qual.size() != rec.seq.size()) {
     const bool swallowed_header =
@@ -114,14 +145,15 @@ void SeqReader::read_quality(SeqRecord& rec) {
     const size_t len = swallowed_header ? before : rec.qual.size();
     fail("quality string length " + std::to_string(len) + " differs from sequence length " +
              std::to_string(rec.seq.size()) + (swallowed_header ? " (the next line, a header, was read as quality)" : ""),
-         swallowed_header ? line_before : in_.last_line(), &rec);
+         swallowed_header ? line_before : in_->last_line(), &rec);
   }
 }
 
 bool SeqReader::next(SeqRecord& rec) {
+  if (hts_) return hts_->next(rec);
   if (!read_header(rec)) return false;
   int c;
-  while ((c = in_.getc()) != -1 && c != '>' && c != '+' && c != '@') {
+  while ((c = in_->getc()) != -1 && c != '>' && c != '+' && c != '@') {
     if (c == '\n') continue;
     rec.seq.push_back(static_cast<char>(c));  // counts towards the '\r' rule, as in kseq
     read_line_into(rec.seq);

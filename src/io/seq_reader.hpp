@@ -18,17 +18,24 @@
 // Where minimap2 only warns (a record it cannot parse), this reader throws InputError
 // naming the file, the record number and name, and the line.
 //
+// SAM, BAM and CRAM input (told from FASTA/FASTQ by htslib's hts_detect_format, which
+// peeks at the first bytes) is read by HtsReads (hts_reads.hpp), as `samtools fastq -T '*'`
+// would turn it into FASTQ.
+//
 // Threading: one reader per thread; not copyable.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "bgzf_input.hpp"
 
 namespace agatha::io {
+
+class HtsReads;
 
 struct SeqRecord {
   std::string name, comment, seq, qual;  // qual empty for FASTA
@@ -38,6 +45,7 @@ class SeqReader {
  public:
   // Throws InputError if the file cannot be opened.
   explicit SeqReader(const std::string& path);
+  ~SeqReader();
   SeqReader(const SeqReader&) = delete;
   SeqReader& operator=(const SeqReader&) = delete;
 
@@ -53,8 +61,11 @@ class SeqReader {
   // as minimap2 keeps them only for SAM output and -y.
   [[nodiscard]] std::vector<SeqRecord> next_batch(uint64_t min_bases, bool name_and_seq_only = false);
 
-  const std::string& path() const { return in_.path(); }
-  uint64_t records_read() const { return n_records_; }
+  const std::string& path() const { return path_; }
+  // Records read so far (SAM/BAM/CRAM: skipped secondary and supplementary ones included).
+  uint64_t records_read() const;
+  // True when the input is SAM, BAM or CRAM.
+  bool alignment_format() const { return hts_ != nullptr; }
 
  private:
   // Appends bytes up to the end of the line (the '\n' is consumed, not stored); applies
@@ -64,7 +75,9 @@ class SeqReader {
   void read_quality(SeqRecord& rec);
   [[noreturn]] void fail(const std::string& what, size_t line, const SeqRecord* rec) const;
 
-  BgzfInput in_;
+  std::string path_;
+  std::unique_ptr<BgzfInput> in_;   // FASTA/FASTQ
+  std::unique_ptr<HtsReads> hts_;   // SAM/BAM/CRAM
   int pending_ = 0;         // header byte ('>' or '@') already consumed, or 0
   size_t header_line_ = 0;  // line of the current record's header
   uint64_t n_records_ = 0;

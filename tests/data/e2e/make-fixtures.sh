@@ -5,10 +5,10 @@
 # and of minimap2-cases.tsv (the minimap2 front end's cases), and their -h texts.
 #
 # Usage (from anywhere):
-#   tests/data/e2e/make-fixtures.sh [inputs|expected|minimap2|all]     (default: all)
+#   tests/data/e2e/make-fixtures.sh [inputs|mods-inputs|expected|minimap2|all]     (default: all)
 # (minimap2: only the cases of minimap2-cases.tsv and the help texts, of both releases)
 #
-# Needs the Debian packages minimap2 (2.24+dfsg), pbsim (1.0.3+git20180330) and dwgsim
+# Needs the Debian packages minimap2 (2.24+dfsg), samtools (1.16), pbsim (1.0.3+git20180330) and dwgsim
 # (0.1.14), python3 and gzip; minimap2 2.31 comes from scripts/minimap2-231.sh (PyPI's
 # mappy 2.31 sdist, built with make), unless MINIMAP2_231 names it. The ONT and DH10B data come from the Debian packages nanook-examples and
 # python3-nanoget-examples, fetched once with `apt-get download` into CACHE/deb (the
@@ -138,6 +138,21 @@ SETS
   py long-cigar "$TMP/longcigar.ref.fa" "$TMP/longcigar.reads.fa"
   gzip -9n -c "$TMP/longcigar.ref.fa" > "$E2E/longcigar.ref.fa.gz"
   gzip -9n -c "$TMP/longcigar.reads.fa" > "$E2E/longcigar.reads.fa.gz"
+  make_mods_inputs
+}
+
+# Reads as a basecaller hands them over: an unaligned BAM (samtools import -T '*' of
+# FASTQ whose comments hold base modifications and ONT's tags, with an @RG), the same
+# as CRAM and as SAM, and an aligned, coordinate-sorted BAM of agatha's own output of
+# them (-a -y -Y, so every record keeps its tags). AGATHA: the agatha program.
+make_mods_inputs() {
+  local agatha=${AGATHA:-$ROOT/build/agatha}
+  py mods 31 "$E2E/ont.reads.fq.gz" "$TMP/mods.fq"
+  samtools import --no-PG -T '*' -r ID:ont-run1 -r SM:sample1 -r PL:ONT -o "$E2E/mods.bam" "$TMP/mods.fq"
+  samtools view --no-PG -C -o "$E2E/mods.cram" "$E2E/mods.bam"
+  samtools view --no-PG -h "$E2E/mods.bam" | gzip -9n > "$E2E/mods.sam.gz"
+  "$agatha" align -a -y -Y -x map-ont "$E2E/ont.ref.fa.gz" "$E2E/mods.bam" 2>/dev/null |
+    samtools sort --no-PG -o "$E2E/mods.aligned.bam" -
 }
 
 # keep DIR FILE CODE: a case's outcome, from TMP/stdout and TMP/minimap2.log. Exit code
@@ -164,9 +179,15 @@ make_expected() {
   while IFS=$'\t' read -r name output ref reads opts; do
     [[ -z $name || $name = \#* ]] && continue
     log "$2/$name: minimap2 $opts $ref $reads"
-    # READS may name several files (fragments), separated by spaces.
+    # READS may name several files (fragments), separated by spaces. SAM, BAM or CRAM
+    # reads reach minimap2 as `samtools fastq -T '*'` writes them.
     local code=0
-    eval "\"\$MM\" $opts \"\$ref\" $reads" 2> "$TMP/minimap2.log" > "$TMP/stdout" || code=$?
+    if [[ $reads == *.bam || $reads == *.cram || $reads == *.sam.gz ]]; then
+      samtools fastq -T '*' "$reads" 2>/dev/null | eval "\"\$MM\" $opts \"\$ref\" -" 2> "$TMP/minimap2.log" \
+        > "$TMP/stdout" || code=$?
+    else
+      eval "\"\$MM\" $opts \"\$ref\" $reads" 2> "$TMP/minimap2.log" > "$TMP/stdout" || code=$?
+    fi
     keep "$dir" "$name.$output" $code
   done < "$E2E/cases.tsv"
 }
@@ -196,6 +217,7 @@ both() { need_231 && "$1" "$MINIMAP2" expected && "$1" "$MINIMAP2_231" expected-
 
 case $WHAT in
   inputs) make_inputs ;;
+  mods-inputs) make_mods_inputs ;;
   expected) both make_expected && both make_minimap2_expected ;;
   minimap2) both make_minimap2_expected ;;
   all) make_inputs && both make_expected && both make_minimap2_expected ;;

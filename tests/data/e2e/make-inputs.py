@@ -35,6 +35,12 @@
       N pairs of 150 bp reads of fragments of 120-260 bp of the first sequence of REF
       (so that the two reads of most pairs overlap and share k-mers), 1% substitutions;
       the first read from either end of the fragment
+  make-inputs.py mods SEED READS.fq.gz OUT.fq
+      the first 12 reads, then 4 chimeras (a read's second half joined to the reverse complement
+      of another's first half: supplementary records on both strands), each header
+      replaced by the name and ONT-style SAM tags: base modifications (MM/ML: C+mh? with
+      two probabilities a call, A+a., and in turn G-m? with T+17802. or N+n?; every 7th
+      read none), qs:i, ch:i and du:f, for `samtools import -T '*'`
 """
 import gzip
 import random
@@ -246,10 +252,48 @@ def overlap_pairs(seed, n, ref, out1, out2):
             write_fastq(f2, f"@ov{i}/2", b, "I" * len(b))
 
 
+def mod_calls(rng, seq, base, rate):
+    """MM skip counts of random calls on bases equal to `base` (N: every base)."""
+    skips, run = [], 0
+    for b in seq:
+        if base != "N" and b != base:
+            continue
+        if rng.random() < rate:
+            skips.append(run)
+            run = 0
+        else:
+            run += 1
+    return skips
+
+
+def mods(seed, reads, out):
+    rng = random.Random(int(seed))
+    recs = [(h[1:].split()[0], s, q) for h, s, q in fastq_records(reads)][:12]
+    for k in range(4):
+        a, b = recs[3 * k], recs[3 * k + 1]
+        ha, hb = len(a[1]) // 2, len(b[1]) // 2
+        seq = a[1][ha:] + b[1][:hb].translate(COMP)[::-1]
+        recs.append((f"chimera{k}", seq, a[2][ha:] + b[2][:hb][::-1]))
+    with open(out, "w") as f:
+        for k, (name, seq, qual) in enumerate(recs):
+            tags = []
+            if k % 7 != 6:
+                types = [("C+mh?", mod_calls(rng, seq, "C", 0.6), 2), ("A+a.", mod_calls(rng, seq, "A", 0.2), 1)]
+                if k % 2:
+                    types += [("G-m?", mod_calls(rng, seq, "G", 0.3), 1), ("T+17802.", mod_calls(rng, seq, "T", 0.05), 1)]
+                else:
+                    types.append(("N+n?", mod_calls(rng, seq, "N", 0.01), 1))
+                mm = "".join(t + "".join(f",{x}" for x in skips) + ";" for t, skips, _ in types)
+                ml = [rng.randint(0, 255) for _, skips, n in types for _ in range(len(skips) * n)]
+                tags += [f"MM:Z:{mm}", "ML:B:C" + "".join(f",{p}" for p in ml)]
+            tags += [f"qs:i:{rng.randint(7, 25)}", f"ch:i:{rng.randint(1, 512)}", f"du:f:{rng.uniform(0.5, 9):.4f}"]
+            write_fastq(f, "@" + name + "\t" + "\t".join(tags), seq, qual)
+
+
 if __name__ == "__main__":
     cmds = {"mt-sub": mt_sub, "slice": slice_ref, "pick-ont": pick_ont, "long-cigar": long_cigar, "pairs": pairs,
             "pairs-plain-names": pairs_plain_names, "sr-reads": sr_reads,
-            "overlap-pairs": overlap_pairs}
+            "overlap-pairs": overlap_pairs, "mods": mods}
     if len(sys.argv) < 2 or sys.argv[1] not in cmds:
         sys.exit(__doc__)
     cmds[sys.argv[1]](*sys.argv[2:])
