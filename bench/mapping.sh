@@ -22,7 +22,7 @@
 #                        scripts/minimap2-231.sh (PyPI's mappy 2.31 sdist) when absent
 #   RELEASES="2.24 2.31" the releases compared (agatha align --compat REL)
 #   CACHE=bench/.cache   where the packages and the prepared data live (git-ignored)
-#   SETS="pb ont hifi rep rephifi splice srpe"   data sets to run (see below)
+#   SETS="pb ont hifi rep rephifi splice srpe"   data sets to run (see below; ontbam too on request)
 #   PB_READS=2000        reads taken from the head of pacbio_filtered.fastq
 #   HIFI_DEPTH=10        pbsim depth of the simulated HiFi reads
 #   HIFI_SEED=11         pbsim --seed (fixed: the reads are the same on every run)
@@ -42,6 +42,10 @@
 #   ont   python3-nanoget-examples: nanotest/reads.fastq.gz against the E. coli DH10B
 #         reference of nanook-examples (data/nanook_ecoli_500/references/
 #         ecoli_dh10b_cs.fasta), -x map-ont
+#   ontbam  the ont set's reads as an unaligned BAM (samtools import -T '*'), the input a
+#         basecaller writes: agatha reads the BAM, minimap2 `samtools fastq -T '*' BAM |`
+#         (its time includes samtools'); set against the ont row, agatha's time on both
+#         inputs
 #   hifi  pbsim CCS reads (model_qc_ccs, mean length 10 kb, fixed seed) simulated from
 #         that DH10B reference, -x map-hifi
 #   rep   ONT-like reads (pbsim CLR, model_qc_clr, accuracy 0.90, mean length 15 kb,
@@ -153,6 +157,12 @@ prepare_ont() {
   [[ -s $DATA/ont.reads.fq.gz ]] && return
   fetch_deb python3-nanoget-examples
   cp "$DEB/root/usr/share/doc/python3-nanoget/examples/nanotest/reads.fastq.gz" "$DATA/ont.reads.fq.gz"
+}
+
+prepare_ontbam() {
+  prepare_ont
+  [[ -s $DATA/ont.reads.bam ]] && return
+  samtools import --no-PG -T '*' -o "$DATA/ont.reads.bam" "$DATA/ont.reads.fq.gz"
 }
 
 prepare_hifi() {
@@ -269,6 +279,7 @@ median_stats() {
 
 count_reads() {
   local f
+  if [[ $1 == *.bam ]]; then samtools view -c "$1"; return; fi
   for f in "$@"; do
     case $f in *.gz) zcat "$f" ;; *) cat "$f" ;; esac
   done | awk 'NR%4==1' | wc -l
@@ -288,6 +299,7 @@ for set in $SETS; do
   case $set in
     pb) prepare_pb; ref=$DATA/pb.ref.fa reads=$DATA/pb.reads.fq preset=map-pb ;;
     ont) prepare_ont; ref=$DATA/dh10b.fa reads=$DATA/ont.reads.fq.gz preset=map-ont ;;
+    ontbam) prepare_ontbam; ref=$DATA/dh10b.fa reads=$DATA/ont.reads.bam preset=map-ont ;;
     hifi) prepare_hifi; ref=$DATA/dh10b.fa reads=$DATA/hifi.reads.fq preset=map-hifi ;;
     rep) prepare_rep; ref=$DATA/rep.fa reads=$DATA/rep.reads.fq preset=map-ont ;;
     rephifi) prepare_rephifi; ref=$DATA/rep.fa reads=$DATA/rephifi.reads.fq preset=map-hifi ;;
@@ -301,6 +313,10 @@ for set in $SETS; do
   fi
   for rel in $RELEASES; do
     mm2_cmd=("$(minimap2_of "$rel")" "${mm2_mode[@]}" -x "$preset" -t "$THREADS" "$ref" "$reads" "${mates[@]}")
+    if [[ $reads == *.bam ]]; then  # minimap2 reads FASTA/FASTQ: samtools converts the BAM
+      mm2_cmd=(bash -c 'set -o pipefail; samtools fastq -T "*" "$1" 2>/dev/null | "${@:2}" -' _ "$reads"
+        "$(minimap2_of "$rel")" "${mm2_mode[@]}" -x "$preset" -t "$THREADS" "$ref")
+    fi
     agatha_cmd=("$AGATHA" align --compat "$rel" "${agatha_mode[@]}" "${AGATHA_OPTS[@]}" -x "$preset" -t "$THREADS" "$ref" "$reads"
       "${mates[@]}")
     for ((rep = 1; rep <= REPEATS; rep++)); do
