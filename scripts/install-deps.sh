@@ -6,7 +6,9 @@
 # and for the workflow's sorted BAM; snakemake for the workflow (below). minimap2
 # (Debian's 2.24) is the first compatibility oracle (the `oracles` suite, bench/mapping.sh);
 # make, gcc, zlib1g-dev and python3-pip build the second, minimap2 2.31, from PyPI's mappy
-# sdist (scripts/minimap2-231.sh).
+# sdist (scripts/minimap2-231.sh). python3-dev and python3-venv build the Python module
+# (`pip install .`); python3-mappy (minimap2 2.24's binding) and python3-pytest test it
+# (scripts/python-tests.sh).
 set -euo pipefail
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
@@ -15,7 +17,7 @@ $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
   g++ meson ninja-build pkg-config python3 \
   libhts-dev zlib1g-dev libcli11-dev libgtest-dev samtools \
-  minimap2 make gcc python3-pip >/dev/null
+  minimap2 make gcc python3-pip python3-dev python3-venv python3-mappy python3-pytest >/dev/null
 # Snakemake runs the scatter-gather workflow (workflow/) and its test (which skips
 # without it): Debian's package, or where apt has none, PyPI's (7.19 to 8.x) in a
 # virtual environment of its own, linked into /usr/local/bin.

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds agatha with its tests in ./build and runs every suite, then builds it again
+# Builds agatha with its tests in ./build and runs every suite, then the Python module's
+# tests (scripts/python-tests.sh), then builds it again
 # under AddressSanitizer and UndefinedBehaviorSanitizer in ./build-asan and runs the
 # input-handling, golden-subset, end-to-end and fuzz-replay suites there
 # (scripts/run-sanitizers.sh). Prints a one-line summary of the GoogleTest cases of each
@@ -32,6 +33,11 @@ status=0
 meson test -C build --print-errorlogs --num-processes "$(nproc)" || status=$?
 python3 scripts/test-summary.py build || status=$?
 phase "tests"
+# The Python module: `pip install .` into a fresh environment, then its tests against
+# mappy 2.24 and 2.31 (scripts/python-tests.sh).
+echo "== Python module =="
+./scripts/python-tests.sh || status=1
+phase "python (pip install and tests)"
 if [ "${AGATHA_SANITIZERS:-1}" != 0 ]; then
   echo "== sanitizers (ASan, UBSan) =="
   ./scripts/run-sanitizers.sh || status=1

@@ -654,6 +654,15 @@ RegionAlignment align_one(const AlignOptions& opt, const index::MinimizerIndex& 
   const ExtensionBounds ext = opt.sr ? extension_bounds_sr(opt, qlen, rlen, rs, qs, re, qe)
                                      : extension_bounds(opt, a, n_a, r, qlen, rlen, rs, qs, re, qe);
   int32_t rs0 = ext.rs0, qs0 = ext.qs0, re0 = ext.re0, qe0 = ext.qe0;
+  // A chain of a read against itself, off the diagonal (an all-vs-all self hit,
+  // anchor_bit::kSelf): each extension reaches no further than the chain's distance from
+  // the diagonal at that end, so that it does not run onto the diagonal (mm_align1).
+  if (a[r.as].y & ab::kSelf) {
+    int32_t max_ext = std::abs(r.qs - r.rs);
+    rs0 = std::max(rs0, r.rs - max_ext), qs0 = std::max(qs0, r.qs - max_ext);
+    max_ext = std::abs(r.qe - r.re);
+    re0 = std::min(re0, r.re + max_ext), qe0 = std::min(qe0, r.qe + max_ext);
+  }
   int32_t rs1, qs1, re1, qe1;
 
   // One target buffer for the region, as mm_align1 has: each fetch overwrites its start.

@@ -32,7 +32,7 @@ void ReadAligner::start(AlignJob& job) const {
   for (size_t i = 0; i < n; ++i) {
     SegmentJob& sg = job.segs[i];
     sg.read = &job.reads[i];
-    sg.flipped = segment_flipped(opt_.pe_ori, n, i);
+    sg.flipped = segment_flipped(job.flip_ori.value_or(opt_.pe_ori), n, i);
     names[i] = sg.read->name;
     if (sg.flipped) flipped[i] = format::reverse_complement(sg.read->seq);
     seqs[i] = sg.flipped ? std::string_view(flipped[i]) : std::string_view(sg.read->seq);
@@ -144,8 +144,12 @@ void ReadAligner::format(const AlignJob& job, std::string& out) const {
 }
 
 PrintedRegion ReadAligner::printed(const SegmentJob& seg, const Region& r) const {
+  return printed_as(seg, r, out_.eqx, out_.diff);
+}
+
+PrintedRegion ReadAligner::printed_as(const SegmentJob& seg, const Region& r, bool eqx, format::DiffTag diff) const {
   PrintedRegion p;
-  if (!out_.eqx && out_.diff == format::DiffTag::kNone) return p;
+  if (!eqx && diff == format::DiffTag::kNone) return p;
   // The aligned read on the alignment strand, from the codes the alignment used; the
   // reference is fetched again, as minimap2's write_cs_or_MD does, rather than held by
   // every region from alignment to output.
@@ -167,9 +171,9 @@ PrintedRegion ReadAligner::printed(const SegmentJob& seg, const Region& r) const
     ref.fetch(rid, static_cast<uint32_t>(rlen - r.re), static_cast<uint32_t>(rlen - r.rs), fwd.data());
     reverse_complement(fwd, target.data());
   }
-  if (out_.eqx) p.cigar = align::eqx_cigar(r.cigar, query, target);
-  p.diff_tag = format::diff_tag(
-      out_.diff, out_.eqx ? std::span<const uint32_t>(p.cigar) : std::span<const uint32_t>(r.cigar), query, target);
+  if (eqx) p.cigar = align::eqx_cigar(r.cigar, query, target);
+  p.diff_tag = format::diff_tag(diff, eqx ? std::span<const uint32_t>(p.cigar) : std::span<const uint32_t>(r.cigar),
+                                query, target);
   return p;
 }
 

@@ -44,6 +44,9 @@ struct AlignJob {
   align::DpMemo memo;                    // the DP answers so far, of every segment
   int frag_gap = 0;                      // mm_pair's reference gap limit
   bool done = false;
+  // The orientation whose segments start() reverse-complements (segment_flipped), when
+  // not the options' pe_ori: mappy's pairs flip the second read whatever pe_ori is.
+  std::optional<int> flip_ori;
 };
 
 class ReadAligner {
@@ -62,6 +65,12 @@ class ReadAligner {
   // The output records of a finished job; with OutputKind::kRegions its regions (with
   // --eqx, their =/X CIGARs) as append_part_result writes them.
   void format(const AlignJob& job, std::string& out) const;
+
+  // The CIGAR (=/X with eqx; empty otherwise) and the MD/cs tag of kind `diff` of an
+  // aligned region of a finished job's segment: what format() prints with --eqx and
+  // --MD/--cs, for any choice of them.
+  [[nodiscard]] PrintedRegion printed_as(const SegmentJob& seg, const map::Region& r, bool eqx,
+                                         format::DiffTag diff) const;
 
   const ReadMapper& mapper() const { return mapper_; }
 

@@ -2,8 +2,8 @@
 """The source tree's layers, lowest first, and the check that no file includes one above
 its own: kernels/ (the DP and chaining kernels) and the public headers under
 include/agatha/ at the bottom, then src/util, src/dp (the backend factory over the
-kernels), src/index, src/map, src/align, src/format, src/io, src/eval, src/pipeline and
-src/cli on top. A file may include its own directory and any lower layer.
+kernels), src/index, src/map, src/align, src/format, src/io, src/eval, src/pipeline,
+src/cli and src/python (the Python module) on top. A file may include its own directory and any lower layer.
 
   layers.py SOURCE_DIR     prints each upward include (file:line: from -> to) and exits 1
                            if there is one
@@ -12,7 +12,7 @@ import pathlib
 import re
 import sys
 
-ORDER = ["kernels", "util", "dp", "index", "map", "align", "format", "io", "eval", "pipeline", "cli"]
+ORDER = ["kernels", "util", "dp", "index", "map", "align", "format", "io", "eval", "pipeline", "cli", "python"]
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 
 
