@@ -123,6 +123,18 @@ std::set<std::tuple<int, int, int, int>> htslib_calls(const std::string& read, i
   return calls;
 }
 
+TEST(BaseMods, ReverseStrandRecordKeepsItsCallsOnTheirBases) {
+  // A reverse-strand hard-clipped record holds the reverse complement of read[2, 8): the
+  // tags stay in the read's own orientation, and htslib places the kept calls (read
+  // positions 2 and 7) on the right bases of SEQ.
+  const std::string read = "ACCGTCAC", tags = "MM:Z:C+m?,0,0,1;\tML:B:C,10,20,30";
+  const std::string trimmed = trim(tags, read, 2, 8);
+  EXPECT_EQ(trimmed, "MM:Z:C+m?,0,1;\tML:B:C,20,30\tMN:i:6");
+  const std::set<std::tuple<int, int, int, int>> want = {{2, 0, 'm', 20}, {7, 0, 'm', 30}};
+  EXPECT_EQ(htslib_calls(read, 2, 8, true, trimmed), want);
+  EXPECT_EQ(htslib_calls(read, 2, 8, false, trimmed), want);
+}
+
 TEST(BaseMods, RandomSlicesOnBothStrandsDecodeAsTheWholeReadsCallsOnTheirBases) {
   std::mt19937 rng(20261206);
   const std::string types[] = {"C+mh?", "A+a.", "G-m?", "T+17802.", "N+n?", "C+m"};
