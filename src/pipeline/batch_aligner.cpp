@@ -160,7 +160,7 @@ class GroupRun {
 };
 
 // The groups of one batch: fragments [cuts[k], cuts[k+1]) of at most round_bases bases (a fragment
-// longer than that alone). Groups run one at a time, or, with a backend that runs on a
+// longer than that alone), and with inline DP at least `threads` fragments. Groups run one at a time, or, with a backend that runs on a
 // device, two at once with one group's DP round overlapping the other's host step;
 // records are written in input order as soon as every group before them is done, and
 // counted in `progress` then.
@@ -174,9 +174,13 @@ void align_batch(const ReadAligner& aligner, DpBackend& dp, const io::ReadBatch&
   const std::vector<io::SeqRecord>& batch = rb.reads;
   const std::vector<uint32_t>& fs = rb.frag_start;
   const size_t n_frag = rb.fragments();
+  // With inline DP a group also holds at least `threads` fragments (where the batch has
+  // them), so that long queries — contigs of an assembly, of several Mb each — are aligned
+  // side by side rather than one group, and so one thread, at a time.
+  const size_t min_fragments = inline_dp ? static_cast<size_t>(std::max(1, threads)) : 1;
   while (cuts.back() < n_frag) {
     size_t end = cuts.back();
-    for (uint64_t bases = 0; end < n_frag && (end == cuts.back() || bases < round_bases); ++end)
+    for (uint64_t bases = 0; end < n_frag && (end - cuts.back() < min_fragments || bases < round_bases); ++end)
       for (uint32_t i = fs[end]; i < fs[end + 1]; ++i) bases += batch[i].seq.size();
     cuts.push_back(end);
   }
@@ -185,7 +189,12 @@ void align_batch(const ReadAligner& aligner, DpBackend& dp, const io::ReadBatch&
   };
   auto host = [&](GroupRun& g) {
     note(PipelineStep::kHostBegin, g.id());
-    const size_t n = g.host_step(aligner, threads, lines, inline_dp);
+    // A group of fewer fragments than threads (the batch's last, or one long query) goes
+    // through the rounds instead: each round's DP tasks, independent of one another, run
+    // on all the backend's threads, where inline DP would keep the fragments' threads
+    // only. The records are the same either way.
+    DpBackend* const group_inline = g.fragments() >= static_cast<size_t>(threads) ? inline_dp : nullptr;
+    const size_t n = g.host_step(aligner, threads, lines, group_inline);
     note(PipelineStep::kHostEnd, g.id());
     if (n > 0) ++stats.rounds, stats.dp_tasks += n;
     stats.inline_dp_tasks += g.inline_tasks();

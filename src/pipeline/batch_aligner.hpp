@@ -48,8 +48,11 @@ PipelineStats map_reads(const ReadMapper& mapper, io::SeqReader& reads, const Re
 // (DpBackend::inline_workers at least `threads`: `--dp-backend cpu` and `scalar`), there
 // are no rounds: each read is aligned in one pass on one thread, every DP computed when
 // the read asks for it, as minimap2 does, and its records made at once (the groups
-// remain: they bound the records held before they are written). The calls and results are those of the final pass of the rounds, so the
-// records are the same.
+// remain: they bound the records held before they are written, and hold at least
+// `threads` fragments each, so that a few long queries such as an assembly's contigs are
+// aligned side by side). The calls and results are those of the final pass of the rounds,
+// so the records are the same. A group of fewer fragments than threads (one long query, or
+// a batch's last few) runs in rounds instead, so that its DP tasks use every thread.
 //
 // `progress`, if given, counts each group's reads and bases when its records are written.
 //

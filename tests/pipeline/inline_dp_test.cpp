@@ -120,3 +120,28 @@ TEST(InlineDp, WorkerNumbersAreChecked) {
 
 }  // namespace
 }  // namespace agatha
+
+namespace agatha {
+namespace {
+
+// With inline DP a group holds at least as many reads as there are threads, so that long
+// queries (an assembly's contigs) are aligned side by side; a group of fewer reads (the
+// batch's last here: 12 reads on 7 threads make groups of 7 and 5) goes through the
+// rounds, whose tasks run on all the backend's threads. Same records either way.
+TEST(InlineDp, AGroupOfFewerReadsThanThreadsRunsInRounds) {
+  const std::unique_ptr<DpBackend> dp = test::try_backend("scalar", 7);
+  ASSERT_TRUE(dp);
+  const std::unique_ptr<DpBackend> one = test::try_backend("scalar", 1);
+  const Aligned want = align(*one, 1);
+  Counting counting(*dp);
+  const Aligned got = align(counting, 7);
+  EXPECT_EQ(got.records, want.records);
+  EXPECT_GE(got.stats.rounds, 1u) << "the last group, of 5 reads, in rounds";
+  EXPECT_GT(got.stats.dp_tasks, 0u);
+  EXPECT_GT(got.stats.inline_dp_tasks, 0u) << "the first group inline";
+  EXPECT_EQ(counting.runs.load(), got.stats.rounds);
+  EXPECT_EQ(want.stats.rounds, 0u);
+}
+
+}  // namespace
+}  // namespace agatha
