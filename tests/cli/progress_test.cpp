@@ -25,6 +25,7 @@
 #include "support/files.hpp"
 #include "support/paths.hpp"
 #include "support/run.hpp"
+#include "support/text.hpp"
 
 namespace agatha {
 namespace {
@@ -67,18 +68,7 @@ std::string reverse_complement(const std::string& s) {
   return r;
 }
 
-// The texts of the status lines in what a terminal received: each starts with "\r"
-// and ends with "\033[K" (the end of the line erased).
-std::vector<std::string> status_lines(const std::string& err) {
-  std::vector<std::string> v;
-  for (size_t at = 0; (at = err.find('\r', at)) != std::string::npos;) {
-    const size_t end = err.find("\033[K", at);
-    if (end == std::string::npos) break;
-    v.push_back(err.substr(at + 1, end - at - 1));
-    at = end;
-  }
-  return v;
-}
+using test::status_lines;
 
 // No trace of a status line.
 void expect_no_status(const test::CommandResult& r) {

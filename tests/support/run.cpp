@@ -26,13 +26,24 @@ int exit_code(int wait_status) {
   return -1;
 }
 
+namespace {
+
+// A new empty temporary file named agatha-test-WHAT-XXXXXX; empty string on failure.
+std::string temp_file(const std::string& what) {
+  std::string path = (std::filesystem::temp_directory_path() / ("agatha-test-" + what + "-XXXXXX")).string();
+  const int fd = ::mkstemp(path.data());
+  if (fd < 0) return "";
+  ::close(fd);
+  return path;
+}
+
+}  // namespace
+
 CommandResult run_shell(const std::string& command) {
   // stdout through a pipe, stderr to a file of its own; the command runs in a group so
   // that its own redirections apply after these.
-  std::string err_path = (std::filesystem::temp_directory_path() / "agatha-test-stderr-XXXXXX").string();
-  const int fd = ::mkstemp(err_path.data());
-  if (fd < 0) return {-1, "", "mkstemp failed"};
-  ::close(fd);
+  const std::string err_path = temp_file("stderr");
+  if (err_path.empty()) return {-1, "", "mkstemp failed"};
   const std::string cmd = "{ " + command + "\n} 2> " + shell_quote(err_path);
   CommandResult r{-1, "", ""};
   if (FILE* p = ::popen(cmd.c_str(), "r")) {
@@ -53,10 +64,8 @@ CommandResult run_agatha(const std::string& args) { return run_shell(shell_quote
 CommandResult run_shell_on_tty(const std::string& command) {
   // stdout to a file of its own, stderr the terminal's slave side; the master side is
   // read here until every copy of the slave is closed (read() then fails with EIO).
-  std::string out_path = (std::filesystem::temp_directory_path() / "agatha-test-stdout-XXXXXX").string();
-  const int fd = ::mkstemp(out_path.data());
-  if (fd < 0) return {-1, "", "mkstemp failed"};
-  ::close(fd);
+  const std::string out_path = temp_file("stdout");
+  if (out_path.empty()) return {-1, "", "mkstemp failed"};
   const std::string cmd = "{ " + command + "\n} > " + shell_quote(out_path);
   CommandResult r{-1, "", ""};
   int master = -1, slave = -1;

@@ -31,4 +31,15 @@ std::string first_difference(const std::vector<std::string>& want, const std::ve
   return m.str();
 }
 
+std::vector<std::string> status_lines(const std::string& terminal_bytes) {
+  std::vector<std::string> v;
+  for (size_t at = 0; (at = terminal_bytes.find('\r', at)) != std::string::npos;) {
+    const size_t end = terminal_bytes.find("\033[K", at);
+    if (end == std::string::npos) break;
+    v.push_back(terminal_bytes.substr(at + 1, end - at - 1));
+    at = end;
+  }
+  return v;
+}
+
 }  // namespace agatha::test

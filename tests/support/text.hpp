@@ -10,6 +10,10 @@ namespace agatha::test {
 // The tab-separated fields of `line` (std::getline's rule: no field after a final tab).
 std::vector<std::string> split_tabs(const std::string& line);
 
+// The texts of the status lines (util/progress.hpp) in what a terminal received: each
+// starts with "\r" and ends with "\033[K" (the rest of the line erased).
+std::vector<std::string> status_lines(const std::string& terminal_bytes);
+
 // The lines of `text` without their newline, @PG lines (the command line) dropped.
 std::vector<std::string> lines_without_pg(const std::string& text);
 

@@ -13,6 +13,8 @@
 #include <thread>
 #include <vector>
 
+#include "support/text.hpp"
+
 namespace agatha::util {
 namespace {
 
@@ -63,16 +65,7 @@ class ProgressOut : public ::testing::Test {
     return s;
   }
   // The texts between "\r" and "\033[K", in order.
-  static std::vector<std::string> lines(const std::string& s) {
-    std::vector<std::string> v;
-    for (size_t at = 0; (at = s.find('\r', at)) != std::string::npos;) {
-      const size_t end = s.find("\033[K", at);
-      if (end == std::string::npos) break;
-      v.push_back(s.substr(at + 1, end - at - 1));
-      at = end;
-    }
-    return v;
-  }
+  static std::vector<std::string> lines(const std::string& s) { return test::status_lines(s); }
   static std::string text(const ProgressCounts& c) {
     return std::to_string(c.items) + " items " + std::to_string(c.bases) + " bases stage " + std::to_string(c.stage) +
            (c.done ? " done" : "");
