@@ -11,6 +11,8 @@
 //   chain_read         the chaining part of mm_map_frag
 #include "chain.hpp"
 
+#include "../util/parallel_for.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <cstdlib>
@@ -308,31 +310,27 @@ Chains chain_dp(const std::vector<Anchor>& a, int max_dist_ref, int max_dist_qry
   return finish(a, dp, min_cnt, min_score, max_drop);
 }
 
-Chains chain_rmq(const std::vector<Anchor>& a, int max_dist, int max_dist_inner, int bw, int max_skip, int cap_size,
-                 int min_cnt, int min_score, GapPenalty pen, bool inner_clamp) {
+namespace {
+
+// mg_lchain_rmq's pass over anchors [b, e) of one reference sequence and strand: f and p
+// of each, written into dp.
+void chain_rmq_block(const std::vector<Anchor>& a, int64_t b, int64_t e, int max_dist, int max_dist_inner, int bw,
+                     int max_skip, int cap_size, GapPenalty pen, DpArrays& dp) {
   const int64_t n = static_cast<int64_t>(a.size());
-  if (n == 0) return {};
-  max_dist = std::max(max_dist, bw);
-  if (inner_clamp)
-    max_dist_inner = std::clamp(max_dist_inner, 0, max_dist);
-  else if (max_dist_inner <= 0 || max_dist_inner >= max_dist)
-    max_dist_inner = 0;
-  const int32_t max_drop = bw;
   const uint64_t max_dist_x = static_cast<uint64_t>(static_cast<int64_t>(max_dist));
   const uint64_t max_inner_x = static_cast<uint64_t>(static_cast<int64_t>(max_dist_inner));
-  DpArrays dp(a.size());
   // The trees of mg_lchain_rmq: the range-minimum tree of the anchors within max_dist,
   // and, for the walk over near predecessors, an ordered set of those within
   // max_dist_inner (never asked for a minimum; see key_blocks.hpp).
   RmqTree tree;
   KeyBlocks inner;
-  tree.reserve(a.size());
-  int64_t st = 0, st_inner = 0, i0 = 0;
+  tree.reserve(static_cast<size_t>(e - b));
+  int64_t st = b, st_inner = b, i0 = b;
   auto key_of = [&](int64_t j) { return RmqTree::make_key(static_cast<int32_t>(a[j].y), j); };
   auto evicted = [&](int64_t front, uint64_t dist, int64_t i, size_t size) {
     return a[i].x >> 32 != a[front].x >> 32 || a[i].x > a[front].x + dist || size > static_cast<size_t>(cap_size);
   };
-  for (int64_t i = 0; i < n; ++i) {
+  for (int64_t i = b; i < e; ++i) {
     const int32_t yi = static_cast<int32_t>(a[i].y);
     kernels::ChainBest best{anchor_span(a[i]), -1, 0};
     // Anchors before i enter the trees once x has moved past them.
@@ -367,6 +365,36 @@ Chains chain_rmq(const std::vector<Anchor>& a, int max_dist, int max_dist_inner,
     }
     dp.f[i] = best.max_f, dp.p[i] = best.max_j;
   }
+}
+
+}  // namespace
+
+Chains chain_rmq(const std::vector<Anchor>& a, int max_dist, int max_dist_inner, int bw, int max_skip, int cap_size,
+                 int min_cnt, int min_score, GapPenalty pen, bool inner_clamp, int threads) {
+  const int64_t n = static_cast<int64_t>(a.size());
+  if (n == 0) return {};
+  max_dist = std::max(max_dist, bw);
+  if (inner_clamp)
+    max_dist_inner = std::clamp(max_dist_inner, 0, max_dist);
+  else if (max_dist_inner <= 0 || max_dist_inner >= max_dist)
+    max_dist_inner = 0;
+  const int32_t max_drop = bw;
+  DpArrays dp(a.size());
+  // In one pass over all anchors the trees empty at each change of a.x >> 32 (every
+  // anchor before it is evicted), so each block's f and p are those of a pass over the
+  // block alone: the blocks run apart, the largest first.
+  std::vector<std::pair<int64_t, int64_t>> blocks;
+  if (threads > 1) {
+    for (int64_t b = 0, i = 1; i <= n; ++i)
+      if (i == n || a[i].x >> 32 != a[b].x >> 32) blocks.emplace_back(b, i), b = i;
+    std::stable_sort(blocks.begin(), blocks.end(),
+                     [](const auto& u, const auto& v) { return u.second - u.first > v.second - v.first; });
+  } else {
+    blocks.emplace_back(0, n);
+  }
+  util::parallel_for(blocks.size(), threads, [&](size_t k, int) {
+    chain_rmq_block(a, blocks[k].first, blocks[k].second, max_dist, max_dist_inner, bw, max_skip, cap_size, pen, dp);
+  });
   return finish(a, dp, min_cnt, min_score, max_drop);
 }
 
@@ -423,7 +451,7 @@ Chains chain_read(const std::vector<Anchor>& sorted_anchors, int qlen, int n_seg
   const GapPenalty pen = gap_penalty(p, k);
 
   Chains chains = p.rmq ? chain_rmq(sorted_anchors, p.max_gap, p.rmq_inner_dist, p.bw, p.max_chain_skip, p.rmq_size_cap,
-                                    p.min_cnt, p.min_chain_score, pen, p.rmq_inner_clamp)
+                                    p.min_cnt, p.min_chain_score, pen, p.rmq_inner_clamp, p.threads)
                         : chain_dp(sorted_anchors, g.ref, g.qry, p.bw, p.max_chain_skip, p.max_chain_iter, p.min_cnt,
                                    p.min_chain_score, pen, p.splice, n_seg, p.scan);
 
@@ -436,7 +464,7 @@ Chains chain_read(const std::vector<Anchor>& sorted_anchors, int qlen, int n_seg
   std::vector<Anchor> a = std::move(chains.anchors);
   radix_sort_by_x(a.data(), a.data() + a.size());
   return chain_rmq(a, p.max_gap, p.rmq_inner_dist, p.bw_long, p.max_chain_skip, p.rmq_size_cap, p.min_cnt,
-                   p.min_chain_score, pen, p.rmq_inner_clamp);
+                   p.min_chain_score, pen, p.rmq_inner_clamp, p.threads);
 }
 
 }  // namespace agatha::map

@@ -46,6 +46,10 @@ struct ChainParams {
   // The DP pass's predecessor scan (kernels/chain_scan.hpp); nullptr: pair_score one
   // pair at a time, the oracle. chain_params picks the fastest this processor runs.
   kernels::ChainScanFn scan = nullptr;
+  // Threads the RMQ pass may use for one read: its blocks of anchors on different
+  // reference sequences or strands, which no chain links, are chained side by side
+  // (chain_rmq). The chains do not depend on it.
+  int threads = 1;
 };
 
 // What minimap2 derives from its options for chaining (mm_mapopt_update: bw_long is
@@ -99,8 +103,12 @@ inline constexpr int32_t kNoPair = INT32_MIN;
 // The RMQ chaining pass (mg_lchain_rmq) over anchors sorted by x.
 // max_dist_inner outside (0, max_dist) turns the inner scan off (2.24), or with
 // inner_clamp (2.31) is clamped to [0, max_dist] (0: off).
+// Anchors on different reference sequences or strands (a.x >> 32) are never linked:
+// mg_lchain_rmq's trees empty between them. Each such block is chained on its own, on up
+// to `threads` threads, the largest blocks first; the result does not depend on threads.
 [[nodiscard]] Chains chain_rmq(const std::vector<Anchor>& a, int max_dist, int max_dist_inner, int bw, int max_skip,
-                               int cap_size, int min_cnt, int min_score, GapPenalty pen, bool inner_clamp = false);
+                               int cap_size, int min_cnt, int min_score, GapPenalty pen, bool inner_clamp = false,
+                               int threads = 1);
 
 // The gap limits of the DP pass for a read of qlen bases (all segments), as mm_map_frag
 // sets them: on the query max_gap, or with sr the read length when longer; on the

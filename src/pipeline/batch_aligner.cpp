@@ -78,9 +78,12 @@ class GroupRun {
     } else if (jobs_.empty() && !reads_.empty()) {
       jobs_.resize(fragments());
       by_length_ = longest_first();
+      // Fewer fragments than threads: each fragment's chaining gets a share of the rest.
+      const int per_job = std::max(1, threads / static_cast<int>(std::max<size_t>(1, jobs_.size())));
       util::parallel_for(jobs_.size(), threads, [&](size_t k, int) {
         const size_t i = by_length_[k];
         jobs_[i].reads = fragment(i);
+        jobs_[i].threads = per_job;
         aligner.start(jobs_[i]);
       });
       for (size_t i : by_length_)  // longest first

@@ -37,7 +37,7 @@ void ReadAligner::start(AlignJob& job) const {
     if (sg.flipped) flipped[i] = format::reverse_complement(sg.read->seq);
     seqs[i] = sg.flipped ? std::string_view(flipped[i]) : std::string_view(sg.read->seq);
   }
-  FragmentMapping f = mapper_.map_fragment(names, seqs, true);
+  FragmentMapping f = mapper_.map_fragment(names, seqs, true, job.threads);
   job.frag_gap = f.frag_gap;
   for (size_t i = 0; i < n; ++i) {
     SegmentJob& sg = job.segs[i];

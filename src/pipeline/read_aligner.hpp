@@ -47,6 +47,9 @@ struct AlignJob {
   // The orientation whose segments start() reverse-complements (segment_flipped), when
   // not the options' pe_ori: mappy's pairs flip the second read whatever pe_ori is.
   std::optional<int> flip_ori;
+  // Threads the job's own mapping may use (ReadMapper::map): more than one only for a
+  // group of fewer fragments than the pipeline's threads.
+  int threads = 1;
 };
 
 class ReadAligner {

@@ -3,6 +3,7 @@
 // output). See read_mapper.hpp.
 #include "read_mapper.hpp"
 
+#include <algorithm>
 #include <span>
 
 #include "../align/cigar_fix.hpp"
@@ -124,7 +125,9 @@ ReadMapper::ReadMapper(const index::MinimizerIndex& idx, const AlignOptions& opt
   }
 }
 
-ReadMapping ReadMapper::map(std::string_view name, std::string_view seq) const {
+ReadMapping ReadMapper::map(std::string_view name, std::string_view seq, int threads) const {
+  map::ChainParams chain = chain_;
+  chain.threads = std::max(1, threads);
   ReadMapping m;
   if (seq.empty()) return m;  // minimap2 returns before seeding an empty read
   const int qlen = static_cast<int>(seq.size());
@@ -132,7 +135,7 @@ ReadMapping ReadMapper::map(std::string_view name, std::string_view seq) const {
   const std::span<const std::string_view> segs(&seq, 1);
   const map::ReadSeeds looked_up = map::look_up_read(segs, idx_, opt_, mid_occ_);
   map::SeedResult seeds = map::collect_anchors(looked_up, name, idx_, opt_, mid_occ_);
-  m.chains = map::chain_read(seeds.anchors, qlen, 1, idx_.k(), chain_);
+  m.chains = map::chain_read(seeds.anchors, qlen, 1, idx_.k(), chain);
   if (map::rechain_wanted(m.chains, 1, mid_occ_, seeds.rep_len, chain_)) {
     seeds = map::collect_anchors(looked_up, name, idx_, opt_, chain_.max_occ);
     m.chains = map::chain_dp_pass(seeds.anchors, qlen, 1, idx_.k(), chain_);
@@ -155,7 +158,7 @@ void flip_region(map::Region& r, int qlen) {
 }
 
 FragmentMapping ReadMapper::map_fragment(std::span<const std::string_view> names, std::span<const std::string_view> seqs,
-                                         bool for_alignment) const {
+                                         bool for_alignment, int threads) const {
   FragmentMapping f;
   const size_t n_segs = seqs.size();
   f.segs.resize(n_segs);
@@ -164,7 +167,7 @@ FragmentMapping ReadMapper::map_fragment(std::span<const std::string_view> names
   for (size_t i = 0; i < n_segs; ++i) qlen_sum += qlens[i] = static_cast<int>(seqs[i].size());
   if (opt_.independent_segments || n_segs == 1) {  // MM_F_INDEPEND_SEG: each segment a read of its own
     for (size_t i = 0; i < n_segs; ++i) {
-      f.segs[i] = map(names[i], seqs[i]);
+      f.segs[i] = map(names[i], seqs[i], threads);
       f.frag_gap = f.segs[i].frag_gap;
     }
     return f;

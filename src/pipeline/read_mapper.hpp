@@ -64,7 +64,9 @@ class ReadMapper {
   // opt must be validated.
   ReadMapper(const index::MinimizerIndex& idx, const AlignOptions& opt);
 
-  [[nodiscard]] ReadMapping map(std::string_view name, std::string_view seq) const;
+  // `threads`: how many threads the read's chaining may use (map::ChainParams::threads);
+  // the mapping does not depend on it.
+  [[nodiscard]] ReadMapping map(std::string_view name, std::string_view seq, int threads = 1) const;
   // A fragment of several segments (seqs as mapped: already reverse-complemented where
   // segment_flipped says so), named after its first segment. for_alignment: the
   // regions are left for align_skeleton (each segment's after mm_set_parent); otherwise
@@ -74,7 +76,8 @@ class ReadMapper {
   // fragment's name, the pair's gap limit is -G (max_gap_ref) and every segment prints
   // the last segment's rep_len (weak_pairing()).
   [[nodiscard]] FragmentMapping map_fragment(std::span<const std::string_view> names,
-                                             std::span<const std::string_view> seqs, bool for_alignment) const;
+                                             std::span<const std::string_view> seqs, bool for_alignment,
+                                             int threads = 1) const;
   // The PAF lines of the read (minimap2 without -a/-c); empty when it has no hit.
   [[nodiscard]] std::string map_paf(std::string_view name, std::string_view seq) const;
   // A fragment's segments as input (reads) mapped without alignment, the final regions

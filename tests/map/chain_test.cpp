@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <map>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -224,6 +225,39 @@ TEST(FastLog2, MatchesMinimap2Polynomial) {
   // 2 = 2^1 * 1.0: exponent term 1 - 1, polynomial at m = 1.
   EXPECT_EQ(fast_log2(2.0f), (-0.34484843f * 1.0f + 2.02466578f) * 1.0f - 0.67487759f);
   EXPECT_NEAR(fast_log2(1024.0f), 10.0f, 0.01f);
+}
+
+}  // namespace
+}  // namespace agatha::map
+
+namespace agatha::map {
+namespace {
+
+// RMQ chaining runs its blocks of anchors (one reference sequence and strand each) on
+// several threads; the chains are those of one thread. Anchors: noisy diagonals (with
+// repeats off the diagonal) on 5 sequences, both strands, blocks of very different sizes.
+TEST(ChainRmq, SameChainsForAnyNumberOfThreads) {
+  std::mt19937_64 rng(38);
+  std::vector<Anchor> a;
+  for (uint64_t rid = 0; rid < 5; ++rid)
+    for (uint64_t rev = 0; rev < 2; ++rev) {
+      const int n = static_cast<int>(200 + rng() % (rev ? 500 : 6000));
+      int32_t x = 1000, y = static_cast<int32_t>(rng() % 500);
+      for (int i = 0; i < n; ++i) {
+        x += 5 + static_cast<int32_t>(rng() % 20), y += 5 + static_cast<int32_t>(rng() % 20);
+        const int32_t yy = rng() % 10 == 0 ? static_cast<int32_t>(rng() % 100000) : y;  // a repeat hit
+        a.push_back({rev << 63 | rid << 32 | static_cast<uint32_t>(x), uint64_t{15} << 32 | static_cast<uint32_t>(yy)});
+      }
+    }
+  std::sort(a.begin(), a.end(), [](const Anchor& u, const Anchor& v) { return u.x != v.x ? u.x < v.x : u.y < v.y; });
+  const GapPenalty pen{0.8f * 0.01f * 15, 0.0f};
+  const Chains want = chain_rmq(a, 10000, 1000, 2000, 25, 100000, 3, 40, pen, true, 1);
+  ASSERT_GT(want.size(), 9u);
+  for (const int threads : {2, 3, 8}) {
+    const Chains got = chain_rmq(a, 10000, 1000, 2000, 25, 100000, 3, 40, pen, true, threads);
+    EXPECT_EQ(got.u, want.u) << threads;
+    EXPECT_EQ(got.anchors, want.anchors) << threads;
+  }
 }
 
 }  // namespace
