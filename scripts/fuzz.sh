@@ -4,7 +4,7 @@
 #
 #   scripts/fuzz.sh [-t SECONDS] [TARGET...]     (default: 600 s each, every target)
 #
-# Targets: seq_reader agi mmi task_file eval_alignments eval_truth junc_bed (tests/fuzz/). Each run
+# Targets: seq_reader agi mmi task_file eval_alignments eval_truth junc_bed base_mods (tests/fuzz/). Each run
 # starts from tests/fuzz/corpus/TARGET and grows a working corpus in
 # build-fuzz/corpus/TARGET. Findings land in build-fuzz/artifacts/TARGET/ (crash-*,
 # leak-*, oom-*: crashes; timeout-*: hangs, an input running over 10 s); minimise one
@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.."
 secs=600
 if [ "${1:-}" = "-t" ]; then secs=$2; shift 2; fi
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(seq_reader agi mmi task_file eval_alignments eval_truth junc_bed)
+[ ${#targets[@]} -gt 0 ] || targets=(seq_reader agi mmi task_file eval_alignments eval_truth junc_bed base_mods)
 if [ ! -f build-fuzz/build.ninja ]; then
   CC=clang CXX=clang++ meson setup build-fuzz -Dfuzzing=true -Dtests=false -Dcuda=disabled \
     -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debugoptimized > /dev/null

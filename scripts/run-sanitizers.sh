@@ -18,7 +18,7 @@ fi
 ninja -C build-asan agatha tests/test_options tests/test_io tests/test_index tests/test_map tests/test_format \
   tests/test_align tests/test_pipeline tests/test_kernels tests/test_cli tests/test_eval tests/test_e2e tests/test_util \
   tests/fuzz/fuzz_seq_reader tests/fuzz/fuzz_agi tests/fuzz/fuzz_mmi tests/fuzz/fuzz_task_file tests/fuzz/fuzz_eval_alignments \
-  tests/fuzz/fuzz_eval_truth tests/fuzz/fuzz_junc_bed
+  tests/fuzz/fuzz_eval_truth tests/fuzz/fuzz_junc_bed tests/fuzz/fuzz_base_mods
 export ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:check_initialization_order=1:strict_init_order=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 run() {  # run [MESON-TEST-OPTION...] SUITE... with GTEST_FILTER=$filter
@@ -28,7 +28,7 @@ status=0
 # (The 400 Mb index build of the progress lines is left to the main build: the same code
 # as the small index of the other progress tests, at several times the memory here.)
 filter='-ProgressLargeIndex.*' run options io index map format align pipeline cli eval util fuzz-seq_reader fuzz-agi fuzz-mmi fuzz-task_file \
-  fuzz-eval_alignments fuzz-eval_truth fuzz-junc_bed || status=1
+  fuzz-eval_alignments fuzz-eval_truth fuzz-junc_bed fuzz-base_mods || status=1
 # kernels and e2e are one test process each, mostly on one core: they run side by side,
 # each with meson logs of its own name.
 filter='-*/DpDifferential.*:DpLongTask.*:*/Golden.SharedGoldenFiles/*' run --logbase kernels kernels &

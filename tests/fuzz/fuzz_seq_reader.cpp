@@ -1,6 +1,7 @@
-// Fuzz target: the FASTA/FASTQ reader (plain, gzip or BGZF bytes), record by record and
-// in batches. Every record must hold what SAM can carry: SEQ bytes in [A-Za-z=.], a
-// quality string as long as the sequence (FASTQ) or none.
+// Fuzz target: the reads reader (SeqReader): FASTA/FASTQ (plain, gzip or BGZF bytes) and
+// SAM/BAM/CRAM (io/hts_reads.hpp), record by record and in batches. Every record must
+// hold what SAM can carry: SEQ bytes in [A-Za-z=.], a quality string as long as the
+// sequence (FASTQ) or none.
 #include "../../src/io/seq_reader.hpp"
 
 #include <agatha/error.hpp>
