@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "../../src/io/seq_reader.hpp"
+#include "read_all.hpp"
 #include "support/files.hpp"
 
 namespace agatha::io {
@@ -36,21 +37,8 @@ const char* const kSam =
 
 class HtsReadsTest : public ::testing::Test {
  protected:
-  static std::vector<SeqRecord> read_all(const std::string& path) {
-    SeqReader r(path);
-    std::vector<SeqRecord> out;
-    SeqRecord rec;
-    while (r.next(rec)) out.push_back(rec);
-    return out;
-  }
-  static std::string error_of(const std::string& path) {
-    try {
-      read_all(path);
-    } catch (const InputError& e) {
-      return e.what();
-    }
-    return "";
-  }
+  static std::vector<SeqRecord> read_all(const std::string& path) { return test_reads::read_all(path); }
+  static std::string error_of(const std::string& path) { return test_reads::error_of(path); }
   // The SAM text converted by htslib to `mode` ("wb" BAM, "wc" CRAM) at `name`.
   std::string convert(const std::string& sam_path, const std::string& name, const char* mode) {
     const std::string out = (dir_.path() / name).string();

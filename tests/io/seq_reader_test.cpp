@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "read_all.hpp"
 #include "support/files.hpp"
 
 namespace agatha::io {
@@ -17,21 +18,8 @@ class SeqReaderTest : public ::testing::Test {
  protected:
   std::string write(const std::string& name, const std::string& text) { return dir_.write(name, text); }
   std::string write_gz(const std::string& name, const std::string& text) { return dir_.write_gz(name, text); }
-  static std::vector<SeqRecord> read_all(const std::string& path) {
-    SeqReader r(path);
-    std::vector<SeqRecord> out;
-    SeqRecord rec;
-    while (r.next(rec)) out.push_back(rec);
-    return out;
-  }
-  static std::string error_of(const std::string& path) {
-    try {
-      read_all(path);
-    } catch (const InputError& e) {
-      return e.what();
-    }
-    return "";
-  }
+  static std::vector<SeqRecord> read_all(const std::string& path) { return test_reads::read_all(path); }
+  static std::string error_of(const std::string& path) { return test_reads::error_of(path); }
   test::TempDir dir_;
 };
 
