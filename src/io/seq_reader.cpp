@@ -83,7 +83,7 @@ SeqReader::SeqReader(const std::string& path) : path_(path) {
   if (format.format == sam || format.format == bam || format.format == cram)
     hts_ = std::make_unique<HtsReads>(file, path);
   else
-    in_ = std::make_unique<BgzfInput>(file, path, kBufferBytes, read_error_text);
+    in_.emplace(file, path, kBufferBytes, read_error_text);
 }
 
 SeqReader::~SeqReader() = default;

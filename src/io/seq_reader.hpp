@@ -28,6 +28,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -76,7 +77,7 @@ class SeqReader {
   [[noreturn]] void fail(const std::string& what, size_t line, const SeqRecord* rec) const;
 
   std::string path_;
-  std::unique_ptr<BgzfInput> in_;   // FASTA/FASTQ
+  std::optional<BgzfInput> in_;     // FASTA/FASTQ (in place: getc is the parser's inner loop)
   std::unique_ptr<HtsReads> hts_;   // SAM/BAM/CRAM
   int pending_ = 0;         // header byte ('>' or '@') already consumed, or 0
   size_t header_line_ = 0;  // line of the current record's header
