@@ -11,7 +11,8 @@
 #   FILES="pb ontul"   task sets to run: GOLDEN_DIR/NAME.golden.tsv.gz
 #   AGATHA=build/agatha  agatha binary (relative paths are from the repo root);
 #                      build it first: meson setup build && ninja -C build
-#   ISAS="sse41 avx2"  agatha --isa values to run (avx2 is skipped on CPUs without it)
+#   ISAS="sse41 avx2 avx512"  agatha --isa values to run (each skipped on CPUs
+#                      without it; avx512 needs AVX-512 F, BW and VL)
 #   MINIMAP2_ONLY=1    run only the minimap2 kernel (no agatha binary needed)
 #   KSW_ALLOC=kalloc   kalloc: minimap2's per-thread kalloc pool, as minimap2 runs;
 #                      malloc: km=NULL, i.e. plain malloc/free per call
@@ -64,7 +65,7 @@ GOLDEN=$(cd "$GOLDEN" && pwd)
 REPEATS=${REPEATS:-5}
 FILES=${FILES:-pb ontul}
 AGATHA=${AGATHA:-build/agatha}
-ISAS=${ISAS:-sse41 avx2}
+ISAS=${ISAS:-sse41 avx2 avx512}
 MINIMAP2_ONLY=${MINIMAP2_ONLY:-0}
 KSW_ALLOC=${KSW_ALLOC:-kalloc}
 CACHE=${CACHE:-bench/.cache}
@@ -92,6 +93,11 @@ if [[ $MINIMAP2_ONLY != 1 ]]; then
 	for isa in $ISAS; do
 		if [[ $isa == avx2 ]] && ! grep -qw avx2 /proc/cpuinfo; then
 			note "CPU has no AVX2: skipping agatha --isa avx2"
+			continue
+		fi
+		if [[ $isa == avx512 ]] && ! { grep -qw avx512f /proc/cpuinfo && grep -qw avx512bw /proc/cpuinfo &&
+			grep -qw avx512vl /proc/cpuinfo; }; then
+			note "CPU has no AVX-512 (F, BW, VL): skipping agatha --isa avx512"
 			continue
 		fi
 		RUN_ISAS+=("$isa")

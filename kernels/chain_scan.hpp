@@ -10,6 +10,7 @@
 //                                            rules restated
 //   chain_scan_sse41  / chain_scores_sse41   4 pairs a step (chain_scan.cpp, -msse4.1)
 //   chain_scan_avx2   / chain_scores_avx2    8 pairs a step (chain_scan.cpp, -mavx2)
+//   chain_scan_avx512 / chain_scores_avx512  16 pairs a step (chain_scan.cpp, -mavx512bw)
 //
 // Exactness: the gap penalty is float arithmetic; every vector operation is the IEEE
 // single-precision operation the scalar expression performs, in the same order and
@@ -23,7 +24,7 @@
 namespace agatha::kernels {
 
 // Pairs scored per chain_scores call at most, and the padding the anchor arrays need.
-inline constexpr int kChainBlock = 8;
+inline constexpr int kChainBlock = 16;
 // "Not a valid predecessor" (minimap2's INT32_MIN from comput_sc).
 inline constexpr int32_t kChainNoPair = INT32_MIN;
 
@@ -84,6 +85,7 @@ using ChainScoresFn = void (*)(const ChainAnchors& a, int64_t i, int64_t lo, int
 void chain_scores_scalar(const ChainAnchors& a, int64_t i, int64_t lo, int n, const ChainScanParams& p, int32_t* out);
 void chain_scores_sse41(const ChainAnchors& a, int64_t i, int64_t lo, int n, const ChainScanParams& p, int32_t* out);
 void chain_scores_avx2(const ChainAnchors& a, int64_t i, int64_t lo, int n, const ChainScanParams& p, int32_t* out);
+void chain_scores_avx512(const ChainAnchors& a, int64_t i, int64_t lo, int n, const ChainScanParams& p, int32_t* out);
 
 // Scans the predecessors j = i - 1 down to st of anchor i (st <= i), starting from best
 // (max_f = i's own span, max_j = -1, n_skip = 0 in mg_lchain_dp), applying chain_take to
@@ -98,9 +100,12 @@ int64_t chain_scan_sse41(const ChainAnchors& a, const ChainDpArrays& dp, int64_t
                          const ChainScanParams& p, ChainBest& best);
 int64_t chain_scan_avx2(const ChainAnchors& a, const ChainDpArrays& dp, int64_t i, int64_t st,
                         const ChainScanParams& p, ChainBest& best);
+int64_t chain_scan_avx512(const ChainAnchors& a, const ChainDpArrays& dp, int64_t i, int64_t st,
+                          const ChainScanParams& p, ChainBest& best);
 
-// The fastest version this processor runs (AVX2, SSE4.1, else scalar), or the named one
-// ("scalar", "sse41", "avx2"); nullptr for a name this processor cannot run.
+// The version of resolve_isa's "auto" choice on this processor (else scalar), or the
+// named one ("scalar", "sse41", "avx2", "avx512"); nullptr for a name this processor
+// cannot run.
 [[nodiscard]] ChainScanFn chain_scan_for(const char* isa = nullptr);
 [[nodiscard]] ChainScoresFn chain_scores_for(const char* isa = nullptr);
 

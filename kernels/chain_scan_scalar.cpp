@@ -63,33 +63,38 @@ int64_t chain_scan_scalar(const ChainAnchors& a, const ChainDpArrays& dp, int64_
 
 namespace {
 
-// The version of a kernel pair for isa (nullptr: the fastest this processor runs), or
-// nullptr for a name this processor cannot run.
+// The version of a kernel family for isa (nullptr: resolve_isa's "auto"), or nullptr for
+// a name this processor cannot run.
 template <typename Fn>
-Fn choose(const char* isa, Fn scalar, Fn sse41_fn, Fn avx2_fn) {
+Fn choose(const char* isa, Fn scalar, Fn sse41_fn, Fn avx2_fn, Fn avx512_fn) {
+  if (isa && std::strcmp(isa, "scalar") == 0) return scalar;
 #if defined(AGATHA_HAVE_X86_SIMD)
-  const bool avx2 = cpu_has_avx2(), sse41 = cpu_has_sse41();
+  const IsaChoice c = resolve_isa(isa ? isa : "auto", cpu_isas());
+  if (c.name == "avx512") return avx512_fn;
+  if (c.name == "avx2") return avx2_fn;
+  if (c.name == "sse41") return sse41_fn;
+  return isa ? nullptr : scalar;
 #else
-  const bool avx2 = false, sse41 = false;  // sse41_fn and avx2_fn are nullptr
+  (void)sse41_fn, (void)avx2_fn, (void)avx512_fn;  // nullptr without x86 SIMD
+  return isa ? nullptr : scalar;
 #endif
-  if (!isa) return avx2 ? avx2_fn : sse41 ? sse41_fn : scalar;
-  if (std::strcmp(isa, "scalar") == 0) return scalar;
-  if (std::strcmp(isa, "sse41") == 0) return sse41 ? sse41_fn : nullptr;
-  if (std::strcmp(isa, "avx2") == 0) return avx2 ? avx2_fn : nullptr;
-  return nullptr;
 }
 
 }  // namespace
 
 #if defined(AGATHA_HAVE_X86_SIMD)
-ChainScanFn chain_scan_for(const char* isa) { return choose(isa, chain_scan_scalar, chain_scan_sse41, chain_scan_avx2); }
+ChainScanFn chain_scan_for(const char* isa) {
+  return choose(isa, chain_scan_scalar, chain_scan_sse41, chain_scan_avx2, chain_scan_avx512);
+}
 ChainScoresFn chain_scores_for(const char* isa) {
-  return choose(isa, chain_scores_scalar, chain_scores_sse41, chain_scores_avx2);
+  return choose(isa, chain_scores_scalar, chain_scores_sse41, chain_scores_avx2, chain_scores_avx512);
 }
 #else
-ChainScanFn chain_scan_for(const char* isa) { return choose<ChainScanFn>(isa, chain_scan_scalar, nullptr, nullptr); }
+ChainScanFn chain_scan_for(const char* isa) {
+  return choose<ChainScanFn>(isa, chain_scan_scalar, nullptr, nullptr, nullptr);
+}
 ChainScoresFn chain_scores_for(const char* isa) {
-  return choose<ChainScoresFn>(isa, chain_scores_scalar, nullptr, nullptr);
+  return choose<ChainScoresFn>(isa, chain_scores_scalar, nullptr, nullptr, nullptr);
 }
 #endif
 

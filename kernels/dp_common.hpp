@@ -210,8 +210,9 @@ struct Workspace {
   std::vector<int> off, off_end;  // rounded [st, en] of each row
 };
 
-// Padding after every array: vector loads of up to 32 bytes past `en` stay inside.
-inline constexpr int kPad = 64;
+// Padding after every array: vector loads and stores of up to 64 bytes (one AVX-512
+// vector) starting anywhere up to `en` + 1 stay inside.
+inline constexpr int kPad = 128;
 
 // Makes room for `bytes` of direction rows before a task's DP, so that its rows never
 // grow mid-task: a growing buffer copies the rows written so far and briefly holds both

@@ -4,13 +4,18 @@
 //   extd2_scalar     one cell at a time; the readable oracle        (dp_scalar.cpp)
 //   extd2_sse41      16 cells a step, SSE4.1                         (dp_simd.cpp)
 //   extd2_avx2       32 cells a step, AVX2                           (dp_simd.cpp)
+//   extd2_avx512     64 cells a step, AVX-512 (BW)                   (dp_simd.cpp)
 //   exts2_scalar     the splice model (ksw_exts2), one cell at a time (dp_splice_scalar.cpp)
 //   exts2_sse41      the splice model, 16 cells a step, SSE4.1       (dp_splice_simd.cpp)
 //   exts2_avx2       the splice model, 32 cells a step, AVX2         (dp_splice_simd.cpp)
+//   exts2_avx512     the splice model, 64 cells a step, AVX-512      (dp_splice_simd.cpp)
 //   extz2_scalar     single affine gaps (ksw_extz2), one cell at a time (dp_extz2_scalar.cpp)
 #pragma once
 
 #include <agatha/dp.hpp>
+
+#include <string>
+#include <string_view>
 
 namespace agatha::kernels {
 
@@ -21,16 +26,32 @@ using KernelFn = void (*)(const DpTask&, DpResult&, Workspace&);
 void extd2_scalar(const DpTask& task, DpResult& res, Workspace& ws);
 void extd2_sse41(const DpTask& task, DpResult& res, Workspace& ws);
 void extd2_avx2(const DpTask& task, DpResult& res, Workspace& ws);
+void extd2_avx512(const DpTask& task, DpResult& res, Workspace& ws);
 // Splice tasks (flag has dp_flag::kSplice).
 void exts2_scalar(const DpTask& task, DpResult& res, Workspace& ws);
 void exts2_sse41(const DpTask& task, DpResult& res, Workspace& ws);
 void exts2_avx2(const DpTask& task, DpResult& res, Workspace& ws);
+void exts2_avx512(const DpTask& task, DpResult& res, Workspace& ws);
 
 // Single-affine tasks (flag has dp_flag::kSingleAffine), for every backend.
 void extz2_scalar(const DpTask& task, DpResult& res, Workspace& ws);
 
 // Instruction sets of this processor, from CPUID (dp_dispatch.cpp).
+struct CpuIsas {
+  bool sse41 = false, avx2 = false, avx512 = false;  // avx512: F, BW and VL
+};
+CpuIsas cpu_isas();
 bool cpu_has_sse41();
 bool cpu_has_avx2();
+bool cpu_has_avx512();
+
+// The instruction set a request ("auto", "sse41", "avx2", "avx512") means on a processor
+// with `have`: "auto" is the widest it has. name is empty when it cannot run, and error
+// then says why. A pure function, so that the choice is tested for every processor on
+// any processor.
+struct IsaChoice {
+  std::string name, error;
+};
+IsaChoice resolve_isa(std::string_view requested, const CpuIsas& have);
 
 }  // namespace agatha::kernels

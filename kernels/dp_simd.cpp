@@ -1,18 +1,19 @@
 // kernels/dp_simd.cpp — the guided DP with SIMD: one source, compiled once per
 // instruction set. meson builds it with -msse4.1 -DAGATHA_ISA_SSE41 (16 cells a step,
-// kernel extd2_sse41) and with -mavx2 -DAGATHA_ISA_AVX2 (32 cells a step, extd2_avx2).
+// kernel extd2_sse41), with -mavx2 -DAGATHA_ISA_AVX2 (32 cells a step, extd2_avx2) and
+// with -mavx512bw -DAGATHA_ISA_AVX512 (64 cells a step, extd2_avx512).
 //
 // The computation is the one of dp_scalar.cpp, cell for cell: the same 8-bit
-// difference arrays, the same 16-cell rounding of the band (a 32-wide step that would
-// pass the rounded end stores only its low 16 cells), the same stale scores, the same
-// tie rules. Only the order of independent operations within an anti-diagonal
+// difference arrays, the same 16-cell rounding of the band (a wide step that would pass
+// the rounded end stores only its first 16, 32 or 48 cells), the same stale scores, the
+// same tie rules. Only the order of independent operations within an anti-diagonal
 // differs, so results are bit-identical to the oracle.
 #include "dp_common.hpp"
 #include "dp_kernels.hpp"
 #include "simd_common.hpp"
 
-#if !defined(AGATHA_ISA_SSE41) && !defined(AGATHA_ISA_AVX2)
-#error "dp_simd.cpp must be compiled with AGATHA_ISA_SSE41 or AGATHA_ISA_AVX2"
+#if !defined(AGATHA_ISA_SSE41) && !defined(AGATHA_ISA_AVX2) && !defined(AGATHA_ISA_AVX512)
+#error "dp_simd.cpp must be compiled with AGATHA_ISA_SSE41, AGATHA_ISA_AVX2 or AGATHA_ISA_AVX512"
 #endif
 
 #include <immintrin.h>
@@ -90,14 +91,6 @@ struct Params {
   }
 };
 
-// W zero bytes, W 0xff bytes, W zero bytes: load(kRamp + W - lo) sets the lanes >= lo,
-// load(kRamp + 2W - 1 - hi) the lanes <= hi (0 <= lo, hi < W).
-alignas(64) constexpr auto kRamp = [] {
-  std::array<int8_t, 3 * Vec::W> r{};
-  for (int i = Vec::W; i < 2 * Vec::W; ++i) r[i] = -1;
-  return r;
-}();
-
 // Substitution scores of the cells [t, t+W).
 inline V scores(const Params& k, const uint8_t* sf, const uint8_t* qrr, int t) {
   return Vec::lookup(k.score_table, Vec::xor_(Vec::load(sf + t), Vec::load(qrr + t)));
@@ -122,8 +115,7 @@ __attribute__((always_inline)) inline V score_vector(const Params& k, const Row&
   V sc = scores(k, w.sf, w.qrr, t);
   if (t < w.st0 || t + Vec::W - 1 > w.cend) {  // partly stale
     const int lo = std::max(w.st0 - t, 0), hi = std::min(w.cend - t, Vec::W - 1);
-    const V fresh = Vec::and_(Vec::load(kRamp.data() + Vec::W - lo), Vec::load(kRamp.data() + 2 * Vec::W - 1 - hi));
-    sc = Vec::blend(Vec::load(w.s + t), sc, fresh);
+    sc = Vec::keep_outside(Vec::load(w.s + t), sc, lo, hi);
   }
   Vec::store(w.s + t, sc);
   return sc;
@@ -146,25 +138,25 @@ __attribute__((always_inline)) inline Cells compute_cells(const Params& k, const
   V z = score_vector(k, w, t);
   V dsrc = k.zero;
   // A source that takes over gets its number, which is larger than every number before
-  // it: "dsrc = takes over ? n : dsrc" is max(dsrc, takes over & n) (one cheap op where
-  // a byte blend costs two or three).
+  // it (take_gt/take_le: a max where masks are bytes, a masked move where they are
+  // mask registers; either is cheaper than a byte blend).
   if constexpr (M == Mode::kLeft) {  // first maximal source
-    dsrc = Vec::and_(Vec::gt(a, z), k.one);
+    dsrc = Vec::sel_gt(a, z, k.one);
     z = Vec::max(z, a);
-    dsrc = Vec::max_u(dsrc, Vec::and_(Vec::gt(b, z), k.two));
+    dsrc = Vec::take_gt(dsrc, b, z, k.two);
     z = Vec::max(z, b);
-    dsrc = Vec::max_u(dsrc, Vec::and_(Vec::gt(a2, z), k.three));
+    dsrc = Vec::take_gt(dsrc, a2, z, k.three);
     z = Vec::max(z, a2);
-    dsrc = Vec::max_u(dsrc, Vec::and_(Vec::gt(b2, z), k.four));
+    dsrc = Vec::take_gt(dsrc, b2, z, k.four);
     z = Vec::max(z, b2);
   } else if constexpr (M == Mode::kRight) {  // last maximal source
-    dsrc = Vec::andnot(Vec::gt(z, a), k.one);
+    dsrc = Vec::sel_le(z, a, k.one);
     z = Vec::max(z, a);
-    dsrc = Vec::max_u(dsrc, Vec::andnot(Vec::gt(z, b), k.two));
+    dsrc = Vec::take_le(dsrc, z, b, k.two);
     z = Vec::max(z, b);
-    dsrc = Vec::max_u(dsrc, Vec::andnot(Vec::gt(z, a2), k.three));
+    dsrc = Vec::take_le(dsrc, z, a2, k.three);
     z = Vec::max(z, a2);
-    dsrc = Vec::max_u(dsrc, Vec::andnot(Vec::gt(z, b2), k.four));
+    dsrc = Vec::take_le(dsrc, z, b2, k.four);
     z = Vec::max(z, b2);
   } else {
     z = Vec::max(Vec::max(Vec::max(z, a), Vec::max(b, a2)), b2);
@@ -183,26 +175,26 @@ __attribute__((always_inline)) inline Cells compute_cells(const Params& k, const
   c.x2 = Vec::sub(ma2, k.qe2), c.y2 = Vec::sub(mb2, k.qe2);
   // Phase 4: continuation bits.
   if constexpr (M == Mode::kLeft) {  // set where > 0, i.e. where max(., 0) is not 0
-    dsrc = Vec::or_(dsrc, Vec::sign(k.cont_e, ma));
-    dsrc = Vec::or_(dsrc, Vec::sign(k.cont_f, mb));
-    dsrc = Vec::or_(dsrc, Vec::sign(k.cont_e2, ma2));
-    dsrc = Vec::or_(dsrc, Vec::sign(k.cont_f2, mb2));
+    dsrc = Vec::or_if_pos(dsrc, k.cont_e, ma);
+    dsrc = Vec::or_if_pos(dsrc, k.cont_f, mb);
+    dsrc = Vec::or_if_pos(dsrc, k.cont_e2, ma2);
+    dsrc = Vec::or_if_pos(dsrc, k.cont_f2, mb2);
   } else if constexpr (M == Mode::kRight) {  // set unless < 0
-    dsrc = Vec::or_(dsrc, Vec::andnot(Vec::gt(k.zero, a), k.cont_e));
-    dsrc = Vec::or_(dsrc, Vec::andnot(Vec::gt(k.zero, b), k.cont_f));
-    dsrc = Vec::or_(dsrc, Vec::andnot(Vec::gt(k.zero, a2), k.cont_e2));
-    dsrc = Vec::or_(dsrc, Vec::andnot(Vec::gt(k.zero, b2), k.cont_f2));
+    dsrc = Vec::or_if_le(dsrc, k.zero, a, k.cont_e);
+    dsrc = Vec::or_if_le(dsrc, k.zero, b, k.cont_f);
+    dsrc = Vec::or_if_le(dsrc, k.zero, a2, k.cont_e2);
+    dsrc = Vec::or_if_le(dsrc, k.zero, b2, k.cont_f2);
   }
   c.dir = dsrc;
   return c;
 }
 
-// Stores a vector of cells at t, all lanes or (kLow) lanes 0..15 only. The direction
+// Stores a vector of cells at t, all lanes or (kPart) lanes 0..n-1 only. The direction
 // bytes are always stored whole: the bytes past the row belong to the next row, which
 // overwrites them, or to the padding.
-template <Mode M, bool kLow>
-__attribute__((always_inline)) inline void store_cells(const Row& w, int t, const Cells& c, uint8_t* dir) {
-  auto put = [](int8_t* p, V val) { kLow ? Vec::store_low(p, val) : Vec::store(p, val); };
+template <Mode M, bool kPart>
+__attribute__((always_inline)) inline void store_cells(const Row& w, int t, const Cells& c, uint8_t* dir, int n = 0) {
+  auto put = [n](int8_t* p, V val) { kPart ? Vec::store_part(p, val, n) : Vec::store(p, val); };
   put(w.u + t, c.u), put(w.v_out + t, c.v), put(w.x_out + t, c.x);
   put(w.y + t, c.y), put(w.x2_out + t, c.x2), put(w.y2 + t, c.y2);
   if constexpr (M != Mode::kScoreOnly) Vec::store(dir, c.dir);
@@ -216,8 +208,8 @@ __attribute__((always_inline)) inline void core_loop(const Params& k, const Row&
   const auto at = [dir, &d](int t) { return M == Mode::kScoreOnly ? dir : dir + (t - d.st); };
   int t = d.st;
   for (; t + Vec::W - 1 <= d.en; t += Vec::W) store_cells<M, false>(w, t, compute_cells<M>(k, w, t), at(t));
-  if (Vec::W > kBlock && t <= d.en) {  // the rounded range ends mid-vector: 16 cells left
-    store_cells<M, true>(w, t, compute_cells<M>(k, w, t), at(t));
+  if (Vec::W > kBlock && t <= d.en) {  // the rounded range ends mid-vector: 16, 32 or 48 cells left
+    store_cells<M, true>(w, t, compute_cells<M>(k, w, t), at(t), d.en - t + 1);
     t += Vec::W;
   }
   if (t <= w.cend) score_vector(k, w, t);  // the last refreshed chunk ends past en
@@ -309,7 +301,9 @@ void run_mode(const DpTask& task, const Setup& st, const Arrays& ar, const uint8
 
 }  // namespace
 
-#if defined(AGATHA_ISA_AVX2)
+#if defined(AGATHA_ISA_AVX512)
+void extd2_avx512(const DpTask& task, DpResult& res, Workspace& ws)
+#elif defined(AGATHA_ISA_AVX2)
 void extd2_avx2(const DpTask& task, DpResult& res, Workspace& ws)
 #else
 void extd2_sse41(const DpTask& task, DpResult& res, Workspace& ws)

@@ -1,6 +1,6 @@
 // kernels/dp_splice_simd.cpp — the splice-aware guided DP (ksw_exts2) with SIMD: one
 // source, compiled once per instruction set like dp_simd.cpp (exts2_sse41: 16 cells a
-// step; exts2_avx2: 32).
+// step; exts2_avx2: 32; exts2_avx512: 64).
 //
 // The computation is the one of dp_splice_scalar.cpp, cell for cell: the same 8-bit
 // difference values, the same order of the sources of H (hence the same ties), only the
@@ -13,8 +13,8 @@
 #include "dp_kernels.hpp"
 #include "simd_common.hpp"
 
-#if !defined(AGATHA_ISA_SSE41) && !defined(AGATHA_ISA_AVX2)
-#error "dp_splice_simd.cpp must be compiled with AGATHA_ISA_SSE41 or AGATHA_ISA_AVX2"
+#if !defined(AGATHA_ISA_SSE41) && !defined(AGATHA_ISA_AVX2) && !defined(AGATHA_ISA_AVX512)
+#error "dp_splice_simd.cpp must be compiled with AGATHA_ISA_SSE41, AGATHA_ISA_AVX2 or AGATHA_ISA_AVX512"
 #endif
 #include "splice_common.hpp"
 
@@ -33,7 +33,7 @@ struct Arrays {
   const uint8_t *sf, *qr;       // target (N as 8) and reversed query, W zeros after each
 };
 
-// Every array has kPad (>= W + 1) bytes after tlen, for the lanes past en0, and at least
+// Every array has kPad (>= W + 1, see dp_common.hpp) bytes after tlen, for the lanes past en0, and at least
 // one before it, for the border written at index -1.
 Arrays init_arrays(const DpTask& task, const SpliceSetup& s, Workspace& ws) {
   const size_t stride = static_cast<size_t>(s.tlen) + kPad;
@@ -99,18 +99,18 @@ __attribute__((always_inline)) inline V splice_cells(const Params& k, const Row&
   V z = Vec::lookup(k.score_table, Vec::xor_(Vec::load(w.sf + t), Vec::load(w.qrr + t)));
   V d = k.zero;
   if constexpr (M == Mode::kLeft) {  // the first maximal source
-    d = Vec::and_(Vec::gt(a, z), k.one);
+    d = Vec::sel_gt(a, z, k.one);
     z = Vec::max(z, a);
-    d = Vec::blend(d, k.two, Vec::gt(b, z));
+    d = Vec::take_gt(d, b, z, k.two);
     z = Vec::max(z, b);
-    d = Vec::blend(d, k.three, Vec::gt(a2a, z));
+    d = Vec::take_gt(d, a2a, z, k.three);
     z = Vec::max(z, a2a);
   } else if constexpr (M == Mode::kRight) {  // the last maximal source
-    d = Vec::andnot(Vec::gt(z, a), k.one);
+    d = Vec::sel_le(z, a, k.one);
     z = Vec::max(z, a);
-    d = Vec::blend(k.two, d, Vec::gt(z, b));
+    d = Vec::take_le(d, z, b, k.two);
     z = Vec::max(z, b);
-    d = Vec::blend(k.three, d, Vec::gt(z, a2a));
+    d = Vec::take_le(d, z, a2a, k.three);
     z = Vec::max(z, a2a);
   } else {
     z = Vec::max(Vec::max(z, a), Vec::max(b, a2a));
@@ -128,13 +128,13 @@ __attribute__((always_inline)) inline V splice_cells(const Params& k, const Row&
   Vec::store(w.x2_out + t, Vec::sub(Vec::max(a2, donor), k.q2));
   // Phase 4: "the state continues" bits: > (left) or >= (right) the opening value.
   if constexpr (M == Mode::kLeft) {  // a > 0 where max(a, 0) is not 0
-    d = Vec::or_(d, Vec::sign(k.cont_e, ma));
-    d = Vec::or_(d, Vec::sign(k.cont_f, mb));
-    d = Vec::or_(d, Vec::and_(Vec::gt(a2, donor), k.cont_e2));
+    d = Vec::or_if_pos(d, k.cont_e, ma);
+    d = Vec::or_if_pos(d, k.cont_f, mb);
+    d = Vec::or_if_gt(d, a2, donor, k.cont_e2);
   } else if constexpr (M == Mode::kRight) {
-    d = Vec::or_(d, Vec::andnot(Vec::gt(k.zero, a), k.cont_e));
-    d = Vec::or_(d, Vec::andnot(Vec::gt(k.zero, b), k.cont_f));
-    d = Vec::or_(d, Vec::andnot(Vec::gt(donor, a2), k.cont_e2));
+    d = Vec::or_if_le(d, k.zero, a, k.cont_e);
+    d = Vec::or_if_le(d, k.zero, b, k.cont_f);
+    d = Vec::or_if_le(d, donor, a2, k.cont_e2);
   }
   return d;
 }
@@ -198,7 +198,9 @@ void run_mode(const DpTask& task, const SpliceSetup& s, const Arrays& ar, int32_
 
 }  // namespace
 
-#if defined(AGATHA_ISA_AVX2)
+#if defined(AGATHA_ISA_AVX512)
+void exts2_avx512(const DpTask& task, DpResult& res, Workspace& ws)
+#elif defined(AGATHA_ISA_AVX2)
 void exts2_avx2(const DpTask& task, DpResult& res, Workspace& ws)
 #else
 void exts2_sse41(const DpTask& task, DpResult& res, Workspace& ws)

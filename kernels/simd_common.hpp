@@ -3,8 +3,13 @@
 // the exact-maximum update of an anti-diagonal in 32-bit H.
 //
 // For sources compiled once per instruction set (meson: -msse4.1 -DAGATHA_ISA_SSE41,
-// -mavx2 -DAGATHA_ISA_AVX2); without either macro it declares nothing (those sources
-// refuse to compile then). Everything here is in an unnamed
+// -mavx2 -DAGATHA_ISA_AVX2, -mavx512f -mavx512bw -mavx512vl -DAGATHA_ISA_AVX512);
+// without one of the macros it declares nothing (those sources refuse to compile then).
+//
+// Besides the plain lane operations, Vec has the compound ones the kernels' source-
+// selection and continuation-bit steps are made of (take_gt, or_if_pos, ...): on SSE4.1
+// and AVX2 each is the compare-and-mask sequence it always was; on AVX-512 the compare
+// writes a mask register and the result is one masked move or OR, with no blend. Everything here is in an unnamed
 // namespace on purpose: each compilation gets its own copy, so the linker can never
 // give the SSE4.1 kernel a function compiled for AVX2 (inline functions of one name
 // would be merged across the two builds).
@@ -17,21 +22,84 @@
 #include <cstdint>
 #include <cstring>
 
-#if defined(AGATHA_ISA_AVX2) || defined(AGATHA_ISA_SSE41)
+#if defined(AGATHA_ISA_AVX512) || defined(AGATHA_ISA_AVX2) || defined(AGATHA_ISA_SSE41)
 namespace agatha::kernels {
 namespace {
 
 // ---------------------------------------------------------------------------------------
 // Vector of int8 lanes
 // ---------------------------------------------------------------------------------------
-#if defined(AGATHA_ISA_AVX2)
+// W zero bytes, W 0xff bytes, W zero bytes: a load at ramp + W - lo sets the lanes >= lo,
+// one at ramp + 2W - 1 - hi the lanes <= hi (0 <= lo, hi < W).
+template <int W>
+struct Ramp {
+  alignas(64) int8_t b[3 * W];
+  constexpr Ramp() : b{} {
+    for (int i = W; i < 2 * W; ++i) b[i] = -1;
+  }
+};
+template <int W>
+inline constexpr Ramp<W> kRamp{};
+
+#if defined(AGATHA_ISA_AVX512)
+struct Vec {
+  using T = __m512i;
+  using M = __mmask64;
+  static constexpr int W = 64;
+  static T load(const void* p) { return _mm512_loadu_si512(p); }
+  static inline void store(void* p, T v) { _mm512_storeu_si512(p, v); }
+  // Stores lanes 0..n-1 only (n < W: the last, partial vector of a range).
+  static void store_part(void* p, T v, int n) { _mm512_mask_storeu_epi8(p, lanes_below(n), v); }
+  static M lanes_below(int n) { return n >= 64 ? ~M{0} : (M{1} << n) - 1; }
+  static T set1(int8_t c) { return _mm512_set1_epi8(c); }
+  static T zero() { return _mm512_setzero_si512(); }
+  static T add(T a, T b) { return _mm512_add_epi8(a, b); }   // wrapping
+  static T sub(T a, T b) { return _mm512_sub_epi8(a, b); }   // wrapping
+  static T max(T a, T b) { return _mm512_max_epi8(a, b); }   // signed
+  static T min(T a, T b) { return _mm512_min_epi8(a, b); }   // signed
+  static T max_u(T a, T b) { return _mm512_max_epu8(a, b); }  // unsigned
+  static T and_(T a, T b) { return _mm512_and_si512(a, b); }
+  static T andnot(T a, T b) { return _mm512_andnot_si512(a, b); }  // ~a & b
+  static T or_(T a, T b) { return _mm512_or_si512(a, b); }
+  static T xor_(T a, T b) { return _mm512_xor_si512(a, b); }
+  // a > b ? n : 0 / a <= b ? n : 0
+  static T sel_gt(T a, T b, T n) { return _mm512_maskz_mov_epi8(_mm512_cmpgt_epi8_mask(a, b), n); }
+  static T sel_le(T a, T b, T n) { return _mm512_maskz_mov_epi8(_mm512_cmple_epi8_mask(a, b), n); }
+  // a > b ? n : d / a <= b ? n : d
+  static T take_gt(T d, T a, T b, T n) { return _mm512_mask_mov_epi8(d, _mm512_cmpgt_epi8_mask(a, b), n); }
+  static T take_le(T d, T a, T b, T n) { return _mm512_mask_mov_epi8(d, _mm512_cmple_epi8_mask(a, b), n); }
+  // d | n where b > 0 (b >= 0) / where a > b / where a <= b. The kernels OR in one
+  // continuation bit, which d never holds yet, so the OR is a byte-masked add.
+  static T or_if_pos(T d, T n, T b) { return _mm512_mask_add_epi8(d, _mm512_test_epi8_mask(b, b), d, n); }
+  static T or_if_gt(T d, T a, T b, T n) { return _mm512_mask_add_epi8(d, _mm512_cmpgt_epi8_mask(a, b), d, n); }
+  static T or_if_le(T d, T a, T b, T n) { return _mm512_mask_add_epi8(d, _mm512_cmple_epi8_mask(a, b), d, n); }
+  // Lanes lo..hi from fresh, the others from old (0 <= lo, hi < W).
+  static T keep_outside(T old, T fresh, int lo, int hi) {
+    return _mm512_mask_mov_epi8(old, lanes_below(hi + 1) & ~lanes_below(lo), fresh);
+  }
+  // table[idx] per lane (idx < 16; the 16-byte table repeated in every 128-bit lane).
+  static T lookup(T table, T idx) { return _mm512_shuffle_epi8(table, idx); }
+  static T table16(const int8_t* t) {
+    return _mm512_broadcast_i32x4(_mm_loadu_si128(reinterpret_cast<const __m128i*>(t)));
+  }
+  static T opaque(T v) {
+    asm("" : "+v"(v));
+    return v;
+  }
+
+};
+#elif defined(AGATHA_ISA_AVX2)
 struct Vec {
   using T = __m256i;
   static constexpr int W = 32;
   static T load(const void* p) { return _mm256_loadu_si256(static_cast<const T*>(p)); }
   static inline void store(void* p, T v) { _mm256_storeu_si256(static_cast<T*>(p), v); }
   // Stores lanes 0..15 only (the last 16-cell block of a rounded range).
-  static void store_low(void* p, T v) { _mm_storeu_si128(static_cast<__m128i*>(p), _mm256_castsi256_si128(v)); }
+  // Stores lanes 0..n-1 only (the last, partial vector of a range; with ranges rounded
+  // to 16 cells, n is 16).
+  static void store_part(void* p, T v, int /*n == 16*/) {
+    _mm_storeu_si128(static_cast<__m128i*>(p), _mm256_castsi256_si128(v));
+  }
   static T set1(int8_t c) { return _mm256_set1_epi8(c); }
   static T zero() { return _mm256_setzero_si256(); }
   static T add(T a, T b) { return _mm256_add_epi8(a, b); }   // wrapping
@@ -49,6 +117,18 @@ struct Vec {
   static T or_(T a, T b) { return _mm256_or_si256(a, b); }
   static T blend(T a, T b, T m) { return _mm256_blendv_epi8(a, b, m); }  // m ? b : a
   static T xor_(T a, T b) { return _mm256_xor_si256(a, b); }
+  // The compound operations (see the header): the same meaning as on AVX-512.
+  static T sel_gt(T a, T b, T n) { return and_(gt(a, b), n); }
+  static T sel_le(T a, T b, T n) { return andnot(gt(a, b), n); }
+  // n is larger (unsigned) than every value d holds, so "a > b ? n : d" is a max.
+  static T take_gt(T d, T a, T b, T n) { return max_u(d, sel_gt(a, b, n)); }
+  static T take_le(T d, T a, T b, T n) { return max_u(d, sel_le(a, b, n)); }
+  static T or_if_pos(T d, T n, T b) { return or_(d, sign(n, b)); }
+  static T or_if_gt(T d, T a, T b, T n) { return or_(d, sel_gt(a, b, n)); }
+  static T or_if_le(T d, T a, T b, T n) { return or_(d, sel_le(a, b, n)); }
+  static T keep_outside(T old, T fresh, int lo, int hi) {
+    return blend(old, fresh, and_(load(kRamp<W>.b + W - lo), load(kRamp<W>.b + 2 * W - 1 - hi)));
+  }
   // table[idx] per lane (idx < 16; the 16-byte table repeated in both halves).
   static T lookup(T table, T idx) { return _mm256_shuffle_epi8(table, idx); }
   static T table16(const int8_t* t) {
@@ -66,7 +146,7 @@ struct Vec {
   static constexpr int W = 16;
   static T load(const void* p) { return _mm_loadu_si128(static_cast<const T*>(p)); }
   static inline void store(void* p, T v) { _mm_storeu_si128(static_cast<T*>(p), v); }
-  static void store_low(void* p, T v) { store(p, v); }
+  static void store_part(void* p, T v, int /*n*/) { store(p, v); }  // (never partial: W = 16)
   static T set1(int8_t c) { return _mm_set1_epi8(c); }
   static T zero() { return _mm_setzero_si128(); }
   static T add(T a, T b) { return _mm_add_epi8(a, b); }
@@ -82,6 +162,18 @@ struct Vec {
   static T or_(T a, T b) { return _mm_or_si128(a, b); }
   static T blend(T a, T b, T m) { return _mm_blendv_epi8(a, b, m); }
   static T xor_(T a, T b) { return _mm_xor_si128(a, b); }
+  // The compound operations (see the header): the same meaning as on AVX-512.
+  static T sel_gt(T a, T b, T n) { return and_(gt(a, b), n); }
+  static T sel_le(T a, T b, T n) { return andnot(gt(a, b), n); }
+  // n is larger (unsigned) than every value d holds, so "a > b ? n : d" is a max.
+  static T take_gt(T d, T a, T b, T n) { return max_u(d, sel_gt(a, b, n)); }
+  static T take_le(T d, T a, T b, T n) { return max_u(d, sel_le(a, b, n)); }
+  static T or_if_pos(T d, T n, T b) { return or_(d, sign(n, b)); }
+  static T or_if_gt(T d, T a, T b, T n) { return or_(d, sel_gt(a, b, n)); }
+  static T or_if_le(T d, T a, T b, T n) { return or_(d, sel_le(a, b, n)); }
+  static T keep_outside(T old, T fresh, int lo, int hi) {
+    return blend(old, fresh, and_(load(kRamp<W>.b + W - lo), load(kRamp<W>.b + 2 * W - 1 - hi)));
+  }
   static T lookup(T table, T idx) { return _mm_shuffle_epi8(table, idx); }
   static T table16(const int8_t* t) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(t)); }
   static T opaque(T v) {
@@ -128,9 +220,24 @@ __attribute__((noinline)) void simd_row_max(const AntiDiagonal& d, int r, const 
   const int en1 = d.st0 + (d.en0 - d.st0) / 4 * 4;
   __m128i mh = _mm_set1_epi32(INT32_MIN);
   int t = d.st0;
-#if defined(AGATHA_ISA_AVX2)
+#if defined(AGATHA_ISA_AVX512)
+  // Sixteen lanes: lanes k, k+4, k+8 and k+12 hold the same class.
+  const int en3 = d.st0 + (d.en0 - d.st0) / 16 * 16;
+  if (en3 > t) {
+    __m512i mh16 = _mm512_set1_epi32(INT32_MIN);
+    for (; t < en3; t += 16) {
+      const __m512i h = _mm512_add_epi32(_mm512_loadu_si512(H + t),
+                                         _mm512_cvtepi8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(v + t))));
+      _mm512_storeu_si512(H + t, h);
+      mh16 = _mm512_max_epi32(mh16, h);
+    }
+    const __m256i mh8 = _mm256_max_epi32(_mm512_castsi512_si256(mh16), _mm512_extracti64x4_epi64(mh16, 1));
+    mh = _mm_max_epi32(_mm256_castsi256_si128(mh8), _mm256_extracti128_si256(mh8, 1));
+  }
+#endif
+#if defined(AGATHA_ISA_AVX2) || defined(AGATHA_ISA_AVX512)
   // Eight lanes: lane k and lane k+4 hold the same class.
-  const int en2 = d.st0 + (d.en0 - d.st0) / 8 * 8;
+  const int en2 = t + (d.en0 - t) / 8 * 8;
   if (en2 > t) {
     __m256i mh8 = _mm256_set1_epi32(INT32_MIN);
     for (; t < en2; t += 8) {
@@ -140,7 +247,7 @@ __attribute__((noinline)) void simd_row_max(const AntiDiagonal& d, int r, const 
       _mm256_storeu_si256(reinterpret_cast<__m256i*>(H + t), h);
       mh8 = _mm256_max_epi32(mh8, h);
     }
-    mh = _mm_max_epi32(_mm256_castsi256_si128(mh8), _mm256_extracti128_si256(mh8, 1));
+    mh = _mm_max_epi32(mh, _mm_max_epi32(_mm256_castsi256_si128(mh8), _mm256_extracti128_si256(mh8, 1)));
   }
 #endif
   for (; t < en1; t += 4) mh = _mm_max_epi32(mh, update4(H, v, t));

@@ -219,7 +219,7 @@ class DpBackend {
 
 struct DpBackendOptions {
   std::string backend = "cpu";  // scalar | cpu | gpu | gpu-sim | gpu-emu | auto (gpu when a device is usable, else cpu)
-  std::string isa = "auto";     // for cpu: auto | sse41 | avx2
+  std::string isa = "auto";     // for cpu: auto | sse41 | avx2 | avx512
   int threads = 1;
   // Receives notes such as auto's fall-back to the CPU; may be empty.
   std::function<void(const std::string&)> log;

@@ -24,7 +24,7 @@ void set_command_line(int argc, char** argv);
 // The names `dp --backend` and `align --dp-backend` accept (make_dp_backend's), and the
 // instruction sets of --isa.
 inline const std::vector<std::string> kDpBackendNames = {"scalar", "cpu", "gpu", "gpu-sim", "gpu-emu", "auto"};
-inline const std::vector<std::string> kIsaNames = {"auto", "sse41", "avx2"};
+inline const std::vector<std::string> kIsaNames = {"auto", "sse41", "avx2", "avx512"};
 
 // Each run_* returns the exit status; errors propagate as agatha::Error, which main
 // reports with the command's name.

@@ -9,6 +9,7 @@
 #include <agatha/dp.hpp>
 #include <agatha/error.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -18,11 +19,57 @@
 namespace agatha::cli {
 namespace {
 
+// --bench also reports by the width of the task's band, the cells of one anti-diagonal
+// at most: min(qlen, tlen, w + 1) (w < 0: no band). It says how full a vector is.
+constexpr int kWidthBuckets = 4;
+constexpr int kWidthBucketEnd[kWidthBuckets] = {64, 256, 1024, 0};  // exclusive upper ends; 0: none
+constexpr const char* kWidthBucketName[kWidthBuckets] = {"1-63", "64-255", "256-1023", "1024+"};
+
+int width_bucket(const DpTask& t) {
+  int64_t width = std::min(t.query.size(), t.target.size());
+  if (t.w >= 0) width = std::min<int64_t>(width, int64_t{t.w} + 1);
+  for (int b = 0; b + 1 < kWidthBuckets; ++b)
+    if (width < kWidthBucketEnd[b]) return b;
+  return kWidthBuckets - 1;
+}
+
+struct Bucket {
+  size_t tasks = 0;
+  uint64_t cells = 0;
+  double seconds = 0;
+};
+
 struct Tally {
   size_t checked = 0, mismatches = 0, shown = 0;
   uint64_t cells = 0;
   double seconds = 0;
+  Bucket bucket[kWidthBuckets];
 };
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// Runs a batch as one sub-batch per width bucket, each timed on its own.
+void run_by_width(DpBackend& backend, const std::vector<DpTask>& tasks, std::vector<DpResult>& results, Tally& tally) {
+  std::vector<size_t> idx[kWidthBuckets];
+  for (size_t i = 0; i < tasks.size(); ++i) idx[width_bucket(tasks[i])].push_back(i);
+  std::vector<DpTask> sub;
+  std::vector<DpResult> out;
+  for (int b = 0; b < kWidthBuckets; ++b) {
+    if (idx[b].empty()) continue;
+    sub.clear();
+    for (size_t i : idx[b]) sub.push_back(tasks[i]);
+    out.assign(sub.size(), DpResult{});
+    const auto t0 = std::chrono::steady_clock::now();
+    backend.run(sub, out);
+    const double s = seconds_since(t0);
+    Bucket& k = tally.bucket[b];
+    k.tasks += sub.size(), k.seconds += s;
+    tally.seconds += s;
+    for (size_t m = 0; m < idx[b].size(); ++m) k.cells += out[m].cells, results[idx[b][m]] = std::move(out[m]);
+  }
+}
 
 // Reads up to one batch of task lines; false when the file is exhausted.
 [[nodiscard]] bool read_batch(io::LineReader& in, const DpArgs& a, std::vector<io::TaskRecord>& batch) {
@@ -96,9 +143,13 @@ int run_dp(const DpArgs& a) {
     tasks.clear();
     for (const auto& rec : batch) tasks.push_back(rec.task());
     results.assign(tasks.size(), DpResult{});
-    const auto t0 = std::chrono::steady_clock::now();
-    backend->run(tasks, results);
-    tally.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (a.bench) {
+      run_by_width(*backend, tasks, results, tally);
+    } else {
+      const auto t0 = std::chrono::steady_clock::now();
+      backend->run(tasks, results);
+      tally.seconds += seconds_since(t0);
+    }
     n_tasks += tasks.size();
     handle_batch(a, batch, results, out.get(), tally);
   }
@@ -108,6 +159,13 @@ int run_dp(const DpArgs& a) {
     std::fprintf(stderr, "bench: backend=%s tasks=%zu cells=%llu seconds=%.6f tasks_per_s=%.1f cells_per_s=%.4g\n",
                  backend->name().c_str(), n_tasks, static_cast<unsigned long long>(tally.cells), tally.seconds,
                  n_tasks / s, tally.cells / s);
+    for (int b = 0; b < kWidthBuckets; ++b) {
+      const Bucket& k = tally.bucket[b];
+      if (k.tasks == 0) continue;
+      std::fprintf(stderr, "bench-width: backend=%s width=%s tasks=%zu cells=%llu seconds=%.6f cells_per_s=%.4g\n",
+                   backend->name().c_str(), kWidthBucketName[b], k.tasks, static_cast<unsigned long long>(k.cells),
+                   k.seconds, k.cells / (k.seconds > 0 ? k.seconds : 1e-9));
+    }
   }
   if (a.check) {
     std::fprintf(stderr, "checked %zu, mismatches %zu\n", tally.checked, tally.mismatches);

@@ -116,12 +116,12 @@ void add_dp_command(CLI::App& app) {
   sub->add_option("--backend", args->backend.backend,
                   "DP backend: scalar, cpu, gpu, gpu-sim, gpu-emu or auto (gpu if usable, else cpu)")
       ->check(CLI::IsMember(kDpBackendNames));
-  sub->add_option("--isa", args->backend.isa, "Instruction set for --backend cpu: auto, sse41 or avx2")
+  sub->add_option("--isa", args->backend.isa, "Instruction set for --backend cpu: auto, sse41, avx2 or avx512")
       ->check(CLI::IsMember(kIsaNames));
   sub->add_option("-t,--threads", args->backend.threads, "Worker threads")->check(CLI::Range(1, 1024));
   sub->add_flag("--check", args->check, "Compare with the answer columns 15-26; non-zero exit on a difference");
   sub->add_option("--show", args->show, "Differing tasks to print with --check")->check(CLI::NonNegativeNumber);
-  sub->add_flag("--bench", args->bench, "Print tasks/s and cells/s of the DP itself to stderr");
+  sub->add_flag("--bench", args->bench, "Print tasks/s and cells/s of the DP itself to stderr, in all and by band width (the tasks of each width range timed as one batch)");
   run_when_parsed(*sub, [args] { return run_dp(*args); });
 }
 
@@ -185,7 +185,7 @@ void add_align_command(CLI::App& app) {
          "DP backend: scalar, cpu, gpu, gpu-sim, gpu-emu or auto (gpu if usable, else cpu); same output from all")
       ->check(CLI::IsMember(kDpBackendNames))
       ->capture_default_str();
-  sub->add_option("--isa", args->dp.isa, "Instruction set for --dp-backend cpu: auto, sse41 or avx2")
+  sub->add_option("--isa", args->dp.isa, "Instruction set for --dp-backend cpu: auto, sse41, avx2 or avx512")
       ->check(CLI::IsMember(kIsaNames))
       ->capture_default_str();
   sub->add_option_function<std::string>(

@@ -27,6 +27,7 @@ std::vector<std::string> supported_isas() {
   std::vector<std::string> out;
   if (kernels::cpu_has_sse41()) out.emplace_back("sse41");
   if (kernels::cpu_has_avx2()) out.emplace_back("avx2");
+  if (kernels::cpu_has_avx512()) out.emplace_back("avx512");
   return out;
 }
 
@@ -219,18 +220,14 @@ std::unique_ptr<DpBackend> make_cpu_backend(const DpBackendOptions& opt) {
 #if !defined(AGATHA_HAVE_X86_SIMD)
   throw OptionError("the cpu backend needs an x86-64 processor; use --backend scalar");
 #else
-  std::string isa = opt.isa;
-  if (isa == "auto") isa = kernels::cpu_has_avx2() ? "avx2" : kernels::cpu_has_sse41() ? "sse41" : "";
-  if (isa == "avx2") {
-    if (!kernels::cpu_has_avx2()) throw OptionError("this processor does not support AVX2");
+  const kernels::IsaChoice isa = kernels::resolve_isa(opt.isa, kernels::cpu_isas());
+  if (isa.name.empty()) throw OptionError(isa.error);
+  if (isa.name == "avx512")
+    return std::make_unique<CpuBackend>("cpu-avx512", kernels::extd2_avx512, kernels::exts2_avx512, opt.threads,
+                                        opt.log);
+  if (isa.name == "avx2")
     return std::make_unique<CpuBackend>("cpu-avx2", kernels::extd2_avx2, kernels::exts2_avx2, opt.threads, opt.log);
-  }
-  if (isa == "sse41") {
-    if (!kernels::cpu_has_sse41()) throw OptionError("this processor does not support SSE4.1");
-    return std::make_unique<CpuBackend>("cpu-sse41", kernels::extd2_sse41, kernels::exts2_sse41, opt.threads, opt.log);
-  }
-  if (isa.empty()) throw OptionError("the cpu backend needs SSE4.1; use --backend scalar");
-  throw OptionError("unknown instruction set '" + opt.isa + "' (expected auto, sse41 or avx2)");
+  return std::make_unique<CpuBackend>("cpu-sse41", kernels::extd2_sse41, kernels::exts2_sse41, opt.threads, opt.log);
 #endif
 }
 

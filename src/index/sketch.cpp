@@ -6,7 +6,7 @@
 // The work runs in three stages over blocks of positions, with the same result as one
 // pass: the scan of the bases records each step of the state machine (the canonical
 // k-mer, its position and strand, span and valid length); the k-mers of a block are then
-// hashed together (four at a time with AVX2 where the CPU has it); then the steps are fed
+// hashed together (eight at a time with AVX-512, four with AVX2, where the CPU has it); then the steps are fed
 // to the window in order. Hashing apart from the scan takes its long dependency chain
 // out of the loop that carries the rolling k-mers.
 #include "sketch.hpp"
@@ -107,16 +107,16 @@ struct Steps {
 
 // key[j] = hash64(key[j], mask) << 8 | span[j] for the steps [0, n) (also for those
 // without a k-mer: their key is ignored).
-void hash_steps_scalar(Steps& s, int n, uint64_t mask) {
-  for (int j = 0; j < n; ++j) s.key[j] = hash64(s.key[j], mask) << 8 | s.span[j];
+void hash_steps_scalar(uint64_t* key, const uint16_t* span, int n, uint64_t mask) {
+  for (int j = 0; j < n; ++j) key[j] = hash64(key[j], mask) << 8 | span[j];
 }
 
-__attribute__((target("avx2"))) void hash_steps_avx2(Steps& s, int n, uint64_t mask) {
+__attribute__((target("avx2"))) void hash_steps_avx2(uint64_t* keys, const uint16_t* spans, int n, uint64_t mask) {
   const __m256i m = _mm256_set1_epi64x(static_cast<long long>(mask));
   const __m256i ones = _mm256_set1_epi64x(-1);
   int j = 0;
   for (; j + 4 <= n; j += 4) {
-    __m256i key = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(&s.key[j]));
+    __m256i key = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(keys + j));
     key = _mm256_and_si256(_mm256_add_epi64(_mm256_xor_si256(key, ones), _mm256_slli_epi64(key, 21)), m);
     key = _mm256_xor_si256(key, _mm256_srli_epi64(key, 24));
     key = _mm256_and_si256(
@@ -126,12 +126,38 @@ __attribute__((target("avx2"))) void hash_steps_avx2(Steps& s, int n, uint64_t m
         _mm256_add_epi64(_mm256_add_epi64(key, _mm256_slli_epi64(key, 2)), _mm256_slli_epi64(key, 4)), m);
     key = _mm256_xor_si256(key, _mm256_srli_epi64(key, 28));
     key = _mm256_and_si256(_mm256_add_epi64(key, _mm256_slli_epi64(key, 31)), m);
-    const __m256i span = _mm256_cvtepu16_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(&s.span[j])));
+    const __m256i span = _mm256_cvtepu16_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(spans + j)));
     key = _mm256_or_si256(_mm256_slli_epi64(key, 8), span);
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(&s.key[j]), key);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(keys + j), key);
   }
-  for (; j < n; ++j) s.key[j] = hash64(s.key[j], mask) << 8 | s.span[j];
+  for (; j < n; ++j) keys[j] = hash64(keys[j], mask) << 8 | spans[j];
 }
+
+// The same eight at a time (AVX-512F; ~key is one vpternlogq). GCC 12's AVX-512 headers
+// set their "undefined" vectors from themselves, which its -Wuninitialized reports in
+// every intrinsic using one (GCC bug 105593, fixed in 13): silenced for this function.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+__attribute__((target("avx512f"))) void hash_steps_avx512(uint64_t* keys, const uint16_t* spans, int n, uint64_t mask) {
+  const __m512i m = _mm512_set1_epi64(static_cast<long long>(mask));
+  int j = 0;
+  for (; j + 8 <= n; j += 8) {
+    __m512i key = _mm512_loadu_si512(keys + j);
+    key = _mm512_and_si512(_mm512_add_epi64(_mm512_ternarylogic_epi64(key, key, key, 0x55), _mm512_slli_epi64(key, 21)), m);
+    key = _mm512_xor_si512(key, _mm512_srli_epi64(key, 24));
+    key = _mm512_and_si512(_mm512_add_epi64(_mm512_add_epi64(key, _mm512_slli_epi64(key, 3)), _mm512_slli_epi64(key, 8)), m);
+    key = _mm512_xor_si512(key, _mm512_srli_epi64(key, 14));
+    key = _mm512_and_si512(_mm512_add_epi64(_mm512_add_epi64(key, _mm512_slli_epi64(key, 2)), _mm512_slli_epi64(key, 4)), m);
+    key = _mm512_xor_si512(key, _mm512_srli_epi64(key, 28));
+    key = _mm512_and_si512(_mm512_add_epi64(key, _mm512_slli_epi64(key, 31)), m);
+    const __m512i span = _mm512_cvtepu16_epi64(_mm_loadu_si128(reinterpret_cast<const __m128i*>(spans + j)));
+    key = _mm512_or_si512(_mm512_slli_epi64(key, 8), span);
+    _mm512_storeu_si512(keys + j, key);
+  }
+  for (; j < n; ++j) keys[j] = hash64(keys[j], mask) << 8 | spans[j];
+}
+#pragma GCC diagnostic pop
 
 // Rolls base c (a code below 4) into the k-mer f and its reverse complement rv; false
 // when the two are equal (a palindrome: the position has no step).
@@ -141,12 +167,21 @@ inline bool roll(uint64_t& f, uint64_t& rv, uint8_t c, uint64_t mask, int rc_shi
   return f != rv;
 }
 
-bool has_avx2() {
-  static const bool yes = __builtin_cpu_supports("avx2");
-  return yes;
+}  // namespace
+
+int sketch_hash_isa() {
+  static const int isa = __builtin_cpu_supports("avx512f") ? 2 : __builtin_cpu_supports("avx2") ? 1 : 0;
+  return isa;
 }
 
-}  // namespace
+void hash_keys(uint64_t* key, const uint16_t* span, int n, uint64_t mask, int isa) {
+  if (isa == 2)
+    hash_steps_avx512(key, span, n, mask);
+  else if (isa == 1)
+    hash_steps_avx2(key, span, n, mask);
+  else
+    hash_steps_scalar(key, span, n, mask);
+}
 
 void sketch(std::string_view seq, int w, int k, uint32_t rid, bool hpc, std::vector<Minimizer>& out) {
   const bool whole = sketch_piece(seq, w, k, rid, hpc, 0, 0, static_cast<int>(seq.size()), out);
@@ -162,7 +197,7 @@ bool sketch_piece(std::string_view seq, int w, int k, uint32_t rid, bool hpc, in
   const uint64_t mask = (uint64_t{1} << 2 * k) - 1;
   const int rc_shift = 2 * (k - 1);
   const uint64_t rid_high = static_cast<uint64_t>(rid) << 32;
-  const bool avx2 = has_avx2();
+  const int hash_isa_here = sketch_hash_isa();
   uint64_t fwd = 0, rev = 0;  // the k-mer and its reverse complement, 2 bits per base
   int l = 0;
   Window window(w, k, out);
@@ -175,11 +210,7 @@ bool sketch_piece(std::string_view seq, int w, int k, uint32_t rid, bool hpc, in
   // to steps.len could alias it, and it would be reloaded every step).
   int n_steps = 0;
   const auto flush = [&] {
-    if (avx2) {
-      hash_steps_avx2(steps, n_steps, mask);
-    } else {
-      hash_steps_scalar(steps, n_steps, mask);
-    }
+    hash_keys(steps.key.data(), steps.span.data(), n_steps, mask, hash_isa_here);
     for (int j = 0; j < n_steps; ++j) {
       const bool none = steps.low[j] == kNoKmer;
       steps.key[j] = none ? kEmpty : steps.key[j];

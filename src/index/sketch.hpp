@@ -52,4 +52,11 @@ void sketch(std::string_view seq, int w, int k, uint32_t rid, bool hpc, std::vec
 [[nodiscard]] bool sketch_piece(std::string_view seq, int w, int k, uint32_t rid, bool hpc, int warm, int from,
                                 int to, std::vector<Minimizer>& out);
 
+// The hashing stage of the sketch: key[j] = hash64(key[j], mask) << 8 | span[j] for j < n,
+// computed scalar (isa 0), four lanes at a time with AVX2 (1) or eight with AVX-512F (2).
+// sketch() uses sketch_hash_isa(), the widest this processor runs; the others are here
+// so that tests can compare them (the caller makes sure the processor has `isa`).
+[[nodiscard]] int sketch_hash_isa();
+void hash_keys(uint64_t* key, const uint16_t* span, int n, uint64_t mask, int isa);
+
 }  // namespace agatha::index

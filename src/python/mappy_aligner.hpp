@@ -57,7 +57,7 @@ struct AlignerOptions {
   std::vector<int> scoring;               // a, b, q, e[, q2, e2[, sc_ambi]]
   std::string compat;                     // "2.24" or "2.31"; empty: agatha's default release
   std::string backend = "cpu";            // scalar | cpu | gpu | gpu-sim | gpu-emu
-  std::string isa = "auto";               // cpu backend: auto | sse41 | avx2
+  std::string isa = "auto";               // cpu backend: auto | sse41 | avx2 | avx512
 };
 
 // mappy's Alignment (mm_hitpy_t and its strings).

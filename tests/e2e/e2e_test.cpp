@@ -594,6 +594,7 @@ TEST_F(E2e, ShortReadsEqualMinimap2OnEveryDpBackend) {
   std::vector<std::string> backends = {"--dp-backend scalar", "--dp-backend cpu --isa sse41",
                                        "--dp-backend gpu-sim --dp-batch 3k", "--dp-backend cpu -t 1 -K 5k"};
   if (test::try_backend("cpu-avx2")) backends.emplace_back("--dp-backend cpu --isa avx2");
+  if (test::try_backend("cpu-avx512")) backends.emplace_back("--dp-backend cpu --isa avx512");
   for (const Release& rel : kReleases) {
     for (const SrCase& c : cases) {
       const std::string expected = fixture(rel, std::string(c.name) + "." + c.output + ".gz");
@@ -627,6 +628,7 @@ TEST_F(E2e, ScoringsEqualMinimap2OnEveryDpBackend) {
   std::vector<std::string> backends = {"--dp-backend scalar", "--dp-backend cpu --isa sse41",
                                        "--dp-backend gpu-sim --dp-batch 3k", "--dp-backend gpu-emu --dp-batch 3k"};
   if (test::try_backend("cpu-avx2")) backends.emplace_back("--dp-backend cpu --isa avx2");
+  if (test::try_backend("cpu-avx512")) backends.emplace_back("--dp-backend cpu --isa avx512");
   for (const Release& rel : kReleases) {
     for (const ScoringCase& c : cases) {
       const std::string expected = fixture(rel, std::string(c.name) + "." + c.output + ".gz");

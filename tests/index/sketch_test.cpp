@@ -34,6 +34,37 @@ TEST(Hash64, HandComputedValues) {
   EXPECT_EQ(seen.size(), 1024u);
 }
 
+// The vector hashings give hash64's value on every lane and in the tail, for every k.
+void expect_hash_keys_exact(int isa) {
+  std::mt19937_64 rng(0x5eed0033);
+  for (int k : {1, 5, 15, 19, 28}) {
+    const uint64_t mask = (uint64_t{1} << 2 * k) - 1;
+    for (int n : {0, 1, 7, 8, 9, 31, 100}) {
+      std::vector<uint64_t> key(n), want(n);
+      std::vector<uint16_t> span(n);
+      for (int j = 0; j < n; ++j) key[j] = rng() & mask, span[j] = static_cast<uint16_t>(rng() % 256);
+      for (int j = 0; j < n; ++j) want[j] = hash64(key[j], mask) << 8 | span[j];
+      hash_keys(key.data(), span.data(), n, mask, isa);
+      EXPECT_EQ(key, want) << "isa " << isa << " k " << k << " n " << n;
+    }
+  }
+}
+
+TEST(HashKeys, Avx2EqualsHash64) {
+  if (!__builtin_cpu_supports("avx2")) GTEST_SKIP() << "this processor has no AVX2";
+  expect_hash_keys_exact(1);
+}
+
+TEST(HashKeys, Avx512EqualsHash64) {
+  if (!__builtin_cpu_supports("avx512f")) GTEST_SKIP() << "this processor has no AVX-512F";
+  expect_hash_keys_exact(2);
+}
+
+TEST(HashKeys, SketchUsesTheWidestThereIs) {
+  EXPECT_EQ(sketch_hash_isa(), __builtin_cpu_supports("avx512f") ? 2 : __builtin_cpu_supports("avx2") ? 1 : 0);
+  expect_hash_keys_exact(0);
+}
+
 TEST(Sketch, ShortOrEmptySequencesGiveNothing) {
   EXPECT_TRUE(run("", 5, 3).empty());
   EXPECT_TRUE(run("AC", 5, 3).empty());

@@ -77,7 +77,7 @@ Soa soa_of(const std::vector<Anchor>& a) {
   return s;
 }
 
-std::vector<std::string> isas() { return {"scalar", "sse41", "avx2"}; }
+std::vector<std::string> isas() { return {"scalar", "sse41", "avx2", "avx512"}; }
 
 class ChainScan : public ::testing::TestWithParam<std::string> {};
 

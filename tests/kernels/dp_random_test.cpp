@@ -201,7 +201,7 @@ TEST_P(DpDifferential, ThreadCountDoesNotChangeResults) {
   for (size_t i = 0; i < tasks.size(); ++i) expect_same(a[i], b[i], tasks[i], i, GetParam());
 }
 
-INSTANTIATE_TEST_SUITE_P(Backends, DpDifferential, ::testing::Values("cpu-sse41", "cpu-avx2", "gpu-sim", "gpu-emu"),
+INSTANTIATE_TEST_SUITE_P(Backends, DpDifferential, ::testing::Values("cpu-sse41", "cpu-avx2", "cpu-avx512", "gpu-sim", "gpu-emu"),
                          [](const auto& info) {
                            std::string n = info.param;
                            for (char& c : n) c = c == '-' ? '_' : c;

@@ -454,7 +454,7 @@ int cigar_score(const DpTask& task, const std::vector<uint32_t>& cigar) {
 // arrays, Z-drop, lengths around the vector widths and a few long targets.
 TEST(SpliceDifferential, SimdMatchesScalar) {
   std::vector<std::unique_ptr<DpBackend>> simd;
-  for (const char* name : {"cpu-sse41", "cpu-avx2"})
+  for (const char* name : {"cpu-sse41", "cpu-avx2", "cpu-avx512"})
     if (auto b = test::try_backend(name)) simd.push_back(std::move(b));
   if (simd.empty()) GTEST_SKIP() << "this processor has no SSE4.1";
   auto scalar = test::try_backend("scalar");

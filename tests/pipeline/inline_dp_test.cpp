@@ -59,7 +59,7 @@ using Aligned = test::AlignRun;
 Aligned align(DpBackend& dp, int threads) { return test::align_mt_sub(dp, threads); }
 
 TEST(InlineDp, OnePassPerReadGivesTheRecordsOfTheRounds) {
-  for (const std::string name : {"scalar", "cpu-sse41", "cpu-avx2"}) {
+  for (const std::string name : {"scalar", "cpu-sse41", "cpu-avx2", "cpu-avx512"}) {
     SCOPED_TRACE(name);
     const std::unique_ptr<DpBackend> dp = test::try_backend(name, 2);
     if (!dp) continue;  // this processor lacks the instruction set

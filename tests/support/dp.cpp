@@ -8,7 +8,7 @@
 namespace agatha::test {
 
 const std::vector<std::string>& all_backends() {
-  static const std::vector<std::string> names = {"scalar", "cpu-sse41", "cpu-avx2", "gpu-sim", "gpu-emu"};
+  static const std::vector<std::string> names = {"scalar", "cpu-sse41", "cpu-avx2", "cpu-avx512", "gpu-sim", "gpu-emu"};
   return names;
 }
 

@@ -11,7 +11,8 @@
 
 namespace agatha::test {
 
-// Backends every DP test runs on: "scalar", "cpu-sse41", "cpu-avx2", "gpu-sim", "gpu-emu".
+// Backends every DP test runs on: "scalar", "cpu-sse41", "cpu-avx2", "cpu-avx512", "gpu-sim",
+// "gpu-emu" (try_backend gives nullptr for an instruction set this processor lacks).
 const std::vector<std::string>& all_backends();
 
 // The backend, or nullptr when this processor cannot run it (the caller skips).
