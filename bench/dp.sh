@@ -28,17 +28,19 @@
 #   2. Builds bench/ksw2_driver.c with ksw2_extd2_sse.c (-O2 -msse4.1, like
 #      minimap2's Makefile), a copy of it instrumented to count DP cells, and
 #      kalloc.c. See the header of ksw2_driver.c.
-#   3. For each task file: runs the driver (which first checks every output
-#      against golden columns 15-20 and 23-26, then times REPEATS passes), then
-#      `AGATHA dp FILE --backend cpu --isa ISA --bench` REPEATS times per ISA,
-#      reading its stderr line
+#   3. For each task file, REPEATS times in turn: the driver once (it checks every
+#      output against golden columns 15-20 and 23-26, then times one pass), then
+#      `AGATHA dp FILE --backend cpu --isa ISA --bench` once per ISA, reading its
+#      stderr lines
 #        bench: tasks=N cells=C seconds=S tasks_per_s=X cells_per_s=Y
+#        bench-width: ... width=RANGE tasks=N cells=C seconds=S cells_per_s=Y
 #   4. Prints a table: file, kernel, median (and min) seconds, tasks/s and
 #      Gcells/s (both from the median), and the
 #      wall-time ratio kernel/minimap2 (lower is faster) with its inverse
 #      (speedup). Cells/s uses agatha's cell count for every kernel (same tasks,
 #      same cells); the script checks it equals the count measured inside
-#      minimap2's kernel and warns if not.
+#      minimap2's kernel and warns if not. Then a second table: agatha's median
+#      Gcells/s per ISA and band width (the cells of one anti-diagonal at most).
 #
 # "cells" = in-band cells of every anti-diagonal processed until the end or a
 # Z-drop: sum over r of (en0 - st0 + 1), st0 = max(0, r-qlen+1, ceil((r-w)/2)),
@@ -169,50 +171,70 @@ LOG=$CACHE/logs
 mkdir -p "$LOG"
 
 # --- 3. run -------------------------------------------------------------------
+# Alternating: each repeat runs minimap2's kernel once, then agatha once per ISA, so
+# that a slow spell of a shared machine falls on all of them alike.
+WROWS=() # file kernel width median_gcells_per_s tasks
 for f in $FILES; do
 	path=$GOLDEN/$f.golden.tsv.gz
-	note "$f: minimap2 ksw_extd2_sse (SSE4.1, $KSW_ALLOC), $REPEATS repeats ..."
-	rc=0
-	line=$("$DRIVER" -R "$REPEATS" "${ALLOC_OPT[@]}" "$path" 2>"$LOG/$f.ksw2.err") || rc=$?
-	if [[ $rc == 2 ]]; then
-		grep MISMATCH "$LOG/$f.ksw2.err" | head -n 5 >&2 || true
-		note "WARNING: minimap2 kernel disagrees with $f golden answers: $(kv "$line" mismatches) tasks"
-		STATUS=2
-	elif [[ $rc != 0 ]]; then
-		cat "$LOG/$f.ksw2.err" >&2
-		die "ksw2_driver failed on $path"
-	fi
-	mm_tasks=$(kv "$line" tasks)
-	mm_cells=$(kv "$line" kernel_cells)
-	mm_sec=$(kv "$line" median_s)
-	mm_min=$(kv "$line" min_s)
-	note "$f: minimap2: golden check: $(kv "$line" mismatches) mismatches / $mm_tasks tasks; median $mm_sec s"
-	cells=$mm_cells
-	ag_rows=()
-	for isa in ${RUN_ISAS[@]+"${RUN_ISAS[@]}"}; do
-		note "$f: agatha --isa $isa, $REPEATS repeats ..."
-		secs=()
-		for ((i = 1; i <= REPEATS; i++)); do
+	note "$f: minimap2 ksw_extd2_sse (SSE4.1, $KSW_ALLOC) and agatha ${RUN_ISAS[*]:-}, $REPEATS alternating repeats ..."
+	mm_secs=()
+	declare -A ag_secs=() ag_wcps=() ag_wtasks=()
+	ag_tasks=0 ag_cells=0
+	for ((i = 1; i <= REPEATS; i++)); do
+		rc=0
+		line=$("$DRIVER" -R 1 "${ALLOC_OPT[@]}" "$path" 2>"$LOG/$f.ksw2.err") || rc=$?
+		if [[ $rc == 2 ]]; then
+			grep MISMATCH "$LOG/$f.ksw2.err" | head -n 5 >&2 || true
+			note "WARNING: minimap2 kernel disagrees with $f golden answers: $(kv "$line" mismatches) tasks"
+			STATUS=2
+		elif [[ $rc != 0 ]]; then
+			cat "$LOG/$f.ksw2.err" >&2
+			die "ksw2_driver failed on $path"
+		fi
+		mm_secs+=("$(kv "$line" median_s)")
+		mm_tasks=$(kv "$line" tasks)
+		mm_cells=$(kv "$line" kernel_cells)
+		[[ $i == 1 ]] && note "$f: minimap2: golden check: $(kv "$line" mismatches) mismatches / $mm_tasks tasks"
+		for isa in ${RUN_ISAS[@]+"${RUN_ISAS[@]}"}; do
 			err=$LOG/$f.agatha-$isa.$i.err
 			"$AGATHA" dp "$path" --backend cpu --isa "$isa" --bench >/dev/null 2>"$err" || {
 				tail -n 20 "$err" >&2
 				die "'$AGATHA dp $path --backend cpu --isa $isa --bench' failed"
 			}
 			bl=$(grep '^bench:' "$err" | tail -n 1) || die "no 'bench:' line on agatha's stderr ($err)"
-			secs+=("$(kv "$bl" seconds)")
+			ag_secs[$isa]+=" $(kv "$bl" seconds)"
 			ag_tasks=$(kv "$bl" tasks)
 			ag_cells=$(kv "$bl" cells)
+			while read -r wl; do
+				w=$(kv "$wl" width)
+				ag_wcps[$isa/$w]+=" $(kv "$wl" cells_per_s)"
+				ag_wtasks[$isa/$w]=$(kv "$wl" tasks)
+			done < <(grep '^bench-width:' "$err")
 		done
+	done
+	mm_sec=$(median "${mm_secs[@]}")
+	mm_min=$(printf '%s\n' "${mm_secs[@]}" | sort -g | head -n 1)
+	note "$f: minimap2: median $mm_sec s"
+	cells=$mm_cells
+	ag_rows=()
+	for isa in ${RUN_ISAS[@]+"${RUN_ISAS[@]}"}; do
 		[[ $ag_tasks == "$mm_tasks" ]] || note "WARNING: $f: agatha ran $ag_tasks tasks, minimap2 $mm_tasks"
 		if [[ $ag_cells != "$mm_cells" ]]; then
 			note "WARNING: $f: agatha counts $ag_cells cells, minimap2's kernel $mm_cells (using agatha's)"
 		fi
 		cells=$ag_cells
+		read -r -a secs <<<"${ag_secs[$isa]}"
 		ag_min=$(printf '%s\n' "${secs[@]}" | sort -g | head -n 1)
 		ag_rows+=("$f agatha-$isa $(median "${secs[@]}") $ag_tasks $ag_min")
+		for w in 1-63 64-255 256-1023 1024+; do
+			[[ -n ${ag_wcps[$isa/$w]:-} ]] || continue
+			read -r -a c <<<"${ag_wcps[$isa/$w]}"
+			WROWS+=("$f agatha-$isa $w $(median "${c[@]}") ${ag_wtasks[$isa/$w]}")
+		done
 	done
 	ROWS+=("$f minimap2-sse41 $mm_sec $mm_tasks $mm_min $cells $mm_sec")
 	for r in ${ag_rows[@]+"${ag_rows[@]}"}; do ROWS+=("$r $cells $mm_sec"); done
+	unset ag_secs ag_wcps ag_wtasks
 done
 
 # --- 4. table -----------------------------------------------------------------
@@ -230,5 +252,12 @@ BEGIN {
 	printf fmt, file, k, sprintf("%.4f", s), sprintf("%.4f", mn), sprintf("%.1f", tps), sprintf("%.3f", gcps), sprintf("%.3f", ratio), sprintf("%.2fx", sp)
 	if (results != "") printf "%s\t%s\t%.6f\t%.6f\t%.1f\t%.4f\t%.4f\t%.4f\n", file, k, s, mn, tps, gcps, ratio, sp > results
 }'
+if ((${#WROWS[@]})); then
+	echo
+	echo "agatha by band width (min(qlen, tlen, w + 1) cells an anti-diagonal): median Gcells/s"
+	printf '%s\n' "${WROWS[@]}" | awk '
+	BEGIN { fmt = "%-8s %-15s %-9s %8s %9s\n"; printf fmt, "file", "kernel", "width", "tasks", "Gcells/s" }
+	{ printf fmt, $1, $2, $3, $5, sprintf("%.3f", $4 / 1e9) }'
+fi
 [[ $STATUS == 0 ]] || note "minimap2 kernel mismatched the golden answers (see $LOG/*.ksw2.err)"
 exit "$STATUS"
