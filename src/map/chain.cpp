@@ -100,31 +100,26 @@ std::vector<uint64_t> backtrack(DpArrays& dp, int32_t min_cnt, int32_t min_score
 }
 
 // Chain anchors in increasing order, chains ordered by the x of their first anchor
-// (compact_a; radix order for chains starting at the same x).
+// (compact_a; radix order for chains starting at the same x). Chain i's anchors are
+// v[k_i .. k_i + cnt_i) from its end backwards, so its first anchor is v[k_i + cnt_i - 1];
+// they are copied out of `a` once, in the final order.
 Chains compact(const std::vector<Anchor>& a, const std::vector<uint64_t>& u, const std::vector<int64_t>& v) {
-  std::vector<Anchor> b;
-  b.reserve(v.size());
-  size_t k = 0;
-  for (uint64_t ui : u) {
-    const size_t cnt = static_cast<uint32_t>(ui);
-    for (size_t j = 0; j < cnt; ++j) b.push_back(a[v[k + cnt - 1 - j]]);
-    k += cnt;
-  }
   std::vector<Anchor> w(u.size());
-  k = 0;
+  size_t k = 0;
   for (size_t i = 0; i < u.size(); ++i) {
-    w[i] = {b[k].x, static_cast<uint64_t>(k) << 32 | i};
-    k += static_cast<uint32_t>(u[i]);
+    const size_t cnt = static_cast<uint32_t>(u[i]);
+    w[i] = {a[static_cast<size_t>(v[k + cnt - 1])].x, static_cast<uint64_t>(k) << 32 | i};
+    k += cnt;
   }
   radix_sort_by_x(w.data(), w.data() + w.size());
   Chains out;
-  out.anchors.reserve(b.size());
+  out.anchors.reserve(v.size());
   out.u.reserve(u.size());
   for (const Anchor& wi : w) {
     const uint64_t ui = u[static_cast<uint32_t>(wi.y)];
-    const size_t off = wi.y >> 32;
+    const size_t off = wi.y >> 32, cnt = static_cast<uint32_t>(ui);
     out.u.push_back(ui);
-    out.anchors.insert(out.anchors.end(), b.begin() + off, b.begin() + off + static_cast<uint32_t>(ui));
+    for (size_t j = cnt; j-- > 0;) out.anchors.push_back(a[static_cast<size_t>(v[off + j])]);
   }
   return out;
 }
@@ -150,6 +145,7 @@ struct ScanAnchors {
 Chains finish(const std::vector<Anchor>& a, DpArrays& dp, int min_cnt, int min_score, int32_t max_drop) {
   std::vector<int64_t> v;
   const std::vector<uint64_t> u = backtrack(dp, min_cnt, min_score, max_drop, v);
+  dp = DpArrays(0);  // f, p and t are spent: freed before the chains are copied out
   if (u.empty()) return {};
   return compact(a, u, v);
 }
@@ -324,7 +320,10 @@ void chain_rmq_block(const std::vector<Anchor>& a, int64_t b, int64_t e, int max
   // max_dist_inner (never asked for a minimum; see key_blocks.hpp).
   RmqTree tree;
   KeyBlocks inner;
-  tree.reserve(static_cast<size_t>(e - b));
+  // The tree holds the anchors of a window, at most cap_size + 1 after the evictions
+  // (more only for the moment between a run of insertions and the evictions that follow
+  // it, when the pool grows as a vector does), not the whole block.
+  tree.reserve(static_cast<size_t>(std::min<int64_t>(e - b, int64_t{cap_size} + 1)));
   int64_t st = b, st_inner = b, i0 = b;
   auto key_of = [&](int64_t j) { return RmqTree::make_key(static_cast<int32_t>(a[j].y), j); };
   auto evicted = [&](int64_t front, uint64_t dist, int64_t i, size_t size) {
