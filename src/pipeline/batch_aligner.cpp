@@ -45,6 +45,11 @@ class GroupRun {
   size_t first_line() const { return first_line_; }
   size_t size() const { return reads_.size(); }
   size_t fragments() const { return starts_.size() - 1; }
+  uint64_t bases() const {
+    uint64_t n = 0;
+    for (const io::SeqRecord& r : reads_) n += r.seq.size();
+    return n;
+  }
 
   // The first step seeds, chains and selects the regions of every read (start); each
   // step hands the last round's answers to the reads that waited for them, runs a
@@ -78,12 +83,13 @@ class GroupRun {
     } else if (jobs_.empty() && !reads_.empty()) {
       jobs_.resize(fragments());
       by_length_ = longest_first();
-      // Fewer fragments than threads: each fragment's chaining gets a share of the rest.
-      const int per_job = std::max(1, threads / static_cast<int>(std::max<size_t>(1, jobs_.size())));
+      // Each fragment's chaining gets the threads of its share of the group's bases (at
+      // least one): a chromosome beside a plasmid gets all of them.
+      const uint64_t total = std::max<uint64_t>(1, bases());
       util::parallel_for(jobs_.size(), threads, [&](size_t k, int) {
         const size_t i = by_length_[k];
         jobs_[i].reads = fragment(i);
-        jobs_[i].threads = per_job;
+        jobs_[i].threads = static_cast<int>(std::max<uint64_t>(1, (threads * fragment_bases(i) + total / 2) / total));
         aligner.start(jobs_[i]);
       });
       for (size_t i : by_length_)  // longest first
@@ -135,15 +141,17 @@ class GroupRun {
   std::span<const io::SeqRecord> fragment(size_t f) const {
     return reads_.subspan(starts_[f], starts_[f + 1] - starts_[f]);
   }
+  uint64_t fragment_bases(size_t f) const {
+    uint64_t n = 0;
+    for (const io::SeqRecord& r : fragment(f)) n += r.seq.size();
+    return n;
+  }
   // The fragments' indices, longest first: threads take fragments in this order, so that
   // a long read is not the last one started.
   std::vector<size_t> longest_first() const {
     std::vector<size_t> order(fragments());
-    std::vector<size_t> len(order.size());
-    for (size_t i = 0; i < order.size(); ++i) {
-      order[i] = i;
-      for (const io::SeqRecord& r : fragment(i)) len[i] += r.seq.size();
-    }
+    std::vector<uint64_t> len(order.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i, len[i] = fragment_bases(i);
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return len[a] > len[b]; });
     return order;
   }
@@ -194,8 +202,11 @@ void align_batch(const ReadAligner& aligner, DpBackend& dp, const io::ReadBatch&
     note(PipelineStep::kHostBegin, g.id());
     // A group of fewer fragments than threads (the batch's last, or one long query) goes
     // through the rounds instead: each round's DP tasks, independent of one another, run
-    // on all the backend's threads, where inline DP would keep the fragments' threads
-    // only. The records are the same either way.
+    // on all the backend's threads, and each fragment's chaining on threads by its bases,
+    // where inline DP would keep one thread per fragment. The records are the same either
+    // way. (A group of as many fragments as threads but one much longer — a chromosome
+    // beside a plasmid — stays inline: a round's second pass over a Mb-long query costs
+    // more than its DP spread over the threads gains.)
     DpBackend* const group_inline = g.fragments() >= static_cast<size_t>(threads) ? inline_dp : nullptr;
     const size_t n = g.host_step(aligner, threads, lines, group_inline);
     note(PipelineStep::kHostEnd, g.id());
