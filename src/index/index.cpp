@@ -352,12 +352,7 @@ void MinimizerIndex::Builder::sketch_batch(std::vector<Pending> batch) {
     const size_t start = f.size();
     const Piece& pc = pieces[i];
     const Pending& sq = batch[pc.seq];
-    bool done = false;
-    for (const int back : {kWarmupBases, 16 * kWarmupBases})
-      if (!done && pc.from > back)
-        done = sketch_piece(sq.bases, w_, k_, sq.rid, hpc_, pc.from - back, pc.from, pc.to, f);
-    if (!done) done = sketch_piece(sq.bases, w_, k_, sq.rid, hpc_, 0, pc.from, pc.to, f);
-    assert(done);
+    sketch_range(sq.bases, w_, k_, sq.rid, hpc_, kWarmupBases, pc.from, pc.to, f);
     for (size_t j = start; j < f.size(); ++j) f[j].x >>= 8;  // hash << 8 | span -> hash
   });
   for (Pending& sq : batch) std::string().swap(sq.bases);

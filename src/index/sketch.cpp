@@ -18,6 +18,8 @@
 
 #include <agatha/nt4.hpp>
 
+#include "../util/parallel_for.hpp"
+
 namespace agatha::index {
 namespace {
 
@@ -181,6 +183,32 @@ void hash_keys(uint64_t* key, const uint16_t* span, int n, uint64_t mask, int is
     hash_steps_avx2(key, span, n, mask);
   else
     hash_steps_scalar(key, span, n, mask);
+}
+
+void sketch_range(std::string_view seq, int w, int k, uint32_t rid, bool hpc, int warm_bases, int from, int to,
+                  std::vector<Minimizer>& out) {
+  for (const int back : {warm_bases, 16 * warm_bases})
+    if (from > back && sketch_piece(seq, w, k, rid, hpc, from - back, from, to, out)) return;
+  const bool done = sketch_piece(seq, w, k, rid, hpc, 0, from, to, out);
+  assert(done);
+  (void)done;
+}
+
+void sketch_parallel(std::string_view seq, int w, int k, uint32_t rid, bool hpc, int threads, int min_piece,
+                     std::vector<Minimizer>& out) {
+  const int len = static_cast<int>(seq.size());
+  const int n = std::clamp(len / std::max(1, min_piece), 1, std::max(1, threads));
+  if (n == 1) return sketch(seq, w, k, rid, hpc, out);
+  std::vector<std::vector<Minimizer>> parts(static_cast<size_t>(n));
+  util::parallel_for(parts.size(), n, [&](size_t p, int) {
+    const int from = static_cast<int>(int64_t{len} * static_cast<int64_t>(p) / n);
+    const int to = static_cast<int>(int64_t{len} * static_cast<int64_t>(p + 1) / n);
+    sketch_range(seq, w, k, rid, hpc, 4096, from, to, parts[p]);
+  });
+  size_t total = out.size();
+  for (const auto& part : parts) total += part.size();
+  out.reserve(total);
+  for (const auto& part : parts) out.insert(out.end(), part.begin(), part.end());
 }
 
 void sketch(std::string_view seq, int w, int k, uint32_t rid, bool hpc, std::vector<Minimizer>& out) {

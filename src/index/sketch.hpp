@@ -52,6 +52,17 @@ void sketch(std::string_view seq, int w, int k, uint32_t rid, bool hpc, std::vec
 [[nodiscard]] bool sketch_piece(std::string_view seq, int w, int k, uint32_t rid, bool hpc, int warm, int from,
                                 int to, std::vector<Minimizer>& out);
 
+// sketch_piece from a warm-up of `warm_bases` before `from`, then 16 times as far, then
+// from the start (which always succeeds): the piece [from, to) of sketch()'s output.
+void sketch_range(std::string_view seq, int w, int k, uint32_t rid, bool hpc, int warm_bases, int from, int to,
+                  std::vector<Minimizer>& out);
+
+// sketch() on up to `threads` threads for a long sequence: pieces of at least
+// min_piece bases, sketched side by side (sketch_range, warm-ups of 4,096 bases) and
+// appended in order, so out gets exactly sketch()'s output.
+void sketch_parallel(std::string_view seq, int w, int k, uint32_t rid, bool hpc, int threads, int min_piece,
+                     std::vector<Minimizer>& out);
+
 // The hashing stage of the sketch: key[j] = hash64(key[j], mask) << 8 | span[j] for j < n,
 // computed scalar (isa 0), four lanes at a time with AVX2 (1) or eight with AVX-512F (2).
 // sketch() uses sketch_hash_isa(), the widest this processor runs; the others are here

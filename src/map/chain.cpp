@@ -70,13 +70,13 @@ int64_t chain_start(int32_t max_drop, int32_t head_score, int64_t head, const Dp
 // are marked used even when the chain is then rejected. Returns u[] and fills v with
 // the anchor indices of the accepted chains, each chain from its end backwards.
 std::vector<uint64_t> backtrack(DpArrays& dp, int32_t min_cnt, int32_t min_score, int32_t max_drop,
-                                std::vector<int64_t>& v) {
+                                std::vector<int64_t>& v, int threads) {
   const int64_t n = static_cast<int64_t>(dp.f.size());
   std::vector<Anchor> ends;  // x = f (the sort key), y = anchor index
   for (int64_t i = 0; i < n; ++i)
     if (dp.f[i] >= min_score)
       ends.push_back({static_cast<uint64_t>(static_cast<int64_t>(dp.f[i])), static_cast<uint64_t>(i)});
-  radix_sort_by_x(ends.data(), ends.data() + ends.size());
+  radix_sort_by_x(ends.data(), ends.data() + ends.size(), threads);
 
   std::vector<uint64_t> u;
   std::fill(dp.t.begin(), dp.t.end(), 0);
@@ -142,9 +142,10 @@ struct ScanAnchors {
   }
 };
 
-Chains finish(const std::vector<Anchor>& a, DpArrays& dp, int min_cnt, int min_score, int32_t max_drop) {
+Chains finish(const std::vector<Anchor>& a, DpArrays& dp, int min_cnt, int min_score, int32_t max_drop,
+             int threads = 1) {
   std::vector<int64_t> v;
-  const std::vector<uint64_t> u = backtrack(dp, min_cnt, min_score, max_drop, v);
+  const std::vector<uint64_t> u = backtrack(dp, min_cnt, min_score, max_drop, v, threads);
   dp = DpArrays(0);  // f, p and t are spent: freed before the chains are copied out
   if (u.empty()) return {};
   return compact(a, u, v);
@@ -394,7 +395,7 @@ Chains chain_rmq(const std::vector<Anchor>& a, int max_dist, int max_dist_inner,
   util::parallel_for(blocks.size(), threads, [&](size_t k, int) {
     chain_rmq_block(a, blocks[k].first, blocks[k].second, max_dist, max_dist_inner, bw, max_skip, cap_size, pen, dp);
   });
-  return finish(a, dp, min_cnt, min_score, max_drop);
+  return finish(a, dp, min_cnt, min_score, max_drop, threads);
 }
 
 GapLimits gap_limits(const ChainParams& p, int qlen) {

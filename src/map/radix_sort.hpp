@@ -16,6 +16,11 @@ inline void radix_sort_by_x(Anchor* beg, Anchor* end) {
   util::radix_sort(beg, end, [](const Anchor& a) { return a.x; });
 }
 
+// The same on up to `threads` threads (the same order).
+inline void radix_sort_by_x(Anchor* beg, Anchor* end, int threads) {
+  util::radix_sort_parallel(beg, end, [](const Anchor& a) { return a.x; }, threads);
+}
+
 // minimap2's radix_sort_64: plain 64-bit values.
 inline void radix_sort_u64(uint64_t* beg, uint64_t* end) {
   util::radix_sort(beg, end, [](uint64_t v) { return v; });

@@ -48,12 +48,14 @@ bool skip_hit(uint64_t r, const Seed& s, std::string_view qname, int32_t qlen, c
 }  // namespace
 
 std::vector<index::Minimizer> query_minimizers(std::span<const std::string_view> segs, const index::MinimizerIndex& idx,
-                                               int sdust_thres) {
+                                               int sdust_thres, int threads) {
+  // Pieces of at least 1 Mb: a read is sketched on its own thread, a contig on several.
+  constexpr int kMinPiece = 1 << 20;
   std::vector<index::Minimizer> mv;
   uint64_t sum = 0;
   for (size_t i = 0; i < segs.size(); ++i) {
     const size_t n0 = mv.size();
-    index::sketch(segs[i], idx.w(), idx.k(), static_cast<uint32_t>(i), idx.hpc(), mv);
+    index::sketch_parallel(segs[i], idx.w(), idx.k(), static_cast<uint32_t>(i), idx.hpc(), threads, kMinPiece, mv);
     for (size_t j = n0; j < mv.size(); ++j) mv[j].y += sum << 1;
     mask_low_complexity(mv, n0, segs[i], sdust_thres);  // -T; after the offset, as minimap2
     sum += segs[i].size();
@@ -153,7 +155,7 @@ int32_t drop_filtered_seeds(std::vector<Seed>& seeds, std::vector<uint64_t>& min
 }
 
 std::vector<Anchor> make_anchors(const std::vector<Seed>& seeds, int32_t qlen, std::string_view qname,
-                                 const index::MinimizerIndex& idx, const AlignOptions& opt) {
+                                 const index::MinimizerIndex& idx, const AlignOptions& opt, int threads) {
   size_t total = 0;
   for (const Seed& s : seeds) total += s.hits.size();
   std::vector<Anchor> a;
@@ -183,7 +185,7 @@ std::vector<Anchor> make_anchors(const std::vector<Seed>& seeds, int32_t qlen, s
       a.push_back(p);
     }
   }
-  radix_sort_by_x(a.data(), a.data() + a.size());
+  radix_sort_by_x(a.data(), a.data() + a.size(), threads);
   return a;
 }
 
@@ -258,18 +260,18 @@ std::vector<Anchor> make_anchors_heap(const std::vector<Seed>& seeds, int32_t ql
 }
 
 ReadSeeds look_up_read(std::span<const std::string_view> segs, const index::MinimizerIndex& idx,
-                       const AlignOptions& opt, int32_t mid_occ) {
+                       const AlignOptions& opt, int32_t mid_occ, int threads) {
   ReadSeeds out;
   for (const auto& s : segs) out.qlen += static_cast<int64_t>(s.size());
   if (out.qlen == 0) return out;
-  std::vector<index::Minimizer> mv = query_minimizers(segs, idx, opt.sdust_thres);
+  std::vector<index::Minimizer> mv = query_minimizers(segs, idx, opt.sdust_thres, threads);
   if (opt.q_occ_frac > 0.0f) filter_query_repeats(mv, mid_occ, opt.q_occ_frac);
   out.seeds = lookup_seeds(mv, idx);
   return out;
 }
 
 SeedResult collect_anchors(const ReadSeeds& read, std::string_view qname, const index::MinimizerIndex& idx,
-                           const AlignOptions& opt, int32_t max_occ) {
+                           const AlignOptions& opt, int32_t max_occ, int threads) {
   SeedResult out;
   if (read.qlen == 0) return out;
   std::vector<Seed> seeds = read.seeds;
@@ -277,7 +279,7 @@ SeedResult collect_anchors(const ReadSeeds& read, std::string_view qname, const 
   select_seeds(seeds, qlen, max_occ, opt.max_max_occ, opt.occ_dist);
   out.rep_len = drop_filtered_seeds(seeds, out.mini_pos);
   out.anchors =
-      opt.heap_sort ? make_anchors_heap(seeds, qlen, qname, idx, opt) : make_anchors(seeds, qlen, qname, idx, opt);
+      opt.heap_sort ? make_anchors_heap(seeds, qlen, qname, idx, opt) : make_anchors(seeds, qlen, qname, idx, opt, threads);
   return out;
 }
 

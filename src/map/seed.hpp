@@ -43,9 +43,11 @@ struct SeedResult {
 // Minimizers of all segments with the index's k, w and HPC; seg i has rid field i and
 // positions offset by the lengths of segments 0..i-1; with sdust_thres > 0 (-T) each
 // segment's minimizers in its low-complexity intervals are dropped (collect_minimizers,
-// mm_dust_minier; see sdust.hpp).
+// mm_dust_minier; see sdust.hpp). A segment of several Mb (a contig) is sketched in
+// pieces on up to `threads` threads (index::sketch_parallel; the same minimizers).
 [[nodiscard]] std::vector<index::Minimizer> query_minimizers(std::span<const std::string_view> segs,
-                                                             const index::MinimizerIndex& idx, int sdust_thres = 0);
+                                                             const index::MinimizerIndex& idx, int sdust_thres = 0,
+                                                             int threads = 1);
 
 // Removes query minimizers whose full x occurs more than mid_occ times and more than
 // n * q_occ_frac times in the read; skipped when n <= mid_occ (mm_seed_mz_flt).
@@ -63,8 +65,10 @@ void select_seeds(std::vector<Seed>& seeds, int32_t qlen, int32_t max_occ, int32
 
 // Anchors of the kept seeds (collect_seed_hits), sorted by x. qname is used only by the
 // all-vs-all options (no_diag, no_dual).
+// The sort runs on up to `threads` threads (the same order).
 [[nodiscard]] std::vector<Anchor> make_anchors(const std::vector<Seed>& seeds, int32_t qlen, std::string_view qname,
-                                               const index::MinimizerIndex& idx, const AlignOptions& opt);
+                                               const index::MinimizerIndex& idx, const AlignOptions& opt,
+                                               int threads = 1);
 
 // The same anchors in the order minimap2's heap merge of the seeds' hit lists gives them
 // (collect_seed_hits_heap, --heap-sort, set by sr): all forward-strand anchors, then all
@@ -84,13 +88,14 @@ struct ReadSeeds {
   int64_t qlen = 0;  // the segments' summed length
 };
 [[nodiscard]] ReadSeeds look_up_read(std::span<const std::string_view> segs, const index::MinimizerIndex& idx,
-                                     const AlignOptions& opt, int32_t mid_occ);
+                                     const AlignOptions& opt, int32_t mid_occ, int threads = 1);
 
 // The anchors of the seeds with at most max_occ hits (mm_seed_select's rules), with
 // rep_len and mini_pos (collect_seed_hits, or collect_seed_hits_heap with
 // opt.heap_sort).
 [[nodiscard]] SeedResult collect_anchors(const ReadSeeds& read, std::string_view qname,
-                                         const index::MinimizerIndex& idx, const AlignOptions& opt, int32_t max_occ);
+                                         const index::MinimizerIndex& idx, const AlignOptions& opt, int32_t max_occ,
+                                         int threads = 1);
 
 // The first seeding pass of a read with segments segs (mid_occ: resolve_mid_occ of the
 // index). An empty read gives an empty result.

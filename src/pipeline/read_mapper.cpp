@@ -133,11 +133,11 @@ ReadMapping ReadMapper::map(std::string_view name, std::string_view seq, int thr
   const int qlen = static_cast<int>(seq.size());
   if (opt_.max_qlen > 0 && qlen > opt_.max_qlen) return m;  // --max-qlen: unmapped, as mm_map_frag leaves it
   const std::span<const std::string_view> segs(&seq, 1);
-  const map::ReadSeeds looked_up = map::look_up_read(segs, idx_, opt_, mid_occ_);
-  map::SeedResult seeds = map::collect_anchors(looked_up, name, idx_, opt_, mid_occ_);
+  const map::ReadSeeds looked_up = map::look_up_read(segs, idx_, opt_, mid_occ_, chain.threads);
+  map::SeedResult seeds = map::collect_anchors(looked_up, name, idx_, opt_, mid_occ_, chain.threads);
   m.chains = map::chain_read(seeds.anchors, qlen, 1, idx_.k(), chain);
   if (map::rechain_wanted(m.chains, 1, mid_occ_, seeds.rep_len, chain_)) {
-    seeds = map::collect_anchors(looked_up, name, idx_, opt_, chain_.max_occ);
+    seeds = map::collect_anchors(looked_up, name, idx_, opt_, chain_.max_occ, chain.threads);
     m.chains = map::chain_dp_pass(seeds.anchors, qlen, 1, idx_.k(), chain_);
   }
   m.rep_len = seeds.rep_len;

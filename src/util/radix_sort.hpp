@@ -28,6 +28,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "parallel_for.hpp"
+
 namespace agatha::util {
 
 namespace radix_detail {
@@ -46,8 +48,12 @@ void insertion_sort(T* beg, T* end, Key key) {
   }
 }
 
+// One pass of the sort over [beg, end) at digit `shift` (lowered first to the highest
+// digit in which the keys differ): the records permuted into their buckets. Returns the
+// shift of the pass, -1 when every key is the same (nothing to do); stop[d] is then one
+// past bucket d.
 template <class T, class Key>
-void msd_sort(T* beg, T* end, int shift, Key key) {
+int msd_pass(T* beg, T* end, int shift, Key key, std::array<T*, size_t{1} << kDigitBits>& stop) {
   {
     uint64_t all = ~uint64_t{0}, any = 0;
     for (const T* p = beg; p != end; ++p) all &= key(*p), any |= key(*p);
@@ -55,13 +61,13 @@ void msd_sort(T* beg, T* end, int shift, Key key) {
     // enclosing buckets, or skipped as shared), so the top differing bit is in this digit
     // or below it.
     const uint64_t differ = all ^ any;
-    if (differ == 0) return;  // one key: every remaining pass leaves the order as it is
+    if (differ == 0) return -1;  // one key: every remaining pass leaves the order as it is
     shift = (63 - std::countl_zero(differ)) / kDigitBits * kDigitBits;
   }
   constexpr size_t kBuckets = size_t{1} << kDigitBits;
   constexpr uint64_t kMask = kBuckets - 1;
   // next[d]: the next unplaced slot of bucket d; stop[d]: one past its last slot.
-  std::array<T*, kBuckets> next, stop;
+  std::array<T*, kBuckets> next;
   auto digit = [&](const T& r) { return static_cast<size_t>(key(r) >> shift & kMask); };
 
   std::array<size_t, kBuckets> count{};
@@ -89,18 +95,29 @@ void msd_sort(T* beg, T* end, int shift, Key key) {
     } while (home != d);
     *next[d]++ = carried;
   }
+  return shift;
+}
 
-  if (shift == 0) return;
-  const int sub = shift > kDigitBits ? shift - kDigitBits : 0;
+template <class T, class Key>
+void msd_sort(T* beg, T* end, int shift, Key key);
+
+// After a pass at `shift`: bucket d, [b, stop[d]), sorted on the lower digits.
+template <class T, class Key>
+void sort_bucket(T* b, T* e, int shift, Key key) {
+  const size_t n = static_cast<size_t>(e - b);
+  if (n > kSmall)
+    msd_sort(b, e, shift > kDigitBits ? shift - kDigitBits : 0, key);
+  else if (n > 1)
+    insertion_sort(b, e, key);
+}
+
+template <class T, class Key>
+void msd_sort(T* beg, T* end, int shift, Key key) {
+  std::array<T*, size_t{1} << kDigitBits> stop;
+  shift = msd_pass(beg, end, shift, key, stop);
+  if (shift <= 0) return;  // one key, or the lowest digit done
   T* b = beg;
-  for (size_t d = 0; d < kBuckets; ++d) {
-    const size_t n = static_cast<size_t>(stop[d] - b);
-    if (n > kSmall)
-      msd_sort(b, stop[d], sub, key);
-    else if (n > 1)
-      insertion_sort(b, stop[d], key);
-    b = stop[d];
-  }
+  for (T* e : stop) sort_bucket(b, e, shift, key), b = e;
 }
 
 }  // namespace radix_detail
@@ -113,6 +130,20 @@ void radix_sort(T* beg, T* end, Key key) {
   } else {
     radix_detail::msd_sort(beg, end, 64 - radix_detail::kDigitBits, key);
   }
+}
+
+// radix_sort on up to `threads` threads: the first pass on this one, then its buckets
+// side by side. Each bucket is sorted by the same passes as in radix_sort, so the order
+// (of equal keys too) is radix_sort's.
+template <class T, class Key>
+void radix_sort_parallel(T* beg, T* end, Key key, int threads) {
+  if (threads <= 1 || static_cast<size_t>(end - beg) <= radix_detail::kSmall) return radix_sort(beg, end, key);
+  std::array<T*, size_t{1} << radix_detail::kDigitBits> stop;
+  const int shift = radix_detail::msd_pass(beg, end, 64 - radix_detail::kDigitBits, key, stop);
+  if (shift <= 0) return;
+  parallel_for(stop.size(), threads, [&](size_t d, int) {
+    radix_detail::sort_bucket(d == 0 ? beg : stop[d - 1], stop[d], shift, key);
+  });
 }
 
 }  // namespace agatha::util

@@ -278,6 +278,29 @@ TEST(Sketch, PiecesGiveTheWholeResult) {
   EXPECT_GT(warm_refused, 5);
 }
 
+// A long sequence on several threads (a contig as a query): sketch_parallel appends
+// exactly sketch()'s output after what out already holds, for any thread count and piece
+// size, N runs and homopolymer compression included.
+TEST(Sketch, ParallelPiecesGiveTheWholeResult) {
+  std::mt19937_64 rng(23);
+  for (int iter = 0; iter < 12; ++iter) {
+    const int k = 5 + static_cast<int>(rng() % 24), w = 1 + static_cast<int>(rng() % 40);
+    const bool hpc = iter % 3 == 0;
+    std::string s(30000 + rng() % 30000, 'A');
+    for (char& c : s) c = rng() % 500 ? "ACGT"[rng() % 4] : 'N';
+    if (iter % 4 == 1) std::fill(s.begin() + 9000, s.begin() + 15000, 'N');  // a long gap over a piece start
+    const std::vector<Minimizer> want = run(s, w, k, hpc, 7);
+    for (int threads : {1, 2, 3, 5})
+      for (int min_piece : {1000, 7000, 100000}) {
+        std::vector<Minimizer> got = {{1, 2}};  // appended after what is there
+        sketch_parallel(s, w, k, 7, hpc, threads, min_piece, got);
+        ASSERT_EQ(got.size(), want.size() + 1);
+        EXPECT_TRUE(std::equal(want.begin(), want.end(), got.begin() + 1))
+            << "k=" << k << " w=" << w << " hpc=" << hpc << " threads=" << threads << " min_piece=" << min_piece;
+      }
+  }
+}
+
 TEST(Sketch, MatchesBruteForceWithoutTies) {
   std::mt19937_64 rng(11);
   int checked = 0;

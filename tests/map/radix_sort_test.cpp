@@ -87,6 +87,29 @@ TEST(RadixSort, SortsAndReproducesTieOrder) {
   }
 }
 
+// On several threads (a contig's anchors): the order, ties included, is radix_sort's.
+TEST(RadixSort, ParallelGivesTheSameOrder) {
+  std::mt19937_64 rng(19);
+  for (size_t n : {0, 1, 64, 65, 5000, 100000}) {
+    for (int keyspace : {3, 1000, 0}) {
+      std::vector<Anchor> a(n);
+      for (size_t i = 0; i < n; ++i) {
+        uint64_t key = keyspace ? rng() % keyspace : rng();
+        if (keyspace) key = key << 40 | key << 20 | key;
+        if (i % 3 == 0) key |= uint64_t{1} << 63;  // a shared top digit for some
+        a[i] = {key, i};
+      }
+      std::vector<Anchor> want = a;
+      radix_sort_by_x(want.data(), want.data() + want.size());
+      for (int threads : {1, 2, 3, 8}) {
+        std::vector<Anchor> got = a;
+        radix_sort_by_x(got.data(), got.data() + got.size(), threads);
+        for (size_t i = 0; i < n; ++i) ASSERT_EQ(got[i].y, want[i].y) << "n=" << n << " threads=" << threads;
+      }
+    }
+  }
+}
+
 // Keys shaped like anchors (strand << 63 | rid << 32 | position), whose high digits are
 // shared by the whole range or by a bucket: the passes skipped over shared digits must
 // leave the same order as the model, which makes every pass.
