@@ -462,7 +462,7 @@ Chains chain_read(const std::vector<Anchor>& sorted_anchors, int qlen, int n_seg
   const int32_t en = static_cast<int32_t>(chains.anchors[Chains::count(chains.u[0]) - 1].y);
   if (!(qlen - (en - st) > p.rmq_rescue_size || static_cast<float>(en - st) > qlen * p.rmq_rescue_ratio)) return chains;
   std::vector<Anchor> a = std::move(chains.anchors);
-  radix_sort_by_x(a.data(), a.data() + a.size());
+  radix_sort_by_x(a.data(), a.data() + a.size(), p.threads);
   return chain_rmq(a, p.max_gap, p.rmq_inner_dist, p.bw_long, p.max_chain_skip, p.rmq_size_cap, p.min_cnt,
                    p.min_chain_score, pen, p.rmq_inner_clamp, p.threads);
 }
