@@ -86,15 +86,13 @@ struct Vec {
     asm("" : "+v"(v));
     return v;
   }
-
 };
 #elif defined(AGATHA_ISA_AVX2)
-struct Vec {
+struct ByteVec {  // Vec below adds the compound operations
   using T = __m256i;
   static constexpr int W = 32;
   static T load(const void* p) { return _mm256_loadu_si256(static_cast<const T*>(p)); }
   static inline void store(void* p, T v) { _mm256_storeu_si256(static_cast<T*>(p), v); }
-  // Stores lanes 0..15 only (the last 16-cell block of a rounded range).
   // Stores lanes 0..n-1 only (the last, partial vector of a range; with ranges rounded
   // to 16 cells, n is 16).
   static void store_part(void* p, T v, int /*n == 16*/) {
@@ -117,18 +115,6 @@ struct Vec {
   static T or_(T a, T b) { return _mm256_or_si256(a, b); }
   static T blend(T a, T b, T m) { return _mm256_blendv_epi8(a, b, m); }  // m ? b : a
   static T xor_(T a, T b) { return _mm256_xor_si256(a, b); }
-  // The compound operations (see the header): the same meaning as on AVX-512.
-  static T sel_gt(T a, T b, T n) { return and_(gt(a, b), n); }
-  static T sel_le(T a, T b, T n) { return andnot(gt(a, b), n); }
-  // n is larger (unsigned) than every value d holds, so "a > b ? n : d" is a max.
-  static T take_gt(T d, T a, T b, T n) { return max_u(d, sel_gt(a, b, n)); }
-  static T take_le(T d, T a, T b, T n) { return max_u(d, sel_le(a, b, n)); }
-  static T or_if_pos(T d, T n, T b) { return or_(d, sign(n, b)); }
-  static T or_if_gt(T d, T a, T b, T n) { return or_(d, sel_gt(a, b, n)); }
-  static T or_if_le(T d, T a, T b, T n) { return or_(d, sel_le(a, b, n)); }
-  static T keep_outside(T old, T fresh, int lo, int hi) {
-    return blend(old, fresh, and_(load(kRamp<W>.b + W - lo), load(kRamp<W>.b + 2 * W - 1 - hi)));
-  }
   // table[idx] per lane (idx < 16; the 16-byte table repeated in both halves).
   static T lookup(T table, T idx) { return _mm256_shuffle_epi8(table, idx); }
   static T table16(const int8_t* t) {
@@ -141,7 +127,7 @@ struct Vec {
   }
 };
 #elif defined(AGATHA_ISA_SSE41)
-struct Vec {
+struct ByteVec {  // Vec below adds the compound operations
   using T = __m128i;
   static constexpr int W = 16;
   static T load(const void* p) { return _mm_loadu_si128(static_cast<const T*>(p)); }
@@ -162,7 +148,19 @@ struct Vec {
   static T or_(T a, T b) { return _mm_or_si128(a, b); }
   static T blend(T a, T b, T m) { return _mm_blendv_epi8(a, b, m); }
   static T xor_(T a, T b) { return _mm_xor_si128(a, b); }
-  // The compound operations (see the header): the same meaning as on AVX-512.
+  static T lookup(T table, T idx) { return _mm_shuffle_epi8(table, idx); }
+  static T table16(const int8_t* t) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(t)); }
+  static T opaque(T v) {
+    asm("" : "+x"(v));
+    return v;
+  }
+};
+#endif
+
+#if !defined(AGATHA_ISA_AVX512)
+// SSE4.1 and AVX2: masks are byte lanes of all ones, and each compound operation is the
+// compare-and-mask sequence it stands for.
+struct Vec : ByteVec {
   static T sel_gt(T a, T b, T n) { return and_(gt(a, b), n); }
   static T sel_le(T a, T b, T n) { return andnot(gt(a, b), n); }
   // n is larger (unsigned) than every value d holds, so "a > b ? n : d" is a max.
@@ -173,12 +171,6 @@ struct Vec {
   static T or_if_le(T d, T a, T b, T n) { return or_(d, sel_le(a, b, n)); }
   static T keep_outside(T old, T fresh, int lo, int hi) {
     return blend(old, fresh, and_(load(kRamp<W>.b + W - lo), load(kRamp<W>.b + 2 * W - 1 - hi)));
-  }
-  static T lookup(T table, T idx) { return _mm_shuffle_epi8(table, idx); }
-  static T table16(const int8_t* t) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(t)); }
-  static T opaque(T v) {
-    asm("" : "+x"(v));
-    return v;
   }
 };
 #endif
