@@ -270,17 +270,30 @@ ReadSeeds look_up_read(std::span<const std::string_view> segs, const index::Mini
   return out;
 }
 
-SeedResult collect_anchors(const ReadSeeds& read, std::string_view qname, const index::MinimizerIndex& idx,
-                           const AlignOptions& opt, int32_t max_occ, int threads) {
+namespace {
+
+SeedResult collect_from(std::vector<Seed> seeds, int64_t read_qlen, std::string_view qname,
+                        const index::MinimizerIndex& idx, const AlignOptions& opt, int32_t max_occ, int threads) {
   SeedResult out;
-  if (read.qlen == 0) return out;
-  std::vector<Seed> seeds = read.seeds;
-  const auto qlen = static_cast<int32_t>(read.qlen);
+  if (read_qlen == 0) return out;
+  const auto qlen = static_cast<int32_t>(read_qlen);
   select_seeds(seeds, qlen, max_occ, opt.max_max_occ, opt.occ_dist);
   out.rep_len = drop_filtered_seeds(seeds, out.mini_pos);
   out.anchors =
       opt.heap_sort ? make_anchors_heap(seeds, qlen, qname, idx, opt) : make_anchors(seeds, qlen, qname, idx, opt, threads);
   return out;
+}
+
+}  // namespace
+
+SeedResult collect_anchors(const ReadSeeds& read, std::string_view qname, const index::MinimizerIndex& idx,
+                           const AlignOptions& opt, int32_t max_occ, int threads) {
+  return collect_from(read.qlen == 0 ? std::vector<Seed>() : read.seeds, read.qlen, qname, idx, opt, max_occ, threads);
+}
+
+SeedResult collect_anchors(ReadSeeds&& read, std::string_view qname, const index::MinimizerIndex& idx,
+                           const AlignOptions& opt, int32_t max_occ, int threads) {
+  return collect_from(std::move(read.seeds), read.qlen, qname, idx, opt, max_occ, threads);
 }
 
 SeedResult seed_read(std::string_view qname, std::span<const std::string_view> segs, const index::MinimizerIndex& idx,

@@ -96,6 +96,9 @@ struct ReadSeeds {
 [[nodiscard]] SeedResult collect_anchors(const ReadSeeds& read, std::string_view qname,
                                          const index::MinimizerIndex& idx, const AlignOptions& opt, int32_t max_occ,
                                          int threads = 1);
+// The same from seeds no second pass will need: they are filtered in place, not copied.
+[[nodiscard]] SeedResult collect_anchors(ReadSeeds&& read, std::string_view qname, const index::MinimizerIndex& idx,
+                                         const AlignOptions& opt, int32_t max_occ, int threads = 1);
 
 // The first seeding pass of a read with segments segs (mid_occ: resolve_mid_occ of the
 // index). An empty read gives an empty result.

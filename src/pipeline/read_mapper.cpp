@@ -133,10 +133,16 @@ ReadMapping ReadMapper::map(std::string_view name, std::string_view seq, int thr
   const int qlen = static_cast<int>(seq.size());
   if (opt_.max_qlen > 0 && qlen > opt_.max_qlen) return m;  // --max-qlen: unmapped, as mm_map_frag leaves it
   const std::span<const std::string_view> segs(&seq, 1);
-  const map::ReadSeeds looked_up = map::look_up_read(segs, idx_, opt_, mid_occ_, chain.threads);
-  map::SeedResult seeds = map::collect_anchors(looked_up, name, idx_, opt_, mid_occ_, chain.threads);
+  map::ReadSeeds looked_up = map::look_up_read(segs, idx_, opt_, mid_occ_, chain.threads);
+  // The seeds are kept for a second pass only where one can happen (rechain_wanted: not
+  // with RMQ chaining, nor when max_occ does not exceed mid_occ); else they are filtered
+  // in place — for a chromosome-length query, tens of megabytes not copied.
+  const bool may_rechain = chain_.max_occ > mid_occ_ && !chain_.rmq;
+  map::SeedResult seeds = may_rechain
+                              ? map::collect_anchors(looked_up, name, idx_, opt_, mid_occ_, chain.threads)
+                              : map::collect_anchors(std::move(looked_up), name, idx_, opt_, mid_occ_, chain.threads);
   m.chains = map::chain_read(seeds.anchors, qlen, 1, idx_.k(), chain);
-  if (map::rechain_wanted(m.chains, 1, mid_occ_, seeds.rep_len, chain_)) {
+  if (may_rechain && map::rechain_wanted(m.chains, 1, mid_occ_, seeds.rep_len, chain_)) {
     seeds = map::collect_anchors(looked_up, name, idx_, opt_, chain_.max_occ, chain.threads);
     m.chains = map::chain_dp_pass(seeds.anchors, qlen, 1, idx_.k(), chain_);
   }
