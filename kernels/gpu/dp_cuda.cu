@@ -120,19 +120,6 @@ struct DeviceResult {
 // per-cell range, margin or border test, all 64 cells unrolled with every index a
 // compile-time constant, every value in a register.
 //
-// A tile is inside when none of its cells meets a rule of the general path: it is
-// away from the matrix edges (no border input, no cell in the last row or column), and
-// every cell lies strictly inside (st0, en1) of its anti-diagonal (the score is fresh,
-// the neighbours were computed, H grows down the column, the cell is an ordinary
-// four-lane candidate for the best cell). st0 and en0 move by at most one per
-// anti-diagonal, so the tile's worst corners decide it.
-AGATHA_HD bool tile_inside(const TaskParams& p, int32_t T, int32_t J) {
-  const int32_t t0 = T * kTile, j0 = J * kTile;
-  if (T < 1 || J < 1 || t0 + kTile >= p.tlen || j0 + kTile >= p.qlen) return false;
-  const Range g = range_of(p, t0 + j0 + kTile - 1);
-  return g.ok && g.st0 < t0 && g.en0 >= t0 + 11;
-}
-
 // The 64 cells of a pair are unrolled on a device, where every index must be a
 // compile-time constant for the tile to live in registers; the host emulation keeps the
 // loops (arrays on the stack are free there, and 64 unrolled cells overflow a host's
@@ -220,13 +207,19 @@ __device__ __forceinline__ KeySelectors key_selectors(const TaskParams& p, int32
 }
 
 // Computes tiles A = (T, J) and B = (T + dt, J - dt), dt = 1 (a pair of neighbours) or
-// 0 (A twice), both inside the band (tile_inside), and writes both records and H
+// 0 (A twice), both on the fast path (fast_path_tile), and writes both records and H
 // columns; with kExact, the best-cell keys of their cells go to keys[d]. (With dt = 0
 // lane B repeats lane A, keys included; B's copy of a cell never beats A's, whose tie
 // byte names the lower position.) Returns false, having written nothing, when the H
 // values the tiles start from are too far apart for 16-bit lanes (the caller then takes
 // the general path).
-template <bool kExact>
+//
+// kSplice: a splice task's tiles (ksw_exts2's cell, see compute_cell): x2 is the long-gap
+// state, H also takes E2 plus the acceptor score of the column, E2 leaves the cell as
+// max(E2 - (H - q2), donor) - q2, H is not capped, and there is no y2 (its record bytes
+// are written as zeros). The columns' donor and acceptor scores are loaded with the
+// tiles' inputs and held as packed lanes like them.
+template <bool kExact, bool kSplice = false>
 __device__ __forceinline__ bool fast_pair(const TaskParams& p, const TileLayout& l, const uint32_t* tpack,
                                           const uint32_t* qpack, const TaskMem& m, int32_t T, int32_t J, int32_t dt,
                                           const KeySelectors& sel, BestKey* keys) {
@@ -264,7 +257,18 @@ __device__ __forceinline__ bool fast_pair(const TaskParams& p, const TileLayout&
   uint32_t cu[kTile], cy[kTile], cy2[kTile];
   unpack8(ua0.x, ua0.y, ub0.x, ub0.y, cu);
   unpack8(ua0.z, ua0.w, ub0.z, ub0.w, cy);
-  unpack8(ua1.x, ua1.y, ub1.x, ub1.y, cy2);
+  // Splice tasks: cy2 holds the columns' acceptor scores and sd their donor scores.
+  uint32_t sd[kSplice ? kTile : 1];
+  if constexpr (kSplice) {
+    const uint2 acc_a = *reinterpret_cast<const uint2*>(m.acceptor + t0);
+    const uint2 acc_b = *reinterpret_cast<const uint2*>(m.acceptor + TB * kTile);
+    const uint2 don_a = *reinterpret_cast<const uint2*>(m.donor + t0);
+    const uint2 don_b = *reinterpret_cast<const uint2*>(m.donor + TB * kTile);
+    unpack8(acc_a.x, acc_a.y, acc_b.x, acc_b.y, cy2);
+    unpack8(don_a.x, don_a.y, don_b.x, don_b.y, sd);
+  } else {
+    unpack8(ua1.x, ua1.y, ub1.x, ub1.y, cy2);
+  }
   // The row inputs stay packed, 4 rows a word, until their row runs.
   const uint32_t rx_a[2] = {la1.x, la1.y}, rx_b[2] = {lb1.x, lb1.y};
   const uint32_t rv_a[2] = {la2.x, la2.y}, rv_b[2] = {lb2.x, lb2.y};
@@ -312,14 +316,24 @@ __device__ __forceinline__ bool fast_pair(const TaskParams& p, const TileLayout&
     for (int a = 0; a < kTile; ++a) {
       const uint32_t s = prmt(tab_lo, tab_hi, (tp[a] ^ qp) | ((tp[a] | qp) & 0x4040u));
       const uint32_t ea = __vadd2(x, v), eb = __vadd2(cy[a], cu[a]);
-      const uint32_t ea2 = __vadd2(x2, v), eb2 = __vadd2(cy2[a], cu[a]);
-      const uint32_t z = __vmins2(__vimax3_s16x2(__vimax3_s16x2(s, ea, eb), ea2, eb2), kM);
+      const uint32_t ea2 = __vadd2(x2, v);
+      uint32_t z, eb2 = 0;
+      if constexpr (kSplice) {
+        z = __vimax3_s16x2(s, ea, __vmaxs2(eb, __vadd2(ea2, cy2[a])));
+      } else {
+        eb2 = __vadd2(cy2[a], cu[a]);
+        z = __vmins2(__vimax3_s16x2(__vimax3_s16x2(s, ea, eb), ea2, eb2), kM);
+      }
       const uint32_t nu = __vsub2(z, v), nv = __vsub2(z, cu[a]);
       const uint32_t zq = __vsub2(z, kQ), zq2 = __vsub2(z, kQ2);
       x = __vadd2(__vmaxs2(__vsub2(ea, zq), 0), kNqe);
       cy[a] = __vadd2(__vmaxs2(__vsub2(eb, zq), 0), kNqe);
-      x2 = __vadd2(__vmaxs2(__vsub2(ea2, zq2), 0), kNqe2);
-      cy2[a] = __vadd2(__vmaxs2(__vsub2(eb2, zq2), 0), kNqe2);
+      if constexpr (kSplice) {
+        x2 = __vadd2(__vmaxs2(__vsub2(ea2, zq2), sd[a]), kNqe2);
+      } else {
+        x2 = __vadd2(__vmaxs2(__vsub2(ea2, zq2), 0), kNqe2);
+        cy2[a] = __vadd2(__vmaxs2(__vsub2(eb2, zq2), 0), kNqe2);
+      }
       v = nv, cu[a] = nu;
       if constexpr (kExact) {
         // H(t, j) = H(t, j-1) + v: v to its sign-extended 16-bit value, added to the
@@ -359,7 +373,10 @@ __device__ __forceinline__ bool fast_pair(const TaskParams& p, const TileLayout&
   uint32_t a_u0, a_u1, b_u0, b_u1, a_y0, a_y1, b_y0, b_y1, a_z0, a_z1, b_z0, b_z1;
   pack8(cu, a_u0, a_u1, b_u0, b_u1);
   pack8(cy, a_y0, a_y1, b_y0, b_y1);
-  pack8(cy2, a_z0, a_z1, b_z0, b_z1);
+  if constexpr (kSplice)
+    a_z0 = a_z1 = b_z0 = b_z1 = 0;
+  else
+    pack8(cy2, a_z0, a_z1, b_z0, b_z1);
   uint4* out_a = reinterpret_cast<uint4*>(&m.rec[tile_index(l, m, T, J)]);
   uint4* out_b = reinterpret_cast<uint4*>(&m.rec[tile_index(l, m, TB, JB)]);
   out_a[0] = make_uint4(a_u0, a_u1, a_y0, a_y1), out_a[1] = make_uint4(a_z0, a_z1, ox_a[0], ox_a[1]);
@@ -389,6 +406,8 @@ __device__ __forceinline__ bool fast_pair(const TaskParams& p, const TileLayout&
 // best-cell keys go to keys[0..14], the general path keeps its column states in
 // col[0..7] (both this lane's shared memory). last_t is the APPROX_MAX greedy path's
 // position after the anti-diagonals before 8*D.
+// kSplice: the task is a splice task (every task of a kernel is of one kind).
+template <bool kSplice>
 __device__ __forceinline__ void compute_step(const DeviceTask& dt, int32_t D, int32_t last_t, int32_t rank,
                                              int32_t n_lanes, BestKey* keys, ColState* col) {
   const TaskParams p = dt.p;
@@ -403,12 +422,10 @@ __device__ __forceinline__ void compute_step(const DeviceTask& dt, int32_t D, in
   const KeySelectors sel = key_selectors(p, D);
   // A tile inside the band takes the fast path (with its pair's other tile, or alone),
   // except an APPROX_MAX tile whose u, v the greedy path may read.
-  auto fast = [&](int32_t T, int32_t J) {
-    return tile_inside(p, T, J) && (exact || T < win.lo || T > win.hi);
-  };
+  auto fast = [&](int32_t T, int32_t J) { return fast_path_tile(p, T, J, win); };
   auto run_fast = [&](int32_t T, int32_t J, int32_t dt) {
-    return exact ? fast_pair<true>(p, l, tpack, qpack, m, T, J, dt, sel, keys)
-                 : fast_pair<false>(p, l, tpack, qpack, m, T, J, dt, sel, keys);
+    return exact ? fast_pair<true, kSplice>(p, l, tpack, qpack, m, T, J, dt, sel, keys)
+                 : fast_pair<false, kSplice>(p, l, tpack, qpack, m, T, J, dt, sel, keys);
   };
   for_lane_pairs(l, D, rank, n_lanes, [&](int32_t T, int32_t J, bool pair) {
     const bool fa = fast(T, J), fb = pair && fast(T + 1, J - 1);
@@ -422,7 +439,7 @@ __device__ __forceinline__ void compute_step(const DeviceTask& dt, int32_t D, in
         both_done = dt == 1;
         continue;
       }
-      general_tile<false>(p, l, tpack, qpack, m, T + k, J - k, col, keys, win, nullptr);
+      general_tile<false, kSplice>(p, l, tpack, qpack, m, T + k, J - k, col, keys, win, nullptr);
     }
   });
 }
@@ -471,6 +488,17 @@ __device__ __noinline__ bool static_probe_pair_approx(const DeviceTask* dt, int3
   const TileLayout l = make_layout(dt->p);
   return fast_pair<false>(dt->p, l, dt->tpack, dt->qpack, dt->m, T, J, 1, *sel, keys);
 }
+// The same for a splice task's pair of tiles.
+__device__ __noinline__ bool static_probe_splice_pair_exact(const DeviceTask* dt, int32_t T, int32_t J,
+                                                            const KeySelectors* sel, BestKey* keys) {
+  const TileLayout l = make_layout(dt->p);
+  return fast_pair<true, true>(dt->p, l, dt->tpack, dt->qpack, dt->m, T, J, 1, *sel, keys);
+}
+__device__ __noinline__ bool static_probe_splice_pair_approx(const DeviceTask* dt, int32_t T, int32_t J,
+                                                             const KeySelectors* sel, BestKey* keys) {
+  const TileLayout l = make_layout(dt->p);
+  return fast_pair<false, true>(dt->p, l, dt->tpack, dt->qpack, dt->m, T, J, 1, *sel, keys);
+}
 // The general path (any tile, every rule), for comparison: its per-cell loop.
 __device__ __noinline__ void static_probe_general_tile(const DeviceTask* dt, int32_t T, int32_t J, ColState* col,
                                                        BestKey* keys) {
@@ -482,7 +510,8 @@ __global__ void __launch_bounds__(kWarp* kWarpsPerBlock, kWarpBlocksPerSm)
   __shared__ BestKey keys[kTileDiagonals];
   __shared__ ColState col[kTile];
   static_probe_general_tile(dt, T, J, col, keys);
-  out[0] = static_probe_pair_exact(dt, T, J, sel, keys) + static_probe_pair_approx(dt, T, J, sel, keys);
+  out[0] = static_probe_pair_exact(dt, T, J, sel, keys) + static_probe_pair_approx(dt, T, J, sel, keys) +
+           static_probe_splice_pair_exact(dt, T, J, sel, keys) + static_probe_splice_pair_approx(dt, T, J, sel, keys);
   out[1] = static_cast<int>(keys[threadIdx.x % kTileDiagonals]);
 }
 #endif
@@ -512,6 +541,9 @@ __device__ T read_shared(const T& v) {
   return *static_cast<const volatile T*>(&v);
 }
 
+// kSplice: every task of the plan is a splice task (the host launches one kernel per
+// kind, each with its own register allocation).
+template <bool kSplice>
 __global__ void __launch_bounds__(kWarp* kWarpsPerBlock, kWarpBlocksPerSm)
     tile_dp_kernel(const DeviceTask* tasks, const int32_t* plan, int32_t n_warps, DeviceResult* results) {
   __shared__ WarpState shared[kWarpsPerBlock];
@@ -557,7 +589,7 @@ __global__ void __launch_bounds__(kWarp* kWarpsPerBlock, kWarpBlocksPerSm)
     const int32_t D = read_shared(ws.next_d[slot]), nd = read_shared(ws.nd[slot]);
     const int n = D == nd - 1 ? kTileDiagonals : kTile;  // anti-diagonals the step completes
     if (mine)
-      compute_step(ws.dt[slot], D, read_shared(ws.prog[slot].last_h0_t), __popc(group & ((1u << lane) - 1)),
+      compute_step<kSplice>(ws.dt[slot], D, read_shared(ws.prog[slot].last_h0_t), __popc(group & ((1u << lane) - 1)),
                    __popc(group), keys, lane_cols[threadIdx.x]);
     __syncwarp();  // keys, records, H, spec and u/v of this step are visible to the warp
     // Lane k of each segment merges anti-diagonals k (and k + 8) over its segment.
@@ -615,6 +647,7 @@ __global__ void __launch_bounds__(kWarp* kWarpsPerBlock, kWarpBlocksPerSm)
 // ---------------------------------------------------------------------------------------
 // The block kernel: one long task on a whole thread block
 // ---------------------------------------------------------------------------------------
+template <bool kSplice>
 __global__ void __launch_bounds__(kBlockThreads, 1)
     tile_dp_block_kernel(const DeviceTask* tasks, const int32_t* block_tasks, DeviceResult* results) {
   __shared__ BestKey lane_keys[kBlockThreads][kTileDiagonals];
@@ -640,7 +673,7 @@ __global__ void __launch_bounds__(kBlockThreads, 1)
   __syncthreads();
   const int32_t nd = n_tile_diagonals(make_layout(dt.p));
   for (int32_t D = 0; !read_shared(prog.done); ++D) {
-    compute_step(dt, D, prog.last_h0_t, rank, kBlockThreads, keys, lane_cols[rank]);
+    compute_step<kSplice>(dt, D, prog.last_h0_t, rank, kBlockThreads, keys, lane_cols[rank]);
     const int n = D == nd - 1 ? kTileDiagonals : kTile;
     __syncthreads();  // keys, records, H, spec and u/v of this step are visible to the block
     AGATHA_NO_UNROLL
@@ -690,7 +723,8 @@ __global__ void __launch_bounds__(kTracebackThreads)
     const Range g = range_of(dt.p, r);
     st = g.st, en = g.en;
   };
-  results[i].n_cigar = kernels::walk_back(i0, j0, dt.p.rev_cigar, dir, range, dt.cigar);
+  results[i].n_cigar =
+      kernels::walk_back(i0, j0, dt.p.rev_cigar, dir, range, dt.cigar, dt.p.splice ? dt.p.long_thres : 0);
   results[i].reach_end = reach_end;
 }
 
@@ -756,13 +790,14 @@ struct alignas(16) Word16 {
 // u/v), `cigar` is written by the device and downloaded.
 struct TaskSize {
   size_t in = 0, work = 0, cigar = 0;
-  size_t seq = 0, tseq = 0, row_off = 0, rec = 0, col_h = 0, row_h = 0, spec = 0, uv = 0;
+  size_t seq = 0, tseq = 0, sites = 0, row_off = 0, rec = 0, col_h = 0, row_h = 0, spec = 0, uv = 0;
 };
 
 TaskSize task_size(const TaskParams& p) {
   TaskSize s;
   s.tseq = sizeof(uint32_t) * packed_words(static_cast<size_t>(p.tlen));
   s.seq = align8(s.tseq + sizeof(uint32_t) * packed_words(static_cast<size_t>(p.qlen)));
+  if (p.active && p.splice) s.sites = align16(2 * splice_site_stride(static_cast<size_t>(p.tlen)));
   if (p.active) {
     const TileLayout l = make_layout(p);
     const size_t tiles = static_cast<size_t>(tile_row_offsets(l).back());
@@ -774,7 +809,7 @@ TaskSize task_size(const TaskParams& p) {
     s.uv = p.approx_max ? tiles * kTile * kTile * 2 : 0;
     s.cigar = p.with_cigar ? align8(sizeof(uint32_t) * (static_cast<size_t>(p.qlen) + p.tlen + 2)) : 0;
   }
-  s.in = s.seq + s.row_off;
+  s.in = s.seq + s.sites + s.row_off;
   s.work = s.rec + s.col_h + s.row_h + s.spec + s.uv;
   return s;
 }
@@ -940,13 +975,32 @@ class CudaBackend final : public DpBackend {
     size_t seq_total = 0, work_total = 0, cigar_total = 0;
     for (size_t i = lo; i < hi; ++i)
       seq_total += sizes[i].in, work_total += sizes[i].work, cigar_total += sizes[i].cigar;
-    std::vector<int64_t> cells(n);
-    std::vector<char> is_block(n);
-    for (size_t k = 0; k < n; ++k) cells[k] = tile_cells(params[lo + k]), is_block[k] = block_task(params[lo + k]);
-    std::vector<uint32_t> blocks;
-    const auto warps = plan_warps(cells, kSlots, &blocks, &is_block);
-    // The plan: kSlots task indices per warp (-1: empty slot), then the block tasks.
-    const size_t warp_n = warps.size() * kSlots, plan_n = warp_n + blocks.size();
+    // ksw_extd2 tasks (kind 0) and splice tasks (kind 1) run in kernels of their own. The
+    // plan holds, kind by kind, kSlots task indices per warp (-1: empty slot), then the
+    // kind's block tasks.
+    struct KindPlan {
+      std::vector<std::vector<uint32_t>> warps;
+      std::vector<uint32_t> blocks;
+      size_t at = 0;  // the kind's first plan entry
+    };
+    KindPlan kinds[2];
+    size_t plan_n = 0;
+    for (int kind = 0; kind < 2; ++kind) {
+      std::vector<uint32_t> idx;
+      for (size_t k = 0; k < n; ++k)
+        if (params[lo + k].splice == (kind == 1)) idx.push_back(static_cast<uint32_t>(k));
+      std::vector<int64_t> cells(idx.size());
+      std::vector<char> is_block(idx.size());
+      for (size_t i = 0; i < idx.size(); ++i)
+        cells[i] = tile_cells(params[lo + idx[i]]), is_block[i] = block_task(params[lo + idx[i]]);
+      KindPlan& kp = kinds[kind];
+      kp.warps = plan_warps(cells, kSlots, &kp.blocks, &is_block);
+      for (auto& w : kp.warps)
+        for (uint32_t& t : w) t = idx[t];
+      for (uint32_t& t : kp.blocks) t = idx[t];
+      kp.at = plan_n;
+      plan_n += kp.warps.size() * kSlots + kp.blocks.size();
+    }
     // The layouts of `in` and `out`.
     const size_t tasks_off = align16(seq_total), plan_off = align16(tasks_off + n * sizeof(DeviceTask));
     const size_t in_total = plan_off + plan_n * sizeof(int32_t);
@@ -975,11 +1029,17 @@ class CudaBackend final : public DpBackend {
       std::memcpy(h + s.tseq, qw.data(), qw.size() * sizeof(uint32_t));
       d.tpack = reinterpret_cast<const uint32_t*>(in + at_in);
       d.qpack = reinterpret_cast<const uint32_t*>(in + at_in + s.tseq);
+      if (s.sites > 0) {
+        const auto sites = splice_site_bytes(tasks[lo + k]);
+        std::memcpy(h + s.seq, sites.data(), sites.size());
+        d.m.donor = reinterpret_cast<const int8_t*>(in + at_in + s.seq);
+        d.m.acceptor = d.m.donor + sites.size() / 2;
+      }
       if (p.active) {
         const auto off = tile_row_offsets(make_layout(p));
-        std::memcpy(h + s.seq, off.data(), s.row_off);
+        std::memcpy(h + s.seq + s.sites, off.data(), s.row_off);
       }
-      d.m.row_off = reinterpret_cast<const int64_t*>(in + at_in + s.seq);
+      d.m.row_off = reinterpret_cast<const int64_t*>(in + at_in + s.seq + s.sites);
       at_in += s.in;
       uint8_t* w = work + at_work;
       d.m.rec = reinterpret_cast<TileRecord*>(w);
@@ -994,10 +1054,14 @@ class CudaBackend final : public DpBackend {
       std::memcpy(static_cast<void*>(h_tasks + k), &d, sizeof d);
     }
     int32_t* plan = reinterpret_cast<int32_t*>(h_in + plan_off);
-    std::fill(plan, plan + warp_n, -1);
-    for (size_t w = 0; w < warps.size(); ++w)
-      for (size_t j = 0; j < warps[w].size(); ++j) plan[w * kSlots + j] = static_cast<int32_t>(warps[w][j]);
-    for (size_t b = 0; b < blocks.size(); ++b) plan[warp_n + b] = static_cast<int32_t>(blocks[b]);
+    std::fill(plan, plan + plan_n, -1);
+    for (const KindPlan& kp : kinds) {
+      int32_t* at = plan + kp.at;
+      for (size_t w = 0; w < kp.warps.size(); ++w)
+        for (size_t j = 0; j < kp.warps[w].size(); ++j) at[w * kSlots + j] = static_cast<int32_t>(kp.warps[w][j]);
+      at += kp.warps.size() * kSlots;
+      for (size_t b = 0; b < kp.blocks.size(); ++b) at[b] = static_cast<int32_t>(kp.blocks[b]);
+    }
     const DeviceTask* d_tasks = reinterpret_cast<const DeviceTask*>(in + tasks_off);
     const int32_t* d_plan = reinterpret_cast<const int32_t*>(in + plan_off);
     DeviceResult* d_res = reinterpret_cast<DeviceResult*>(out);
@@ -1007,30 +1071,42 @@ class CudaBackend final : public DpBackend {
     };
     mark(0);
     check(cudaMemcpyAsync(st.in.get(), st.h_in.get(), in_total, cudaMemcpyHostToDevice, st.stream), "upload");
-    const int32_t n_warps = static_cast<int32_t>(warps.size());
-    const int32_t warp_blocks = (n_warps + kWarpsPerBlock - 1) / kWarpsPerBlock;
-    const int32_t n_blocks = static_cast<int32_t>(blocks.size());
     const int32_t n_tasks = static_cast<int32_t>(n);
     const int32_t tb_blocks = (n_tasks + kTracebackThreads - 1) / kTracebackThreads;
-    mark(1);
+    // Launches the warp kernel (block = false) or the block kernel of each kind.
+    auto launch_dp = [&](bool block) {
+      for (int kind = 0; kind < 2; ++kind) {
+        const KindPlan& kp = kinds[kind];
+        const int32_t n_warps = static_cast<int32_t>(kp.warps.size());
+        const int32_t warp_blocks = (n_warps + kWarpsPerBlock - 1) / kWarpsPerBlock;
+        const int32_t n_blocks = static_cast<int32_t>(kp.blocks.size());
+        const int32_t* warp_plan = d_plan + kp.at;
+        const int32_t* block_plan = warp_plan + n_warps * kSlots;
+        auto warp_kernel = kind == 1 ? tile_dp_kernel<true> : tile_dp_kernel<false>;
+        auto block_kernel = kind == 1 ? tile_dp_block_kernel<true> : tile_dp_block_kernel<false>;
 #if defined(AGATHA_CUDA_EMULATION)
-    if (n_warps > 0)
-      emu_launch(tile_dp_kernel, dim3(warp_blocks), dim3(kWarp * kWarpsPerBlock), 0, st.stream, d_tasks, d_plan,
-                 n_warps, d_res);
+        if (!block && n_warps > 0)
+          emu_launch(warp_kernel, dim3(warp_blocks), dim3(kWarp * kWarpsPerBlock), 0, st.stream, d_tasks, warp_plan,
+                     n_warps, d_res);
+        if (block && n_blocks > 0)
+          emu_launch(block_kernel, dim3(n_blocks), dim3(kBlockThreads), 0, st.stream, d_tasks, block_plan, d_res);
+#else
+        if (!block && n_warps > 0)
+          warp_kernel<<<warp_blocks, kWarp * kWarpsPerBlock, 0, st.stream>>>(d_tasks, warp_plan, n_warps, d_res);
+        if (block && n_blocks > 0)
+          block_kernel<<<n_blocks, kBlockThreads, 0, st.stream>>>(d_tasks, block_plan, d_res);
+#endif
+      }
+    };
+    mark(1);
+    launch_dp(false);
     mark(2);
-    if (n_blocks > 0)
-      emu_launch(tile_dp_block_kernel, dim3(n_blocks), dim3(kBlockThreads), 0, st.stream, d_tasks, d_plan + warp_n,
-                 d_res);
+    launch_dp(true);
     mark(3);
+#if defined(AGATHA_CUDA_EMULATION)
     if (cigar_total > 0)
       emu_launch(traceback_kernel, dim3(tb_blocks), dim3(kTracebackThreads), 0, st.stream, d_tasks, n_tasks, d_res);
 #else
-    if (n_warps > 0)
-      tile_dp_kernel<<<warp_blocks, kWarp * kWarpsPerBlock, 0, st.stream>>>(d_tasks, d_plan, n_warps, d_res);
-    mark(2);
-    if (n_blocks > 0)
-      tile_dp_block_kernel<<<n_blocks, kBlockThreads, 0, st.stream>>>(d_tasks, d_plan + warp_n, d_res);
-    mark(3);
     if (cigar_total > 0) traceback_kernel<<<tb_blocks, kTracebackThreads, 0, st.stream>>>(d_tasks, n_tasks, d_res);
 #endif
     check(cudaGetLastError(), "kernel launch");
@@ -1113,7 +1189,7 @@ DeviceInfo device_info() {
   d.memory = prop.totalGlobalMem;
   d.multiprocessors = prop.multiProcessorCount;
   cudaFuncAttributes a{};
-  const cudaError_t fe = cudaFuncGetAttributes(&a, tile_dp_kernel);
+  const cudaError_t fe = cudaFuncGetAttributes(&a, tile_dp_kernel<false>);
   if (fe != cudaSuccess) {
     cudaGetLastError();
     d.why = "this build holds no kernel image for compute capability " + std::to_string(d.cc / 10) + "." +

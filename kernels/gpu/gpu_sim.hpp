@@ -10,7 +10,37 @@
 
 namespace agatha::gpu {
 
-// `sch` sets the slice length and lane grouping; results never depend on it.
-std::unique_ptr<DpBackend> make_gpu_sim_backend(int threads, const Schedule& sch = Schedule{});
+// What the device's schedule does with the tasks gpu-sim runs, counted per kind of task
+// (`agatha dp --backend gpu-sim --profile`, scripts/gpu-static.sh's task-mix figure):
+// tiles by the path the CUDA kernel takes for them (fast_path_tile; the fast path's
+// pairs and single tiles, and the general path's tiles by reason, a fast tile whose H
+// inputs are too far apart for 16-bit lanes among them), the anti-diagonals finalized
+// (the Z-drop check), the tiles the traceback recomputes, and the band cells. With the
+// default schedule (slice 1) these are the device's counts.
+struct TileProfile {
+  enum Kind { kExact, kApprox, kSpliceExact, kSpliceApprox, kKinds };
+  static constexpr const char* kKindName[kKinds] = {"extd2-exact", "extd2-approx", "exts2-exact", "exts2-approx"};
+  struct Counts {
+    uint64_t tasks = 0, cells = 0;
+    uint64_t fast_pairs = 0, fast_singles = 0;  // fast-path calls: two tiles, one tile
+    uint64_t general_far = 0, general_task_edge = 0, general_band_edge = 0, general_greedy_window = 0;
+    uint64_t anti_diagonals = 0, traceback_tiles = 0;
+    void add(const Counts& o) {
+      tasks += o.tasks, cells += o.cells, fast_pairs += o.fast_pairs, fast_singles += o.fast_singles;
+      general_far += o.general_far, general_task_edge += o.general_task_edge;
+      general_band_edge += o.general_band_edge, general_greedy_window += o.general_greedy_window;
+      anti_diagonals += o.anti_diagonals, traceback_tiles += o.traceback_tiles;
+    }
+  };
+  Counts kind[kKinds];
+  void add(const TileProfile& o) {
+    for (int k = 0; k < kKinds; ++k) kind[k].add(o.kind[k]);
+  }
+};
+
+// `sch` sets the slice length and lane grouping; results never depend on it. With
+// `profile`, each run adds its counts there.
+std::unique_ptr<DpBackend> make_gpu_sim_backend(int threads, const Schedule& sch = Schedule{},
+                                                TileProfile* profile = nullptr);
 
 }  // namespace agatha::gpu

@@ -6,6 +6,7 @@
 #include <agatha/dp.hpp>
 
 #include "../dp_common.hpp"
+#include "../splice_common.hpp"
 #include "tile_schedule.hpp"
 
 #include <algorithm>
@@ -14,7 +15,43 @@
 
 namespace agatha::gpu {
 
+// A splice (ksw_exts2) task's parameters: see TaskParams::splice.
+inline TaskParams make_splice_params(const DpTask& task) {
+  TaskParams p{};
+  kernels::SpliceSetup s;
+  p.active = kernels::prepare_splice(task, s);
+  p.splice = true;
+  p.qlen = static_cast<int32_t>(task.query.size());
+  p.tlen = static_cast<int32_t>(task.target.size());
+  p.flag = task.flag;
+  p.zdrop = task.zdrop, p.end_bonus = task.end_bonus;
+  if (!p.active) return p;
+  p.w = p.qlen > p.tlen ? p.qlen : p.tlen;
+  p.long_thres = s.long_thres;
+  p.q = s.q, p.e = s.e, p.q2 = s.q2, p.e2 = 0, p.qe = s.qe, p.qe2 = s.q2;
+  p.qe_row0 = s.qe_row0;
+  p.long_diff = s.long_diff;
+  p.sc_match = s.sc_match, p.sc_mismatch = s.sc_mismatch, p.sc_ambi = s.sc_ambi;
+  p.with_cigar = s.with_cigar, p.approx_max = s.approx_max;
+  p.approx_drop = (task.flag & dp_flag::kApproxDrop) != 0;
+  p.extz_only = (task.flag & dp_flag::kExtzOnly) != 0;
+  p.rev_cigar = (task.flag & dp_flag::kRevCigar) != 0;
+  return p;
+}
+
+// The splice-site scores a splice task's cells read (TaskMem::donor, acceptor): donor at
+// [0, tlen), acceptor at [stride, stride + tlen); stride is tlen rounded up to 8, so that
+// a tile's eight acceptor scores are one aligned 64-bit word.
+inline size_t splice_site_stride(size_t tlen) { return (tlen + kTile - 1) / kTile * kTile; }
+inline std::vector<int8_t> splice_site_bytes(const DpTask& task) {
+  const size_t stride = splice_site_stride(task.target.size());
+  std::vector<int8_t> b(2 * stride, 0);
+  kernels::splice_site_rows(task, b.data(), b.data() + stride, static_cast<int>(task.target.size()));
+  return b;
+}
+
 inline TaskParams make_params(const DpTask& task) {
+  if (task.flag & dp_flag::kSplice) return make_splice_params(task);
   TaskParams p{};
   kernels::Setup s;
   p.active = kernels::prepare(task, s);

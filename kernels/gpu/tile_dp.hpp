@@ -46,6 +46,12 @@ struct TaskParams {
   int8_t long_diff, sc_match, sc_mismatch, sc_ambi;
   bool with_cigar, approx_max, approx_drop, extz_only, rev_cigar;
   bool active;  // false: the reference returns its reset result without a DP
+  // A splice task (ksw_exts2's rules; see compute_cell). Its parameters are set so that
+  // every rule shared with ksw_extd2 gives ksw_exts2's answer: w = max(qlen, tlen), so
+  // every matrix cell is a band cell with a fresh score; e2 = 0, so the border after
+  // long_thres and the Z-drop test's gap-length term are ksw_exts2's; q2 and qe2 = q2 the
+  // long-gap open.
+  bool splice;
 };
 
 struct Range {
@@ -174,9 +180,17 @@ struct CellOut {
 // Returns the direction byte, u, v (for APPROX_MAX's greedy path) and, with kH, the
 // 32-bit H of a band cell. g and prev are the ranges of r and r-1 (prev is empty for
 // r = 0); tb, qb the cell's bases.
-template <bool kH = true>
+//
+// kSplice: ksw_exts2's cell (the task has TaskParams::splice). The row state's x2 is
+// then the long-gap (intron) state E2(t+1, j) - H(t, j), which costs q2 to open and
+// nothing to extend; `donor` and `acceptor` are the splice-site scores of the cell's
+// target position (kernels/splice_sites.hpp). H takes E2 plus the acceptor score as a
+// third gap source, E2 leaves the cell as max(E2 - (H - q2), donor) - q2, there is no
+// second insertion state (y2 is not used) and H is not capped at the match score.
+template <bool kH = true, bool kSplice = false>
 AGATHA_HD CellOut compute_cell(const TaskParams& p, uint8_t tb, uint8_t qb, const uint32_t* qpack, int32_t t, int32_t j,
-                               const Range& g, const Range& prev, ColState& col, RowState& row) {
+                               const Range& g, const Range& prev, ColState& col, RowState& row, int8_t donor = 0,
+                               int8_t acceptor = 0) {
   const int32_t r = t + j;
   const bool right = (p.flag & 0x02) != 0;
   // Up input (position t on r-1): the border at t = r, the cell above if r-1 computed
@@ -203,22 +217,26 @@ AGATHA_HD CellOut compute_cell(const TaskParams& p, uint8_t tb, uint8_t qb, cons
   int8_t a2 = static_cast<int8_t>(x2_l + v_l), b2 = static_cast<int8_t>(y2_up + u_up);
   int8_t z = score_at(p, tb, qb, qpack, t, j, g);
   uint8_t src = 0;
-  const int8_t cand[4] = {a, b, a2, b2};
-  for (int k = 0; k < 4; ++k) {
+  constexpr int kCand = kSplice ? 3 : 4;
+  const int8_t cand[4] = {a, b, kSplice ? static_cast<int8_t>(a2 + acceptor) : a2, b2};
+  for (int k = 0; k < kCand; ++k) {
     if (right ? cand[k] >= z : cand[k] > z) src = static_cast<uint8_t>(k + 1);
     if (cand[k] > z) z = cand[k];
   }
-  if (z > p.sc_match) z = p.sc_match;
+  if (!kSplice && z > p.sc_match) z = p.sc_match;
   const int8_t u = static_cast<int8_t>(z - v_l), v = static_cast<int8_t>(z - u_up);
   a = static_cast<int8_t>(a - static_cast<int8_t>(z - p.q));
   b = static_cast<int8_t>(b - static_cast<int8_t>(z - p.q));
   a2 = static_cast<int8_t>(a2 - static_cast<int8_t>(z - p.q2));
   b2 = static_cast<int8_t>(b2 - static_cast<int8_t>(z - p.q2));
+  // The long-gap state carries on when it beats the open (ksw_exts2: the donor-adjusted
+  // open); ksw_extd2's when it is positive.
+  const int8_t floor2 = kSplice ? donor : int8_t{0};
   uint8_t dir = src;
   if (right ? a >= 0 : a > 0) dir |= 0x08;
   if (right ? b >= 0 : b > 0) dir |= 0x10;
-  if (right ? a2 >= 0 : a2 > 0) dir |= 0x20;
-  if (right ? b2 >= 0 : b2 > 0) dir |= 0x40;
+  if (right ? a2 >= floor2 : a2 > floor2) dir |= 0x20;
+  if (!kSplice && (right ? b2 >= 0 : b2 > 0)) dir |= 0x40;
   // 32-bit H of band cells, as the reference's per-position array holds it.
   int32_t h = kNegInf;
   const bool band = t >= g.st0 && t <= g.en0;
@@ -238,7 +256,7 @@ AGATHA_HD CellOut compute_cell(const TaskParams& p, uint8_t tb, uint8_t qb, cons
   col.y2 = static_cast<int8_t>((b2 > 0 ? b2 : 0) - p.qe2);
   row.v = v, row.h = h;
   row.x = static_cast<int8_t>((a > 0 ? a : 0) - p.qe);
-  row.x2 = static_cast<int8_t>((a2 > 0 ? a2 : 0) - p.qe2);
+  row.x2 = static_cast<int8_t>((a2 > floor2 ? a2 : floor2) - p.qe2);
   return CellOut{dir, u, v, band, h};
 }
 

@@ -78,6 +78,10 @@ struct TaskMem {
   int32_t* spec;           // per anti-diagonal r: [2r] H at en0 when en0 = tlen-1, [2r+1] H at st0 when j = qlen-1
   int8_t* uv;              // APPROX_MAX: u (64 bytes) then v (64 bytes) of a stored tile, row-major
   const int64_t* row_off;  // first stored tile of each tile row; n_j + 1 entries
+  // Splice tasks: the donor and acceptor score of each target position (tlen entries;
+  // kernels::splice_site_rows), read-only. Null for ksw_extd2 tasks.
+  const int8_t* donor;
+  const int8_t* acceptor;
 };
 
 AGATHA_HD int64_t tile_index(const TileLayout& l, const TaskMem& m, int32_t T, int32_t J) {
@@ -90,6 +94,29 @@ AGATHA_HD int64_t tile_index(const TileLayout& l, const TaskMem& m, int32_t T, i
 struct UvWindow {
   int32_t lo = 0, hi = -1;  // tile columns T
 };
+
+// Which path a tile takes on the device: the fast path (fast_pair in dp_cuda.cu, the
+// 64 cells unrolled with no per-cell rule) or the general one (general_tile below), and
+// why. A tile is inside when none of its cells meets a rule of the general path: it is
+// away from the matrix edges (no border input, no cell in the last row or column), and
+// every cell lies strictly inside (st0, en1) of its anti-diagonal (the score is fresh,
+// the neighbours were computed, H grows down the column, the cell is an ordinary
+// four-lane candidate for the best cell). st0 and en0 move by at most one per
+// anti-diagonal, so the tile's worst corners decide it. An APPROX_MAX tile whose u, v
+// the greedy path may read (T in `win`) takes the general path, which keeps them.
+enum class TilePath : uint8_t { kFast, kTaskEdge, kBandEdge, kGreedyWindow };
+
+AGATHA_HD TilePath tile_path(const TaskParams& p, int32_t T, int32_t J, const UvWindow& win) {
+  const int32_t t0 = T * kTile, j0 = J * kTile;
+  if (T < 1 || J < 1 || t0 + kTile >= p.tlen || j0 + kTile >= p.qlen) return TilePath::kTaskEdge;
+  const Range g = range_of(p, t0 + j0 + kTile - 1);
+  if (!(g.ok && g.st0 < t0 && g.en0 >= t0 + 11)) return TilePath::kBandEdge;
+  if (T >= win.lo && T <= win.hi) return TilePath::kGreedyWindow;
+  return TilePath::kFast;
+}
+AGATHA_HD bool fast_path_tile(const TaskParams& p, int32_t T, int32_t J, const UvWindow& win) {
+  return tile_path(p, T, J, win) == TilePath::kFast;
+}
 
 // The per-lane best-cell keys of the anti-diagonals a tile anti-diagonal D touches:
 // k[d] is anti-diagonal 8D + d.
@@ -113,7 +140,8 @@ AGATHA_HD void ring_clear(Ring& g) {
 // The cells run row by row; the caller provides the eight column states (`col`: a
 // device gives each lane a slot of shared memory, so this path, taken only at the edges
 // of the band, costs the kernel neither registers nor a stack frame).
-template <bool kRecompute>
+// kSplice: the task is a splice task (TaskParams::splice), its cells ksw_exts2's.
+template <bool kRecompute, bool kSplice = false>
 AGATHA_HD void general_tile(const TaskParams& p, const TileLayout& l, const uint32_t* tpack, const uint32_t* qpack,
                             const TaskMem& m, int32_t T, int32_t J, ColState* col, BestKey* keys, const UvWindow& win,
                             uint8_t* dir) {
@@ -148,7 +176,11 @@ AGATHA_HD void general_tile(const TaskParams& p, const TileLayout& l, const uint
       const Range g = range_of(p, r);
       if (a < nt && g.ok && t >= g.st && t <= g.en) {
         const uint8_t tb = static_cast<uint8_t>(tw >> (4 * a) & 0xf);
-        const CellOut c = compute_cell<!kRecompute>(p, tb, qb, qpack, t, j, g, prev, col[a], row);
+        CellOut c;
+        if constexpr (kSplice)
+          c = compute_cell<!kRecompute, true>(p, tb, qb, qpack, t, j, g, prev, col[a], row, m.donor[t], m.acceptor[t]);
+        else
+          c = compute_cell<!kRecompute>(p, tb, qb, qpack, t, j, g, prev, col[a], row);
         if constexpr (kRecompute) {
           dir[b * kTile + a] = c.dir;
         } else {
@@ -260,7 +292,10 @@ AGATHA_HD uint8_t dir_at(const TaskParams& p, const TileLayout& l, const uint32_
   const int32_t T = t / kTile, J = j / kTile;
   if (T != c.T || J != c.J) {
     ColState col[kTile];
-    general_tile<true>(p, l, tpack, qpack, m, T, J, col, nullptr, UvWindow{}, c.dir);
+    if (p.splice)
+      general_tile<true, true>(p, l, tpack, qpack, m, T, J, col, nullptr, UvWindow{}, c.dir);
+    else
+      general_tile<true>(p, l, tpack, qpack, m, T, J, col, nullptr, UvWindow{}, c.dir);
     c.T = T, c.J = J;
   }
   return c.dir[(j % kTile) * kTile + t % kTile];

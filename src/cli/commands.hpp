@@ -35,6 +35,7 @@ struct DpArgs {
   std::string output = "-";
   DpBackendOptions backend;
   bool check = false, bench = false;
+  bool profile = false;  // --profile: gpu-sim's count of the device's tile paths (gpu::TileProfile)
   int show = 5;  // differing tasks printed by --check
   size_t batch_tasks = 4096;
   size_t batch_bases = 64u << 20;

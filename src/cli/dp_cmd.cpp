@@ -2,6 +2,8 @@
 // vector layout) with a chosen backend; writes answers, checks them, or times them.
 #include "commands.hpp"
 
+#include "../../kernels/gpu/gpu_sim.hpp"
+#include "../dp/fallback.hpp"
 #include "../io/line_reader.hpp"
 #include "../io/output_file.hpp"
 #include "../io/task_file.hpp"
@@ -129,7 +131,15 @@ void handle_batch(const DpArgs& a, const std::vector<io::TaskRecord>& batch, con
 int run_dp(const DpArgs& a) {
   DpBackendOptions bopt = a.backend;
   bopt.log = [](const std::string& msg) { std::fprintf(stderr, "[M::dp] %s\n", msg.c_str()); };
-  std::unique_ptr<DpBackend> backend = make_dp_backend(bopt);
+  std::unique_ptr<DpBackend> backend;
+  gpu::TileProfile profile;
+  if (a.profile) {
+    if (bopt.backend != "gpu-sim")
+      throw OptionError("--profile counts gpu-sim's run of the CUDA kernel's schedule: it needs --backend gpu-sim");
+    backend = with_oracle_on_cpu(gpu::make_gpu_sim_backend(bopt.threads, gpu::Schedule{}, &profile), bopt);
+  } else {
+    backend = make_dp_backend(bopt);
+  }
   io::refuse_input_as_output(a.output, {a.input});
   io::LineReader in(a.input);
   std::unique_ptr<io::OutputFile> out;
@@ -165,6 +175,23 @@ int run_dp(const DpArgs& a) {
       std::fprintf(stderr, "bench-width: backend=%s width=%s tasks=%zu cells=%llu seconds=%.6f cells_per_s=%.4g\n",
                    backend->name().c_str(), kWidthBucketName[b], k.tasks, static_cast<unsigned long long>(k.cells),
                    k.seconds, k.cells / (k.seconds > 0 ? k.seconds : 1e-9));
+    }
+  }
+  if (a.profile) {
+    for (int k = 0; k < gpu::TileProfile::kKinds; ++k) {
+      const gpu::TileProfile::Counts& c = profile.kind[k];
+      if (c.tasks == 0) continue;
+      std::fprintf(stderr,
+                   "profile: kind=%s tasks=%llu cells=%llu fast_pairs=%llu fast_singles=%llu general_far=%llu "
+                   "general_task_edge=%llu general_band_edge=%llu general_greedy_window=%llu anti_diagonals=%llu "
+                   "traceback_tiles=%llu\n",
+                   gpu::TileProfile::kKindName[k], static_cast<unsigned long long>(c.tasks),
+                   static_cast<unsigned long long>(c.cells), static_cast<unsigned long long>(c.fast_pairs),
+                   static_cast<unsigned long long>(c.fast_singles), static_cast<unsigned long long>(c.general_far),
+                   static_cast<unsigned long long>(c.general_task_edge),
+                   static_cast<unsigned long long>(c.general_band_edge),
+                   static_cast<unsigned long long>(c.general_greedy_window),
+                   static_cast<unsigned long long>(c.anti_diagonals), static_cast<unsigned long long>(c.traceback_tiles));
     }
   }
   if (a.check) {

@@ -163,37 +163,29 @@ std::unique_ptr<DpBackend> make_fallback_backend(std::unique_ptr<DpBackend> firs
 
 namespace {
 
-// The GPU backends (gpu, gpu-sim, gpu-emu) have no splice kernel yet, and their kernel
-// holds only native scorings (dp_scoring_native) of ksw_extd2 tasks: a batch's splice
-// (ksw_exts2) tasks and its dp_task_on_oracle tasks are computed by the cpu backend
-// (which computes the latter on its scalar kernel), with a note the first time of each;
-// the other tasks go to the GPU backend as before. Results are the same either way.
-class SpliceToCpuBackend final : public DpBackend {
+// The GPU backends (gpu, gpu-sim, gpu-emu) compute ksw_extd2 tasks with native scorings
+// (dp_scoring_native) and splice tasks with values in the engine's range; a batch's
+// dp_task_on_oracle tasks (ksw_extz2 tasks, other scorings) are computed by the cpu
+// backend, which computes them on its scalar kernel, with a note the first time; the
+// other tasks go to the GPU backend. Results are the same either way.
+class OracleToCpuBackend final : public DpBackend {
  public:
-  SpliceToCpuBackend(std::unique_ptr<DpBackend> inner, DpBackendOptions cpu_opt)
+  OracleToCpuBackend(std::unique_ptr<DpBackend> inner, DpBackendOptions cpu_opt)
       : inner_(std::move(inner)), cpu_opt_(std::move(cpu_opt)) {}
   std::string name() const override { return inner_->name(); }
   bool runs_on_device() const override { return inner_->runs_on_device(); }
   void run(std::span<const DpTask> tasks, std::span<DpResult> results) override {
     if (results.size() != tasks.size()) throw Error("DpBackend::run: results and tasks differ in size");
-    std::vector<size_t> splice, other;
-    bool any_splice = false, any_oracle = false;
-    for (size_t i = 0; i < tasks.size(); ++i) {
-      const bool sp = (tasks[i].flag & dp_flag::kSplice) != 0, orc = dp_task_on_oracle(tasks[i]);
-      any_splice |= sp, any_oracle |= orc;
-      (sp || orc ? splice : other).push_back(i);
-    }
-    if (splice.empty()) return inner_->run(tasks, results);
+    std::vector<size_t> oracle, other;
+    for (size_t i = 0; i < tasks.size(); ++i) (dp_task_on_oracle(tasks[i]) ? oracle : other).push_back(i);
+    if (oracle.empty()) return inner_->run(tasks, results);
     if (!cpu_) {
       DpBackendOptions quiet = cpu_opt_;
-      quiet.log = nullptr;  // the notes below say where the tasks go
+      quiet.log = nullptr;  // the note below says where the tasks go
       cpu_ = make_dp_backend(quiet);
     }
-    if (cpu_opt_.log && any_splice && !noted_splice_)
-      cpu_opt_.log("backend " + inner_->name() + " has no splice kernel: splice tasks run on " + cpu_->name()),
-          noted_splice_ = true;
-    if (cpu_opt_.log && any_oracle && !noted_oracle_) cpu_opt_.log(oracle_note(inner_->name())), noted_oracle_ = true;
-    run_subset(*cpu_, tasks, results, splice);
+    if (cpu_opt_.log && !noted_oracle_) cpu_opt_.log(oracle_note(inner_->name())), noted_oracle_ = true;
+    run_subset(*cpu_, tasks, results, oracle);
     if (!other.empty()) run_subset(*inner_, tasks, results, other);
   }
 
@@ -210,7 +202,7 @@ class SpliceToCpuBackend final : public DpBackend {
 
   std::unique_ptr<DpBackend> inner_, cpu_;
   DpBackendOptions cpu_opt_;
-  bool noted_splice_ = false, noted_oracle_ = false;
+  bool noted_oracle_ = false;
 };
 
 // scalar, or cpu with its instruction set.
@@ -231,25 +223,25 @@ std::unique_ptr<DpBackend> make_cpu_backend(const DpBackendOptions& opt) {
 #endif
 }
 
-// A GPU backend, with its splice tasks routed to the cpu backend.
-std::unique_ptr<DpBackend> with_splice_on_cpu(std::unique_ptr<DpBackend> gpu, const DpBackendOptions& opt) {
+
+}  // namespace
+
+std::unique_ptr<DpBackend> with_oracle_on_cpu(std::unique_ptr<DpBackend> gpu, const DpBackendOptions& opt) {
   DpBackendOptions cpu = opt;
 #if defined(AGATHA_HAVE_X86_SIMD)
   cpu.backend = "cpu", cpu.isa = "auto";
 #else
   cpu.backend = "scalar";
 #endif
-  return std::make_unique<SpliceToCpuBackend>(std::move(gpu), cpu);
+  return std::make_unique<OracleToCpuBackend>(std::move(gpu), cpu);
 }
-
-}  // namespace
 
 std::unique_ptr<DpBackend> make_dp_backend(const DpBackendOptions& opt) {
   if (opt.threads < 1) throw OptionError("the number of threads must be at least 1");
-  if (opt.backend == "gpu-sim") return with_splice_on_cpu(gpu::make_gpu_sim_backend(opt.threads), opt);
+  if (opt.backend == "gpu-sim") return with_oracle_on_cpu(gpu::make_gpu_sim_backend(opt.threads), opt);
   if (opt.backend == "gpu-emu") {
     agatha_emu::set_host_threads(opt.threads);
-    return with_splice_on_cpu(gpu::emu::make_backend(), opt);
+    return with_oracle_on_cpu(gpu::emu::make_backend(), opt);
   }
   if (opt.backend == "gpu" || opt.backend == "auto") {
     std::string why = "this build has no CUDA support";
@@ -257,8 +249,8 @@ std::unique_ptr<DpBackend> make_dp_backend(const DpBackendOptions& opt) {
     cpu.backend = "cpu";
 #if defined(AGATHA_HAVE_CUDA)
     if (gpu::cuda::device_available(&why)) {
-      if (opt.backend == "gpu") return with_splice_on_cpu(gpu::cuda::make_backend(), opt);
-      return with_splice_on_cpu(make_fallback_backend(gpu::cuda::make_backend(), cpu), opt);
+      if (opt.backend == "gpu") return with_oracle_on_cpu(gpu::cuda::make_backend(), opt);
+      return with_oracle_on_cpu(make_fallback_backend(gpu::cuda::make_backend(), cpu), opt);
     }
 #endif
     if (opt.backend == "gpu") throw OptionError("DP backend gpu: " + why);
