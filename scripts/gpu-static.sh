@@ -65,9 +65,15 @@ for p in nvidia.__path__:
         print(f); raise SystemExit' "$1" 2>/dev/null) && [ -n "$t" ] && { echo "$t"; return 0; }
   return 1
 }
-NVCC=$(find_tool nvcc) || { echo "gpu-static: nvcc not found; no report"; exit 0; }
-CUOBJDUMP=$(find_tool cuobjdump) || { echo "gpu-static: cuobjdump not found (pip install nvidia-cuda-cuobjdump); no report"; exit 0; }
-NVDISASM=$(find_tool nvdisasm) || { echo "gpu-static: nvdisasm not found (pip install nvidia-cuda-nvdisasm); no report"; exit 0; }
+# A missing tool ends the report; under CI (CI=true) that is a failure (exit 2), so the
+# budgets cannot pass unchecked there (.ci/run installs the tools).
+missing() {
+  if [ "${CI:-}" = true ]; then echo "gpu-static: FAILED: $1 not found ($2)" >&2; exit 2; fi
+  echo "gpu-static: $1 not found ($2); no report"; exit 0
+}
+NVCC=$(find_tool nvcc) || missing nvcc "the CUDA toolkit"
+CUOBJDUMP=$(find_tool cuobjdump) || missing cuobjdump "pip install nvidia-cuda-cuobjdump"
+NVDISASM=$(find_tool nvdisasm) || missing nvdisasm "pip install nvidia-cuda-nvdisasm"
 
 WORK=${KEEP:-$(mktemp -d)}
 mkdir -p "$WORK"
@@ -119,7 +125,29 @@ fi
 compile "$PWD" now || { echo "gpu-static: the kernel does not compile" >&2; exit 1; }
 TAGS+=("now:working tree")
 
-python3 - "$WORK" "$CHECK" "${TAGS[@]}" <<'EOF'
+# The task mix: gpu-sim's count of the tiles the device computes on each path (agatha
+# dp --backend gpu-sim --profile) for the golden files at hand: the PacBio and
+# ultra-long ONT files of ../shared/golden where it is present, the spliced HiFi and ONT
+# cDNA files and the short-read file of tests/data.
+AGATHA=${AGATHA:-build/agatha}
+MIX=()
+if [ -x "$AGATHA" ]; then
+  for f in pb:../shared/golden/pb.golden.tsv.gz ontul:../shared/golden/ontul.golden.tsv.gz \
+           splice-hifi:tests/data/splice/hifi.golden.tsv.gz splice-ont:tests/data/splice/ont.golden.tsv.gz \
+           sr:tests/data/dp/sr.golden.tsv.gz; do
+    name=${f%%:*} path=${f#*:}
+    [ -f "$path" ] || continue
+    if "$AGATHA" dp --backend gpu-sim --profile -t "$(nproc)" "$path" -o /dev/null 2>"$WORK/mix.$name"; then
+      MIX+=("$name")
+    else
+      echo "gpu-static: agatha dp --profile failed on $path" >&2
+    fi
+  done
+else
+  echo "gpu-static: no $AGATHA (set AGATHA=): no task-mix figures"
+fi
+
+MIX_FILES="${MIX[*]:-}" python3 - "$WORK" "$CHECK" "${TAGS[@]}" <<'EOF'
 import re, sys, os
 work, check, tags = sys.argv[1], sys.argv[2] == "1", sys.argv[3:]
 
@@ -230,14 +258,30 @@ def short(name):
             break
     return last
 
+def kind_of(name):
+    """extd2 or exts2: the kSplice template argument of a kernel, or the probe's name"""
+    if "splice" in name: return "exts2"
+    m = re.search(r"ILb([01])E", name)
+    return "exts2" if m and m.group(1) == "1" else "extd2"
+
+def path_cost(funcs, labels, probe):
+    """(fixed, per-cell loop) of a general-path probe: static, every branch"""
+    for name, ins in funcs.items():
+        if re.search(probe + r"(?![a-z_])", short(name)) and short(name) == probe:
+            n, back = body_count(ins, labels)
+            loop = innermost_loop(ins, labels) or 0
+            return n - loop, loop
+    return None
+
 status = 0
+costs = {}
 for tag in tags:
     key, what = tag.split(":", 1)
     print(f"== {what}: sm_90")
     fn = ptxas(os.path.join(work, key + ".ptxas"))
     mt = max_threads(os.path.join(work, key + ".elf"))
     print(f"{'kernel':28s} {'regs':>5s} {'spill st/ld':>12s} {'stack':>6s} {'smem':>7s} {'threads':>8s} {'blocks/SM':>10s} {'occupancy':>10s}")
-    main = None
+    mains = {}
     for name, f in sorted(fn.items()):
         if not f.get("entry") or "static_probe" in name: continue
         thr = mt.get(name, 0)
@@ -245,27 +289,46 @@ for tag in tags:
         if thr:
             b, o, lim = occupancy(f.get("regs", 0), f.get("smem", 0), thr)
             occ = f"{b:>10d} {o*100:>8.1f}%  ({lim})"
-        print(f"{short(name):28s} {f.get('regs',0):>5d} {f.get('spill_st',0):>5d}/{f.get('spill_ld',0):<6d} "
+        label = short(name) + (f" ({kind_of(name)})" if "ILb" in name else "")
+        print(f"{label:28s} {f.get('regs',0):>5d} {f.get('spill_st',0):>5d}/{f.get('spill_ld',0):<6d} "
               f"{f.get('stack',0):>6d} {f.get('smem',0):>7d} {thr or '?':>8} {occ}")
-        if MAIN in name: main = f
+        if MAIN in name: mains[kind_of(name)] = (name, f)
     funcs, labels = functions(os.path.join(work, key + ".sass"))
-    probes = {n: v for n, v in funcs.items() if "static_probe_pair" in n}
-    per_cell = None
+    probes = {n: v for n, v in funcs.items() if re.search(r"static_probe_(splice_)?pair", n)}
+    per_cell = {}
     probe_cells = {}
+    pair_instr = {}
     for name, ins in sorted(probes.items()):
         n, back = body_count(ins, labels)
         pc = n / 128.0
+        kind = kind_of(short(name))
+        mode = "exact" if "exact" in name else "approx_uv" if "_uv" in name else "approx"
         note = "straight-line" if back == 0 else f"{back} backward branches: NOT straight-line"
         print(f"interior path {short(name)}: {n} SASS instructions / 128 cells = {pc:.2f} per cell ({note}); "
               f"issue-bound ceiling {CEILING / pc / 1e12:.2f} T cells/s")
-        probe_cells["exact" if "exact" in name else "approx"] = pc
-        if "exact" in name or per_cell is None: per_cell = max(per_cell or 0, pc) if back == 0 else 1e9
-    for name, ins in funcs.items():
-        if "static_probe_general_tile" not in name: continue
-        n, back = body_count(ins, labels)
-        loop = innermost_loop(ins, labels)
-        print(f"general path (general_tile, any tile, every rule): {n} SASS instructions; its per-cell loop "
-              f"body {loop} (static, every branch)")
+        probe_cells[(kind, mode)] = pc
+        pair_instr[(kind, mode)] = n
+        if mode == "exact" or kind not in per_cell:
+            per_cell[kind] = max(per_cell.get(kind, 0), pc) if back == 0 else 1e9
+    general = {}
+    for kind, probe in (("extd2", "static_probe_general_tile"), ("exts2", "static_probe_splice_general_tile")):
+        c = path_cost(funcs, labels, probe)
+        if c:
+            general[kind] = c
+            print(f"general path ({kind}, general_tile, any tile, every rule): {c[0] + c[1]} SASS instructions; its "
+                  f"per-cell loop body {c[1]} (static, every branch)")
+    trace = {}
+    for kind, probe in (("extd2", "static_probe_traceback_tile"), ("exts2", "static_probe_splice_traceback_tile")):
+        c = path_cost(funcs, labels, probe)
+        if c:
+            trace[kind] = c
+            print(f"traceback tile ({kind}, direction bytes recomputed): {c[0] + c[1]} SASS instructions; per-cell "
+                  f"loop body {c[1]}")
+    fin = path_cost(funcs, labels, "static_probe_finalize")
+    if fin:
+        print(f"finalization of one anti-diagonal (finalize_r): {fin[0] + fin[1]} SASS instructions (static, every branch)")
+    if key == "now":
+        costs = dict(pair=pair_instr, general=general, trace=trace, fin=(fin[0] + fin[1]) if fin else None)
     legacy = os.path.join(work, key + ".legacy.sass")
     if not probes and os.path.exists(legacy):
         lf, ll = functions(legacy)
@@ -277,28 +340,77 @@ for tag in tags:
                   f"{back} loops; the per-cell loop body is {loop} instructions (static, every branch of the cell "
                   f"rules){'' if not loop else f'; issue-bound ceiling at that size {CEILING / loop / 1e12:.3f} T cells/s'}")
     if key == "now":
-        if main is None:
+        if "extd2" not in mains:
             print("budget: the main kernel was not found"); status = 2; continue
-        checks = [("spill bytes", main.get("spill_st", 0) + main.get("spill_ld", 0), 0),
-                  ("stack frame bytes", main.get("stack", 0), 0)]
-        if per_cell is not None: checks.append(("interior instructions per cell", per_cell, BUDGET_INSTR))
-        else: checks.append(("interior instructions per cell", float("inf"), BUDGET_INSTR))
-        for what, v, lim in checks:
-            ok = v <= lim
-            vs = f"{v:.2f}" if isinstance(v, float) else str(v)
-            print(f"budget {what}: {vs} (at most {lim}) {'met' if ok else 'OVER'}")
-            if not ok: status = 2
-    if key == "now" and main is not None:
+        for kind, (name, main) in sorted(mains.items()):
+            checks = [("spill bytes", main.get("spill_st", 0) + main.get("spill_ld", 0), 0),
+                      ("stack frame bytes", main.get("stack", 0), 0),
+                      ("interior instructions per cell", per_cell.get(kind, float("inf")), BUDGET_INSTR)]
+            for what, v, lim in checks:
+                ok = v <= lim
+                vs = f"{v:.2f}" if isinstance(v, float) else str(v)
+                print(f"budget {kind} kernel {what}: {vs} (at most {lim}) {'met' if ok else 'OVER'}")
+                if not ok: status = 2
+        name, main = mains["extd2"]
         summary = dict(regs=main.get("regs", 0), spill=main.get("spill_st", 0) + main.get("spill_ld", 0),
-                       stack=main.get("stack", 0), smem=main.get("smem", 0), per_cell=per_cell,
-                       occ=occupancy(main.get("regs", 0), main.get("smem", 0), mt.get(next(n for n in fn if MAIN in n and fn[n].get("entry")), 128))[1])
+                       stack=main.get("stack", 0), smem=main.get("smem", 0), per_cell=per_cell.get("extd2"),
+                       occ=occupancy(main.get("regs", 0), main.get("smem", 0), mt.get(name, 128))[1])
+
+# The task mix: instructions a cell of a golden file's tasks as the device runs them,
+# every path at its static count — a fast-path call (a pair, or one tile alone) at the
+# interior probe's count; a general tile at its fixed part plus 64 x its per-cell loop
+# (every branch: an upper bound); a finalized anti-diagonal at finalize_r's count; a
+# traceback tile like a general one. The warp's bookkeeping between steps (key merges,
+# syncs, rejoining) is not counted.
+MIX_TARGET = 30
+mix = [m for m in os.environ.get("MIX_FILES", "").split() if m]
+if mix and costs.get("pair") and costs.get("general") and costs.get("fin"):
+    print()
+    print(f"== task mix (agatha dp --backend gpu-sim --profile; static SASS counts per path), target at most "
+          f"{MIX_TARGET} a cell on the long-read files")
+    print(f"{'file':12s} {'kind':13s} {'cells':>12s} {'fast tiles':>11s} {'general':>9s} {'instr/cell':>11s}  "
+          f"{'share of instructions: fast / general / finalize / traceback'}")
+    for name in mix:
+        tot_i = tot_c = 0
+        for line in open(os.path.join(work, "mix." + name)):
+            if not line.startswith("profile: "): continue
+            f = dict(kv.split("=", 1) for kv in line.split()[1:])
+            kind, mode = f["kind"].split("-")
+            c = {k: int(v) for k, v in f.items() if k != "kind"}
+            pair = costs["pair"].get((kind, mode))
+            pair_uv = costs["pair"].get((kind, "approx_uv"), pair)
+            gen = costs["general"].get(kind)
+            tr = costs["trace"].get(kind, gen)
+            if pair is None or gen is None: continue
+            gtiles = c["general_far"] + c["general_task_edge"] + c["general_band_edge"]
+            ftiles = 2 * c["fast_pairs"] + c["fast_singles"]
+            i_fast = (c["fast_pairs"] + c["fast_singles"] - c["fast_keep_uv"]) * pair + c["fast_keep_uv"] * pair_uv
+            i_gen = gtiles * (gen[0] + 64 * gen[1])
+            i_fin = c["anti_diagonals"] * costs["fin"]
+            i_tr = c["traceback_tiles"] * (tr[0] + 64 * tr[1])
+            i = i_fast + i_gen + i_fin + i_tr
+            cells = max(c["cells"], 1)
+            tot_i += i; tot_c += c["cells"]
+            tiles = max(ftiles + gtiles, 1)
+            print(f"{name:12s} {f['kind']:13s} {c['cells']:>12d} {100*ftiles/tiles:>10.1f}% {100*gtiles/tiles:>8.1f}% "
+                  f"{i/cells:>11.2f}  {100*i_fast/i:.0f} / {100*i_gen/i:.0f} / {100*i_fin/i:.0f} / {100*i_tr/i:.0f} %"
+                  f"  (general tiles: far {c['general_far']}, task edge {c['general_task_edge']}, band edge "
+                  f"{c['general_band_edge']}; fast calls keeping u, v {c['fast_keep_uv']})")
+        if tot_c:
+            pc = tot_i / tot_c
+            long_read = name != "sr"
+            verdict = ("met" if pc <= MIX_TARGET else "over") if long_read else "short reads, no target"
+            print(f"{name:12s} {'all':13s} {tot_c:>12d} {'':>11s} {'':>9s} {pc:>11.2f}  issue-bound ceiling on an "
+                  f"H200 {CEILING / pc / 1e12:.3f} T cells/s; target {MIX_TARGET}: {verdict}")
+elif mix:
+    print("task mix: the probes' counts are missing; no figures")
 # The kernel before this engine's fast path (commit f134e5f), measured with this script's
 # --before: tile_dp_kernel 56 registers, 48/64 bytes spill stores/loads, a 1392-byte stack
 # frame (RStat window[kRing] and per-lane arrays indexed at run time), 3792 bytes of shared
 # memory, 128 threads; compute_tile's per-cell loop 511 SASS instructions (static, every
 # branch of the cell rules: a ceiling of at most 0.065 T cells/s).
 print()
-print("== before (f134e5f) and now, main kernel (tile_dp_kernel), sm_90")
+print("== before (f134e5f) and now, main kernel (tile_dp_kernel, extd2), sm_90")
 if "summary" in dir():
     n = summary
     rows = [("registers per thread", "56", str(n["regs"])),
@@ -307,7 +419,7 @@ if "summary" in dir():
             ("shared memory per block", "3792", str(n["smem"])),
             ("occupancy", "56.2% (registers)", f"{n['occ'] * 100:.1f}%"),
             ("instructions per cell, interior", "511 (cell loop, static)",
-             f"{n['per_cell']:.2f}" + (f" (exact; APPROX_MAX {probe_cells['approx']:.2f})" if "approx" in probe_cells else "")
+             f"{n['per_cell']:.2f}" + (f" (exact; APPROX_MAX {probe_cells[('extd2', 'approx')]:.2f})" if ("extd2", "approx") in probe_cells else "")
              if n["per_cell"] else "?"),
             ("issue-bound ceiling (T cells/s)", "0.065", f"{CEILING / n['per_cell'] / 1e12:.2f}" if n["per_cell"] else "?")]
     for what, b, a in rows: print(f"  {what:34s} {b:>24s}   {a}")

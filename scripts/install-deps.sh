@@ -30,14 +30,18 @@ if ! command -v snakemake >/dev/null 2>&1; then
       echo "install-deps: snakemake not installed; the workflow test will skip"
   fi
 fi
-# With nvcc present: cuobjdump (the build test reads the kernel images in the binary).
-if command -v nvcc >/dev/null 2>&1 && ! command -v cuobjdump >/dev/null 2>&1; then
-  python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore nvidia-cuda-cuobjdump ||
-    echo "install-deps: nvidia-cuda-cuobjdump not installed; the fat-binary test will skip"
-fi
-# With nvcc present: nvdisasm (scripts/gpu-static.sh counts the kernel's SASS with it).
-if command -v nvcc >/dev/null 2>&1 && ! command -v nvdisasm >/dev/null 2>&1; then
-  python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore nvidia-cuda-nvdisasm ||
-    echo "install-deps: nvidia-cuda-nvdisasm not installed; scripts/gpu-static.sh will skip"
+# With nvcc present (on PATH or in /usr/local/cuda): cuobjdump and nvdisasm where the
+# toolkit lacks them, pinned by hash (scripts/cuda-tools.txt). The build test reads the
+# kernel images in the binary with cuobjdump; scripts/gpu-static.sh counts the kernels'
+# SASS with both, and fails under CI (CI=true) without them.
+if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then
+  have() { command -v "$1" >/dev/null 2>&1 || [ -x "/usr/local/cuda/bin/$1" ] ||
+    python3 -c 'import glob, sys, nvidia
+sys.exit(not any(glob.glob(p + "/*/bin/" + sys.argv[1]) for p in nvidia.__path__))' "$1" 2>/dev/null; }
+  if ! have cuobjdump || ! have nvdisasm; then
+    python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --require-hashes \
+      -r "$(dirname "$0")/cuda-tools.txt" ||
+      echo "install-deps: cuobjdump and nvdisasm not installed; the fat-binary test and scripts/gpu-static.sh will skip"
+  fi
 fi
 echo "install-deps: done"

@@ -219,10 +219,16 @@ __device__ __forceinline__ KeySelectors key_selectors(const TaskParams& p, int32
 // max(E2 - (H - q2), donor) - q2, H is not capped, and there is no y2 (its record bytes
 // are written as zeros). The columns' donor and acceptor scores are loaded with the
 // tiles' inputs and held as packed lanes like them.
-template <bool kExact, bool kSplice = false>
+//
+// kKeepUv (APPROX_MAX only): the tiles' u and v are also stored, a row at a time, to
+// uv_a (tile A) and uv_b (tile B) where not null: the tiles the greedy path may read
+// (UvWindow), in general_tile's layout.
+template <bool kExact, bool kSplice = false, bool kKeepUv = false>
 __device__ __forceinline__ bool fast_pair(const TaskParams& p, const TileLayout& l, const uint32_t* tpack,
                                           const uint32_t* qpack, const TaskMem& m, int32_t T, int32_t J, int32_t dt,
-                                          const KeySelectors& sel, BestKey* keys) {
+                                          const KeySelectors& sel, BestKey* keys, int8_t* uv_a = nullptr,
+                                          int8_t* uv_b = nullptr) {
+  static_assert(!(kExact && kKeepUv), "exact mode keeps no u, v");
   const int32_t t0 = T * kTile, TB = T + dt, JB = J - dt;
   // H of the 16 columns above the tiles, relative to the first (exact mode only).
   int32_t base = 0;
@@ -302,6 +308,7 @@ __device__ __forceinline__ bool fast_pair(const TaskParams& p, const TileLayout&
   // pair of rows, *_a / *_b the finished words of A and B.
   uint32_t ox_a[2], ox_b[2], ov_a[2], ov_b[2], ow_a[2], ow_b[2];
   uint32_t px = 0, pv = 0, pw = 0, qx = 0, qv = 0, qw = 0;
+  uint32_t row_v[kKeepUv ? kTile : 1];  // kKeepUv: the row's v, by column
   AGATHA_ROW_LOOP
   for (int b = 0; b < kTile; ++b) {
     // Row b's (x, v, x2) of A and B, unpacked as in unpack8.
@@ -335,6 +342,7 @@ __device__ __forceinline__ bool fast_pair(const TaskParams& p, const TileLayout&
         cy2[a] = __vadd2(__vmaxs2(__vsub2(eb2, zq2), 0), kNqe2);
       }
       v = nv, cu[a] = nu;
+      if constexpr (kKeepUv) row_v[a] = nv;
       if constexpr (kExact) {
         // H(t, j) = H(t, j-1) + v: v to its sign-extended 16-bit value, added to the
         // column's H; then the cell's key for its anti-diagonal d = a + b.
@@ -351,6 +359,20 @@ __device__ __forceinline__ bool fast_pair(const TaskParams& p, const TileLayout&
       if (b == kTile - 1) {
         AGATHA_UNROLL
         for (int d = kTile; d < kTileDiagonals; ++d) merge_key(d);
+      }
+    }
+    if constexpr (kKeepUv) {
+      // Row b's u (the columns' states now) and v of A and B, 8 bytes each.
+      uint32_t ua0, ua1, ub0, ub1, va0, va1, vb0, vb1;
+      pack8(cu, ua0, ua1, ub0, ub1);
+      pack8(row_v, va0, va1, vb0, vb1);
+      if (uv_a) {
+        reinterpret_cast<uint2*>(uv_a)[b] = make_uint2(ua0, ua1);
+        reinterpret_cast<uint2*>(uv_a + kTile * kTile)[b] = make_uint2(va0, va1);
+      }
+      if (uv_b) {
+        reinterpret_cast<uint2*>(uv_b)[b] = make_uint2(ub0, ub1);
+        reinterpret_cast<uint2*>(uv_b + kTile * kTile)[b] = make_uint2(vb0, vb1);
       }
     }
     // Rows (b-1, b) of A and B into one word each quantity, then 4 rows into A's word
@@ -420,12 +442,19 @@ __device__ __forceinline__ void compute_step(const DeviceTask& dt, int32_t D, in
   const UvWindow win = p.approx_max ? uv_window(at, 1) : UvWindow{};
   const bool exact = !p.approx_max;
   const KeySelectors sel = key_selectors(p, D);
-  // A tile inside the band takes the fast path (with its pair's other tile, or alone),
-  // except an APPROX_MAX tile whose u, v the greedy path may read.
-  auto fast = [&](int32_t T, int32_t J) { return fast_path_tile(p, T, J, win); };
+  // A tile inside the band takes the fast path (with its pair's other tile, or alone);
+  // an APPROX_MAX tile whose u, v the greedy path may read takes the variant that keeps
+  // them.
+  auto fast = [&](int32_t T, int32_t J) { return fast_path_tile(p, T, J); };
+  auto uv_of = [&](int32_t T, int32_t J) {
+    return T >= win.lo && T <= win.hi ? m.uv + tile_index(l, m, T, J) * (2 * kTile * kTile) : nullptr;
+  };
   auto run_fast = [&](int32_t T, int32_t J, int32_t dt) {
-    return exact ? fast_pair<true, kSplice>(p, l, tpack, qpack, m, T, J, dt, sel, keys)
-                 : fast_pair<false, kSplice>(p, l, tpack, qpack, m, T, J, dt, sel, keys);
+    if (exact) return fast_pair<true, kSplice>(p, l, tpack, qpack, m, T, J, dt, sel, keys);
+    int8_t* uv_a = uv_of(T, J);
+    int8_t* uv_b = dt == 1 ? uv_of(T + 1, J - 1) : nullptr;
+    if (uv_a || uv_b) return fast_pair<false, kSplice, true>(p, l, tpack, qpack, m, T, J, dt, sel, keys, uv_a, uv_b);
+    return fast_pair<false, kSplice>(p, l, tpack, qpack, m, T, J, dt, sel, keys);
   };
   for_lane_pairs(l, D, rank, n_lanes, [&](int32_t T, int32_t J, bool pair) {
     const bool fa = fast(T, J), fb = pair && fast(T + 1, J - 1);
@@ -488,7 +517,20 @@ __device__ __noinline__ bool static_probe_pair_approx(const DeviceTask* dt, int3
   const TileLayout l = make_layout(dt->p);
   return fast_pair<false>(dt->p, l, dt->tpack, dt->qpack, dt->m, T, J, 1, *sel, keys);
 }
+// The APPROX_MAX variant that also stores both tiles' u and v (UvWindow).
+__device__ __noinline__ bool static_probe_pair_approx_uv(const DeviceTask* dt, int32_t T, int32_t J,
+                                                         const KeySelectors* sel, BestKey* keys) {
+  const TileLayout l = make_layout(dt->p);
+  return fast_pair<false, false, true>(dt->p, l, dt->tpack, dt->qpack, dt->m, T, J, 1, *sel, keys, dt->m.uv,
+                                       dt->m.uv + 2 * kTile * kTile);
+}
 // The same for a splice task's pair of tiles.
+__device__ __noinline__ bool static_probe_splice_pair_approx_uv(const DeviceTask* dt, int32_t T, int32_t J,
+                                                                const KeySelectors* sel, BestKey* keys) {
+  const TileLayout l = make_layout(dt->p);
+  return fast_pair<false, true, true>(dt->p, l, dt->tpack, dt->qpack, dt->m, T, J, 1, *sel, keys, dt->m.uv,
+                                      dt->m.uv + 2 * kTile * kTile);
+}
 __device__ __noinline__ bool static_probe_splice_pair_exact(const DeviceTask* dt, int32_t T, int32_t J,
                                                             const KeySelectors* sel, BestKey* keys) {
   const TileLayout l = make_layout(dt->p);
@@ -499,20 +541,48 @@ __device__ __noinline__ bool static_probe_splice_pair_approx(const DeviceTask* d
   const TileLayout l = make_layout(dt->p);
   return fast_pair<false, true>(dt->p, l, dt->tpack, dt->qpack, dt->m, T, J, 1, *sel, keys);
 }
-// The general path (any tile, every rule), for comparison: its per-cell loop.
+// The general path (any tile, every rule), for comparison: its per-cell loop; the same
+// for splice tasks; the traceback's recomputation of a tile's direction bytes (both
+// kinds); the finalization of one anti-diagonal (Z-drop test, maxima, greedy path).
 __device__ __noinline__ void static_probe_general_tile(const DeviceTask* dt, int32_t T, int32_t J, ColState* col,
                                                        BestKey* keys) {
   const TileLayout l = make_layout(dt->p);
   general_tile<false>(dt->p, l, dt->tpack, dt->qpack, dt->m, T, J, col, keys, UvWindow{}, nullptr);
 }
+__device__ __noinline__ void static_probe_splice_general_tile(const DeviceTask* dt, int32_t T, int32_t J,
+                                                              ColState* col, BestKey* keys) {
+  const TileLayout l = make_layout(dt->p);
+  general_tile<false, true>(dt->p, l, dt->tpack, dt->qpack, dt->m, T, J, col, keys, UvWindow{}, nullptr);
+}
+__device__ __noinline__ void static_probe_traceback_tile(const DeviceTask* dt, int32_t T, int32_t J, ColState* col,
+                                                         uint8_t* dir) {
+  const TileLayout l = make_layout(dt->p);
+  general_tile<true>(dt->p, l, dt->tpack, dt->qpack, dt->m, T, J, col, nullptr, UvWindow{}, dir);
+}
+__device__ __noinline__ void static_probe_splice_traceback_tile(const DeviceTask* dt, int32_t T, int32_t J,
+                                                                ColState* col, uint8_t* dir) {
+  const TileLayout l = make_layout(dt->p);
+  general_tile<true, true>(dt->p, l, dt->tpack, dt->qpack, dt->m, T, J, col, nullptr, UvWindow{}, dir);
+}
+__device__ __noinline__ void static_probe_finalize(const DeviceTask* dt, int32_t r, BestKey key, Progress* s) {
+  const TileLayout l = make_layout(dt->p);
+  finalize_r(dt->p, l, dt->m, r, key, *s);
+}
 __global__ void __launch_bounds__(kWarp* kWarpsPerBlock, kWarpBlocksPerSm)
     static_probe_kernel(const DeviceTask* dt, int32_t T, int32_t J, const KeySelectors* sel, int* out) {
   __shared__ BestKey keys[kTileDiagonals];
   __shared__ ColState col[kTile];
+  __shared__ uint8_t dir[kTile * kTile];
+  __shared__ Progress prog;
   static_probe_general_tile(dt, T, J, col, keys);
+  static_probe_splice_general_tile(dt, T, J, col, keys);
+  static_probe_traceback_tile(dt, T, J, col, dir);
+  static_probe_splice_traceback_tile(dt, T, J, col, dir);
+  static_probe_finalize(dt, T, keys[0], &prog);
   out[0] = static_probe_pair_exact(dt, T, J, sel, keys) + static_probe_pair_approx(dt, T, J, sel, keys) +
-           static_probe_splice_pair_exact(dt, T, J, sel, keys) + static_probe_splice_pair_approx(dt, T, J, sel, keys);
-  out[1] = static_cast<int>(keys[threadIdx.x % kTileDiagonals]);
+           static_probe_splice_pair_exact(dt, T, J, sel, keys) + static_probe_splice_pair_approx(dt, T, J, sel, keys) +
+           static_probe_pair_approx_uv(dt, T, J, sel, keys) + static_probe_splice_pair_approx_uv(dt, T, J, sel, keys);
+  out[1] = static_cast<int>(keys[threadIdx.x % kTileDiagonals]) + dir[threadIdx.x % 64] + prog.max;
 }
 #endif
 

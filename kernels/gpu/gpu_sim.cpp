@@ -64,8 +64,9 @@ bool h_near(const TaskMem& m, int32_t ta, int32_t tb) {
 // (`pair`) or the tile (T, J), before they are computed.
 void profile_pair(const HostTask& h, int32_t T, int32_t J, bool pair, const UvWindow& win) {
   TileProfile::Counts& c = *h.prof;
-  const TilePath pa = tile_path(h.p, T, J, win);
-  const TilePath pb = pair ? tile_path(h.p, T + 1, J - 1, win) : TilePath::kTaskEdge;
+  const TilePath pa = tile_path(h.p, T, J);
+  const TilePath pb = pair ? tile_path(h.p, T + 1, J - 1) : TilePath::kTaskEdge;
+  auto kept = [&win](int32_t t) { return t >= win.lo && t <= win.hi; };
   const bool fa = pa == TilePath::kFast, fb = pair && pb == TilePath::kFast;
   for (int32_t k = 0; k < (pair ? 2 : 1); ++k) {
     const int32_t dt = k == 0 && fa && fb ? 1 : 0;
@@ -73,16 +74,15 @@ void profile_pair(const HostTask& h, int32_t T, int32_t J, bool pair, const UvWi
     if (path == TilePath::kFast) {
       if (h.p.approx_max || h_near(h.mem, T + k, T + k + dt)) {
         ++(dt == 1 ? c.fast_pairs : c.fast_singles);
+        if (h.p.approx_max && (kept(T + k) || (dt == 1 && kept(T + k + 1)))) ++c.fast_keep_uv;
         if (dt == 1) return;
         continue;
       }
       ++c.general_far;
     } else if (path == TilePath::kTaskEdge) {
       ++c.general_task_edge;
-    } else if (path == TilePath::kBandEdge) {
-      ++c.general_band_edge;
     } else {
-      ++c.general_greedy_window;
+      ++c.general_band_edge;
     }
   }
 }

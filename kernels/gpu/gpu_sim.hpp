@@ -13,8 +13,9 @@ namespace agatha::gpu {
 // What the device's schedule does with the tasks gpu-sim runs, counted per kind of task
 // (`agatha dp --backend gpu-sim --profile`, scripts/gpu-static.sh's task-mix figure):
 // tiles by the path the CUDA kernel takes for them (fast_path_tile; the fast path's
-// pairs and single tiles, and the general path's tiles by reason, a fast tile whose H
-// inputs are too far apart for 16-bit lanes among them), the anti-diagonals finalized
+// pairs and single tiles, those of its calls that also store u and v for the greedy
+// path, and the general path's tiles by reason, a fast tile whose H inputs are too far
+// apart for 16-bit lanes among them), the anti-diagonals finalized
 // (the Z-drop check), the tiles the traceback recomputes, and the band cells. With the
 // default schedule (slice 1) these are the device's counts.
 struct TileProfile {
@@ -23,12 +24,13 @@ struct TileProfile {
   struct Counts {
     uint64_t tasks = 0, cells = 0;
     uint64_t fast_pairs = 0, fast_singles = 0;  // fast-path calls: two tiles, one tile
-    uint64_t general_far = 0, general_task_edge = 0, general_band_edge = 0, general_greedy_window = 0;
+    uint64_t fast_keep_uv = 0;                  // of those, the calls that store u, v (APPROX_MAX)
+    uint64_t general_far = 0, general_task_edge = 0, general_band_edge = 0;
     uint64_t anti_diagonals = 0, traceback_tiles = 0;
     void add(const Counts& o) {
       tasks += o.tasks, cells += o.cells, fast_pairs += o.fast_pairs, fast_singles += o.fast_singles;
-      general_far += o.general_far, general_task_edge += o.general_task_edge;
-      general_band_edge += o.general_band_edge, general_greedy_window += o.general_greedy_window;
+      fast_keep_uv += o.fast_keep_uv, general_far += o.general_far, general_task_edge += o.general_task_edge;
+      general_band_edge += o.general_band_edge;
       anti_diagonals += o.anti_diagonals, traceback_tiles += o.traceback_tiles;
     }
   };

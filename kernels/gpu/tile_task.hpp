@@ -97,26 +97,23 @@ struct UvWindow {
 
 // Which path a tile takes on the device: the fast path (fast_pair in dp_cuda.cu, the
 // 64 cells unrolled with no per-cell rule) or the general one (general_tile below), and
-// why. A tile is inside when none of its cells meets a rule of the general path: it is
-// away from the matrix edges (no border input, no cell in the last row or column), and
-// every cell lies strictly inside (st0, en1) of its anti-diagonal (the score is fresh,
-// the neighbours were computed, H grows down the column, the cell is an ordinary
+// why not. A tile is inside when none of its cells meets a rule of the general path: it
+// is away from the matrix edges (no border input, no cell in the last row or column),
+// and every cell lies strictly inside (st0, en1) of its anti-diagonal (the score is
+// fresh, the neighbours were computed, H grows down the column, the cell is an ordinary
 // four-lane candidate for the best cell). st0 and en0 move by at most one per
-// anti-diagonal, so the tile's worst corners decide it. An APPROX_MAX tile whose u, v
-// the greedy path may read (T in `win`) takes the general path, which keeps them.
-enum class TilePath : uint8_t { kFast, kTaskEdge, kBandEdge, kGreedyWindow };
+// anti-diagonal, so the tile's worst corners decide it. (An APPROX_MAX tile whose u, v
+// the greedy path may read takes the fast path's variant that stores them.)
+enum class TilePath : uint8_t { kFast, kTaskEdge, kBandEdge };
 
-AGATHA_HD TilePath tile_path(const TaskParams& p, int32_t T, int32_t J, const UvWindow& win) {
+AGATHA_HD TilePath tile_path(const TaskParams& p, int32_t T, int32_t J) {
   const int32_t t0 = T * kTile, j0 = J * kTile;
   if (T < 1 || J < 1 || t0 + kTile >= p.tlen || j0 + kTile >= p.qlen) return TilePath::kTaskEdge;
   const Range g = range_of(p, t0 + j0 + kTile - 1);
   if (!(g.ok && g.st0 < t0 && g.en0 >= t0 + 11)) return TilePath::kBandEdge;
-  if (T >= win.lo && T <= win.hi) return TilePath::kGreedyWindow;
   return TilePath::kFast;
 }
-AGATHA_HD bool fast_path_tile(const TaskParams& p, int32_t T, int32_t J, const UvWindow& win) {
-  return tile_path(p, T, J, win) == TilePath::kFast;
-}
+AGATHA_HD bool fast_path_tile(const TaskParams& p, int32_t T, int32_t J) { return tile_path(p, T, J) == TilePath::kFast; }
 
 // The per-lane best-cell keys of the anti-diagonals a tile anti-diagonal D touches:
 // k[d] is anti-diagonal 8D + d.

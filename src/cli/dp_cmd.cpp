@@ -182,15 +182,14 @@ int run_dp(const DpArgs& a) {
       const gpu::TileProfile::Counts& c = profile.kind[k];
       if (c.tasks == 0) continue;
       std::fprintf(stderr,
-                   "profile: kind=%s tasks=%llu cells=%llu fast_pairs=%llu fast_singles=%llu general_far=%llu "
-                   "general_task_edge=%llu general_band_edge=%llu general_greedy_window=%llu anti_diagonals=%llu "
+                   "profile: kind=%s tasks=%llu cells=%llu fast_pairs=%llu fast_singles=%llu fast_keep_uv=%llu "
+                   "general_far=%llu general_task_edge=%llu general_band_edge=%llu anti_diagonals=%llu "
                    "traceback_tiles=%llu\n",
                    gpu::TileProfile::kKindName[k], static_cast<unsigned long long>(c.tasks),
                    static_cast<unsigned long long>(c.cells), static_cast<unsigned long long>(c.fast_pairs),
-                   static_cast<unsigned long long>(c.fast_singles), static_cast<unsigned long long>(c.general_far),
-                   static_cast<unsigned long long>(c.general_task_edge),
+                   static_cast<unsigned long long>(c.fast_singles), static_cast<unsigned long long>(c.fast_keep_uv),
+                   static_cast<unsigned long long>(c.general_far), static_cast<unsigned long long>(c.general_task_edge),
                    static_cast<unsigned long long>(c.general_band_edge),
-                   static_cast<unsigned long long>(c.general_greedy_window),
                    static_cast<unsigned long long>(c.anti_diagonals), static_cast<unsigned long long>(c.traceback_tiles));
     }
   }
