@@ -206,6 +206,40 @@ __device__ __forceinline__ KeySelectors key_selectors(const TaskParams& p, int32
   return s;
 }
 
+// A tile's inputs from its neighbours' records (TileRecord: bu by by2 rx rv rx2, 8 bytes
+// each): the bottom row of the tile above — (bu, by) and by2 — and the right column of
+// the tile to the left — rx and (rv, rx2). Above row 0 and left of column 0, the border
+// as compute_cell reads it: boundary_diff of the cell's anti-diagonal for u (v), -qe
+// for y (x), -qe2 for y2 (x2).
+__device__ __forceinline__ uint32_t border_word(const TaskParams& p, int32_t r0) {
+  uint32_t w = 0;
+  AGATHA_UNROLL
+  for (int k = 0; k < 4; ++k) w |= static_cast<uint32_t>(static_cast<uint8_t>(boundary_diff(p, r0 + k))) << (8 * k);
+  return w;
+}
+__device__ __forceinline__ void load_up(const TaskParams& p, const TileLayout& l, const TaskMem& m, int32_t T,
+                                        int32_t J, uint4& w01, uint2& w2) {
+  if (J > 0) {
+    const uint4* rec = reinterpret_cast<const uint4*>(&m.rec[tile_index(l, m, T, J - 1)]);
+    w01 = rec[0], w2 = reinterpret_cast<const uint2*>(rec)[2];
+    return;
+  }
+  const uint32_t nqe = static_cast<uint8_t>(-p.qe) * 0x01010101u, nqe2 = static_cast<uint8_t>(-p.qe2) * 0x01010101u;
+  w01 = make_uint4(border_word(p, T * kTile), border_word(p, T * kTile + 4), nqe, nqe);
+  w2 = make_uint2(nqe2, nqe2);
+}
+__device__ __forceinline__ void load_left(const TaskParams& p, const TileLayout& l, const TaskMem& m, int32_t T,
+                                          int32_t J, uint2& w3, uint4& w45) {
+  if (T > 0) {
+    const uint4* rec = reinterpret_cast<const uint4*>(&m.rec[tile_index(l, m, T - 1, J)]);
+    w3 = reinterpret_cast<const uint2*>(rec)[3], w45 = rec[2];
+    return;
+  }
+  const uint32_t nqe = static_cast<uint8_t>(-p.qe) * 0x01010101u, nqe2 = static_cast<uint8_t>(-p.qe2) * 0x01010101u;
+  w3 = make_uint2(nqe, nqe);
+  w45 = make_uint4(border_word(p, J * kTile), border_word(p, J * kTile + 4), nqe2, nqe2);
+}
+
 // Computes tiles A = (T, J) and B = (T + dt, J - dt), dt = 1 (a pair of neighbours) or
 // 0 (A twice), both on the fast path (fast_path_tile), and writes both records and H
 // columns; with kExact, the best-cell keys of their cells go to keys[d]. (With dt = 0
@@ -223,12 +257,16 @@ __device__ __forceinline__ KeySelectors key_selectors(const TaskParams& p, int32
 // kKeepUv (APPROX_MAX only): the tiles' u and v are also stored, a row at a time, to
 // uv_a (tile A) and uv_b (tile B) where not null: the tiles the greedy path may read
 // (UvWindow), in general_tile's layout.
-template <bool kExact, bool kSplice = false, bool kKeepUv = false>
+//
+// kEdge (APPROX_MAX only): a tile may lie in the first row or column (TilePath::kFastEdge)
+// and read the border's values as its record (load_up, load_left); without it the
+// records are read directly.
+template <bool kExact, bool kSplice = false, bool kKeepUv = false, bool kEdge = false>
 __device__ __forceinline__ bool fast_pair(const TaskParams& p, const TileLayout& l, const uint32_t* tpack,
                                           const uint32_t* qpack, const TaskMem& m, int32_t T, int32_t J, int32_t dt,
                                           const KeySelectors& sel, BestKey* keys, int8_t* uv_a = nullptr,
                                           int8_t* uv_b = nullptr) {
-  static_assert(!(kExact && kKeepUv), "exact mode keeps no u, v");
+  static_assert(!(kExact && (kKeepUv || kEdge)), "exact mode keeps no u, v and has no fast edge tiles");
   const int32_t t0 = T * kTile, TB = T + dt, JB = J - dt;
   // H of the 16 columns above the tiles, relative to the first (exact mode only).
   int32_t base = 0;
@@ -252,14 +290,24 @@ __device__ __forceinline__ bool fast_pair(const TaskParams& p, const TileLayout&
     if (far & 0xffff8000u) return false;
   }
   // Inputs: the bottom rows of the tiles above A and B, the right columns of the tiles
-  // to their left (for a pair, B's left is A's above).
-  const uint4* up_a = reinterpret_cast<const uint4*>(&m.rec[tile_index(l, m, T, J - 1)]);
-  const uint4* up_b = reinterpret_cast<const uint4*>(&m.rec[tile_index(l, m, TB, JB - 1)]);
-  const uint4* left_a = reinterpret_cast<const uint4*>(&m.rec[tile_index(l, m, T - 1, J)]);
-  const uint4* left_b = reinterpret_cast<const uint4*>(&m.rec[tile_index(l, m, TB - 1, JB)]);
-  const uint4 ua0 = up_a[0], ub0 = up_b[0], la2 = left_a[2], lb2 = left_b[2];
-  const uint2 ua1 = reinterpret_cast<const uint2*>(up_a)[2], ub1 = reinterpret_cast<const uint2*>(up_b)[2];
-  const uint2 la1 = reinterpret_cast<const uint2*>(left_a)[3], lb1 = reinterpret_cast<const uint2*>(left_b)[3];
+  // to their left (for a pair, B's left is A's above); in APPROX_MAX mode a tile of the
+  // first row or column (fast_path_tile's kFastEdge) reads the border's instead.
+  uint4 ua0, ub0, la2, lb2;
+  uint2 ua1, ub1, la1, lb1;
+  if constexpr (kEdge) {
+    load_up(p, l, m, T, J, ua0, ua1);
+    load_up(p, l, m, TB, JB, ub0, ub1);
+    load_left(p, l, m, T, J, la1, la2);
+    load_left(p, l, m, TB, JB, lb1, lb2);
+  } else {
+    const uint4* up_a = reinterpret_cast<const uint4*>(&m.rec[tile_index(l, m, T, J - 1)]);
+    const uint4* up_b = reinterpret_cast<const uint4*>(&m.rec[tile_index(l, m, TB, JB - 1)]);
+    const uint4* left_a = reinterpret_cast<const uint4*>(&m.rec[tile_index(l, m, T - 1, J)]);
+    const uint4* left_b = reinterpret_cast<const uint4*>(&m.rec[tile_index(l, m, TB - 1, JB)]);
+    ua0 = up_a[0], ub0 = up_b[0], la2 = left_a[2], lb2 = left_b[2];
+    ua1 = reinterpret_cast<const uint2*>(up_a)[2], ub1 = reinterpret_cast<const uint2*>(up_b)[2];
+    la1 = reinterpret_cast<const uint2*>(left_a)[3], lb1 = reinterpret_cast<const uint2*>(left_b)[3];
+  }
   uint32_t cu[kTile], cy[kTile], cy2[kTile];
   unpack8(ua0.x, ua0.y, ub0.x, ub0.y, cu);
   unpack8(ua0.z, ua0.w, ub0.z, ub0.w, cy);
@@ -421,6 +469,120 @@ __device__ __forceinline__ bool fast_pair(const TaskParams& p, const TileLayout&
   return true;
 }
 
+// The traceback's direction bytes of a tile on the fast path (fast_path_tile), written to
+// dir (row-major, 64 bytes) as general_tile<true> writes them: fast_pair's recurrence on
+// the tile alone (both 16-bit lanes hold it) from the records of the tiles above and to
+// the left, each cell's direction byte — the source of H (the candidates in
+// compute_cell's order, a later one taking over when strictly larger, or not smaller
+// with gaps placed right: kRight) and the "continues" bits — formed from 16-bit lane
+// masks; a row's eight bytes are stored as one 64-bit word.
+template <bool kSplice, bool kRight>
+__device__ __forceinline__ void fast_dir_tile(const TaskParams& p, const TileLayout& l, const uint32_t* tpack,
+                                              const uint32_t* qpack, const TaskMem& m, int32_t T, int32_t J,
+                                              uint8_t* dir) {
+  const int32_t t0 = T * kTile;
+  const uint4* up = reinterpret_cast<const uint4*>(&m.rec[tile_index(l, m, T, J - 1)]);
+  const uint4* left = reinterpret_cast<const uint4*>(&m.rec[tile_index(l, m, T - 1, J)]);
+  const uint4 u0 = up[0], l2 = left[2];
+  const uint2 u1 = reinterpret_cast<const uint2*>(up)[2], l1 = reinterpret_cast<const uint2*>(left)[3];
+  uint32_t cu[kTile], cy[kTile], cy2[kTile];
+  unpack8(u0.x, u0.y, u0.x, u0.y, cu);
+  unpack8(u0.z, u0.w, u0.z, u0.w, cy);
+  uint32_t sd[kSplice ? kTile : 1];  // splice: the donor scores; cy2 the acceptor scores
+  if constexpr (kSplice) {
+    const uint2 acc = *reinterpret_cast<const uint2*>(m.acceptor + t0);
+    const uint2 don = *reinterpret_cast<const uint2*>(m.donor + t0);
+    unpack8(acc.x, acc.y, acc.x, acc.y, cy2);
+    unpack8(don.x, don.y, don.x, don.y, sd);
+  } else {
+    unpack8(u1.x, u1.y, u1.x, u1.y, cy2);
+  }
+  const uint32_t rx[2] = {l1.x, l1.y}, rv[2] = {l2.x, l2.y}, rw[2] = {l2.z, l2.w};
+  const uint32_t tw = tpack[T], qw = qpack[J];
+  const uint32_t x8 = static_cast<uint8_t>(p.sc_mismatch), n8 = static_cast<uint8_t>(p.sc_ambi);
+  const uint32_t tab_lo = static_cast<uint8_t>(p.sc_match) | x8 << 8 | x8 << 16 | x8 << 24;
+  const uint32_t tab_hi = n8 * 0x01010101u;
+  auto pk = [](int32_t v) { return (static_cast<uint32_t>(v) & 0xffu) * 0x01000100u; };
+  const uint32_t kM = pk(p.sc_match), kQ = pk(p.q), kQ2 = pk(p.q2), kNqe = pk(-p.qe), kNqe2 = pk(-p.qe2);
+  // a beats b: strictly larger, or with gaps placed right not smaller (compute_cell)
+  auto beats = [](uint32_t a, uint32_t b) { return kRight ? __vcmpges2(a, b) : __vcmpgts2(a, b); };
+  AGATHA_NO_UNROLL
+  for (int b = 0; b < kTile; ++b) {
+    const int k = b % 4;
+    const uint32_t keep = k & 1 ? 0xff00ff00u : 0x00ff00ffu;
+    const uint32_t pick = k == 0 ? 0x4101u : k == 1 ? 0x5010u : k == 2 ? 0x6121u : 0x7030u;
+    uint32_t x = prmt(rx[b / 4] & keep, rx[b / 4], pick);
+    uint32_t v = prmt(rv[b / 4] & keep, rv[b / 4], pick);
+    uint32_t x2 = prmt(rw[b / 4] & keep, rw[b / 4], pick);
+    const uint32_t qp = ((qw >> (4 * b)) & 0xf) * 0x1010u;
+    uint32_t row_dir[kTile];  // the cells' direction bytes, in byte 1 of each lane
+    AGATHA_UNROLL
+    for (int a = 0; a < kTile; ++a) {
+      const uint32_t tp = ((tw >> (4 * a)) & 0xf) * 0x1010u | 0x0808u;
+      uint32_t z = prmt(tab_lo, tab_hi, (tp ^ qp) | ((tp | qp) & 0x4040u));
+      const uint32_t ea = __vadd2(x, v), eb = __vadd2(cy[a], cu[a]), ea2 = __vadd2(x2, v);
+      // the source of H: 1 E, 2 F, 3 E2, 4 F2 (in byte 1 of each lane), 0 the diagonal
+      uint32_t src = beats(ea, z) & 0x0100u;
+      z = __vmaxs2(z, ea);
+      src = __vmaxs2(src, beats(eb, z) & 0x0200u);
+      z = __vmaxs2(z, eb);
+      uint32_t eb2 = 0;
+      if constexpr (kSplice) {
+        const uint32_t ea2a = __vadd2(ea2, cy2[a]);
+        src = __vmaxs2(src, beats(ea2a, z) & 0x0300u);
+        z = __vmaxs2(z, ea2a);
+      } else {
+        eb2 = __vadd2(cy2[a], cu[a]);
+        src = __vmaxs2(src, beats(ea2, z) & 0x0300u);
+        z = __vmaxs2(z, ea2);
+        src = __vmaxs2(src, beats(eb2, z) & 0x0400u);
+        z = __vmins2(__vmaxs2(z, eb2), kM);
+      }
+      const uint32_t nu = __vsub2(z, v), nv = __vsub2(z, cu[a]);
+      const uint32_t zq = __vsub2(z, kQ), zq2 = __vsub2(z, kQ2);
+      const uint32_t ap = __vsub2(ea, zq), bp = __vsub2(eb, zq), a2p = __vsub2(ea2, zq2);
+      const uint32_t floor2 = kSplice ? sd[a] : 0u;
+      uint32_t d = src | (beats(ap, 0) & 0x0800u) | (beats(bp, 0) & 0x1000u) | (beats(a2p, floor2) & 0x2000u);
+      x = __vadd2(__vmaxs2(ap, 0), kNqe);
+      cy[a] = __vadd2(__vmaxs2(bp, 0), kNqe);
+      x2 = __vadd2(__vmaxs2(a2p, floor2), kNqe2);
+      if constexpr (!kSplice) {
+        const uint32_t b2p = __vsub2(eb2, zq2);
+        d |= beats(b2p, 0) & 0x4000u;
+        cy2[a] = __vadd2(__vmaxs2(b2p, 0), kNqe2);
+      }
+      v = nv, cu[a] = nu;
+      row_dir[a] = d;
+    }
+    uint32_t d0, d1, unused0, unused1;
+    pack8(row_dir, d0, d1, unused0, unused1);
+    reinterpret_cast<uint2*>(dir)[b] = make_uint2(d0, d1);
+  }
+}
+
+// The direction byte of cell (t, j) for the traceback: its tile's bytes recomputed when
+// the walk enters it (the fast path's tiles by fast_dir_tile, the others by the general
+// path), as dir_at (tile_task.hpp) does on the host.
+__device__ __forceinline__ uint8_t device_dir_at(const DeviceTask& dt, const TileLayout& l, DirCache& c, int32_t t,
+                                                 int32_t j) {
+  const int32_t T = t / kTile, J = j / kTile;
+  if (T != c.T || J != c.J) {
+    if (tile_path(dt.p, T, J) == TilePath::kFast) {
+      const bool right = (dt.p.flag & 0x02) != 0;
+      if (dt.p.splice)
+        right ? fast_dir_tile<true, true>(dt.p, l, dt.tpack, dt.qpack, dt.m, T, J, c.dir)
+              : fast_dir_tile<true, false>(dt.p, l, dt.tpack, dt.qpack, dt.m, T, J, c.dir);
+      else
+        right ? fast_dir_tile<false, true>(dt.p, l, dt.tpack, dt.qpack, dt.m, T, J, c.dir)
+              : fast_dir_tile<false, false>(dt.p, l, dt.tpack, dt.qpack, dt.m, T, J, c.dir);
+      c.T = T, c.J = J;
+    } else {
+      return dir_at(dt.p, l, dt.tpack, dt.qpack, dt.m, c, t, j);
+    }
+  }
+  return c.dir[(j % kTile) * kTile + t % kTile];
+}
+
 // ---------------------------------------------------------------------------------------
 // One tile anti-diagonal of a task, by one lane
 // ---------------------------------------------------------------------------------------
@@ -445,26 +607,32 @@ __device__ __forceinline__ void compute_step(const DeviceTask& dt, int32_t D, in
   // A tile inside the band takes the fast path (with its pair's other tile, or alone);
   // an APPROX_MAX tile whose u, v the greedy path may read takes the variant that keeps
   // them.
-  auto fast = [&](int32_t T, int32_t J) { return fast_path_tile(p, T, J); };
   auto uv_of = [&](int32_t T, int32_t J) {
     return T >= win.lo && T <= win.hi ? m.uv + tile_index(l, m, T, J) * (2 * kTile * kTile) : nullptr;
   };
-  auto run_fast = [&](int32_t T, int32_t J, int32_t dt) {
+  auto run_fast = [&](int32_t T, int32_t J, int32_t dt, bool edge) {
     if (exact) return fast_pair<true, kSplice>(p, l, tpack, qpack, m, T, J, dt, sel, keys);
     int8_t* uv_a = uv_of(T, J);
     int8_t* uv_b = dt == 1 ? uv_of(T + 1, J - 1) : nullptr;
+    if (edge)
+      return uv_a || uv_b
+                 ? fast_pair<false, kSplice, true, true>(p, l, tpack, qpack, m, T, J, dt, sel, keys, uv_a, uv_b)
+                 : fast_pair<false, kSplice, false, true>(p, l, tpack, qpack, m, T, J, dt, sel, keys);
     if (uv_a || uv_b) return fast_pair<false, kSplice, true>(p, l, tpack, qpack, m, T, J, dt, sel, keys, uv_a, uv_b);
     return fast_pair<false, kSplice>(p, l, tpack, qpack, m, T, J, dt, sel, keys);
   };
   for_lane_pairs(l, D, rank, n_lanes, [&](int32_t T, int32_t J, bool pair) {
-    const bool fa = fast(T, J), fb = pair && fast(T + 1, J - 1);
+    const TilePath ka = tile_path(p, T, J), kb = pair ? tile_path(p, T + 1, J - 1) : TilePath::kTaskEdge;
+    const bool fa = ka == TilePath::kFast || ka == TilePath::kFastEdge;
+    const bool fb = pair && (kb == TilePath::kFast || kb == TilePath::kFastEdge);
     // The pair together when both tiles can take the fast path, else each tile alone
     // (one call site per path: the fast path is long straight-line code).
     bool both_done = false;
     AGATHA_NO_UNROLL
     for (int32_t k = 0; k < (pair ? 2 : 1) && !both_done; ++k) {
       const int32_t dt = k == 0 && fa && fb ? 1 : 0;
-      if ((k == 0 ? fa : fb) && run_fast(T + k, J - k, dt)) {
+      const bool edge = (k == 0 ? ka : kb) == TilePath::kFastEdge || (dt == 1 && kb == TilePath::kFastEdge);
+      if ((k == 0 ? fa : fb) && run_fast(T + k, J - k, dt, edge)) {
         both_done = dt == 1;
         continue;
       }
@@ -524,6 +692,20 @@ __device__ __noinline__ bool static_probe_pair_approx_uv(const DeviceTask* dt, i
   return fast_pair<false, false, true>(dt->p, l, dt->tpack, dt->qpack, dt->m, T, J, 1, *sel, keys, dt->m.uv,
                                        dt->m.uv + 2 * kTile * kTile);
 }
+// The APPROX_MAX variant for tiles at a task edge (kEdge: the border read as records),
+// storing u, v too (its dearest form).
+__device__ __noinline__ bool static_probe_pair_approx_edge(const DeviceTask* dt, int32_t T, int32_t J,
+                                                           const KeySelectors* sel, BestKey* keys) {
+  const TileLayout l = make_layout(dt->p);
+  return fast_pair<false, false, true, true>(dt->p, l, dt->tpack, dt->qpack, dt->m, T, J, 1, *sel, keys, dt->m.uv,
+                                             dt->m.uv + 2 * kTile * kTile);
+}
+__device__ __noinline__ bool static_probe_splice_pair_approx_edge(const DeviceTask* dt, int32_t T, int32_t J,
+                                                                  const KeySelectors* sel, BestKey* keys) {
+  const TileLayout l = make_layout(dt->p);
+  return fast_pair<false, true, true, true>(dt->p, l, dt->tpack, dt->qpack, dt->m, T, J, 1, *sel, keys, dt->m.uv,
+                                            dt->m.uv + 2 * kTile * kTile);
+}
 // The same for a splice task's pair of tiles.
 __device__ __noinline__ bool static_probe_splice_pair_approx_uv(const DeviceTask* dt, int32_t T, int32_t J,
                                                                 const KeySelectors* sel, BestKey* keys) {
@@ -564,6 +746,15 @@ __device__ __noinline__ void static_probe_splice_traceback_tile(const DeviceTask
   const TileLayout l = make_layout(dt->p);
   general_tile<true, true>(dt->p, l, dt->tpack, dt->qpack, dt->m, T, J, col, nullptr, UvWindow{}, dir);
 }
+__device__ __noinline__ void static_probe_fast_dir_tile(const DeviceTask* dt, int32_t T, int32_t J, uint8_t* dir) {
+  const TileLayout l = make_layout(dt->p);
+  fast_dir_tile<false, false>(dt->p, l, dt->tpack, dt->qpack, dt->m, T, J, dir);
+}
+__device__ __noinline__ void static_probe_splice_fast_dir_tile(const DeviceTask* dt, int32_t T, int32_t J,
+                                                               uint8_t* dir) {
+  const TileLayout l = make_layout(dt->p);
+  fast_dir_tile<true, false>(dt->p, l, dt->tpack, dt->qpack, dt->m, T, J, dir);
+}
 __device__ __noinline__ void static_probe_finalize(const DeviceTask* dt, int32_t r, BestKey key, Progress* s) {
   const TileLayout l = make_layout(dt->p);
   finalize_r(dt->p, l, dt->m, r, key, *s);
@@ -578,10 +769,13 @@ __global__ void __launch_bounds__(kWarp* kWarpsPerBlock, kWarpBlocksPerSm)
   static_probe_splice_general_tile(dt, T, J, col, keys);
   static_probe_traceback_tile(dt, T, J, col, dir);
   static_probe_splice_traceback_tile(dt, T, J, col, dir);
+  static_probe_fast_dir_tile(dt, T, J, dir);
+  static_probe_splice_fast_dir_tile(dt, T, J, dir);
   static_probe_finalize(dt, T, keys[0], &prog);
   out[0] = static_probe_pair_exact(dt, T, J, sel, keys) + static_probe_pair_approx(dt, T, J, sel, keys) +
            static_probe_splice_pair_exact(dt, T, J, sel, keys) + static_probe_splice_pair_approx(dt, T, J, sel, keys) +
-           static_probe_pair_approx_uv(dt, T, J, sel, keys) + static_probe_splice_pair_approx_uv(dt, T, J, sel, keys);
+           static_probe_pair_approx_uv(dt, T, J, sel, keys) + static_probe_splice_pair_approx_uv(dt, T, J, sel, keys) +
+           static_probe_pair_approx_edge(dt, T, J, sel, keys) + static_probe_splice_pair_approx_edge(dt, T, J, sel, keys);
   out[1] = static_cast<int>(keys[threadIdx.x % kTileDiagonals]) + dir[threadIdx.x % 64] + prog.max;
 }
 #endif
@@ -788,7 +982,7 @@ __global__ void __launch_bounds__(kTracebackThreads)
   }
   const TileLayout l = make_layout(dt.p);
   DirCache cache;
-  auto dir = [&](int32_t t, int32_t j) { return dir_at(dt.p, l, dt.tpack, dt.qpack, dt.m, cache, t, j); };
+  auto dir = [&](int32_t t, int32_t j) { return device_dir_at(dt, l, cache, t, j); };
   auto range = [&](int32_t r, int32_t& st, int32_t& en) {
     const Range g = range_of(dt.p, r);
     st = g.st, en = g.en;

@@ -67,14 +67,18 @@ void profile_pair(const HostTask& h, int32_t T, int32_t J, bool pair, const UvWi
   const TilePath pa = tile_path(h.p, T, J);
   const TilePath pb = pair ? tile_path(h.p, T + 1, J - 1) : TilePath::kTaskEdge;
   auto kept = [&win](int32_t t) { return t >= win.lo && t <= win.hi; };
-  const bool fa = pa == TilePath::kFast, fb = pair && pb == TilePath::kFast;
+  auto on_fast = [](TilePath k) { return k == TilePath::kFast || k == TilePath::kFastEdge; };
+  const bool fa = on_fast(pa), fb = pair && on_fast(pb);
   for (int32_t k = 0; k < (pair ? 2 : 1); ++k) {
     const int32_t dt = k == 0 && fa && fb ? 1 : 0;
     const TilePath path = k == 0 ? pa : pb;
-    if (path == TilePath::kFast) {
+    if (on_fast(path)) {
       if (h.p.approx_max || h_near(h.mem, T + k, T + k + dt)) {
         ++(dt == 1 ? c.fast_pairs : c.fast_singles);
-        if (h.p.approx_max && (kept(T + k) || (dt == 1 && kept(T + k + 1)))) ++c.fast_keep_uv;
+        if (path == TilePath::kFastEdge || (dt == 1 && pb == TilePath::kFastEdge))
+          ++c.fast_edge;
+        else if (h.p.approx_max && (kept(T + k) || (dt == 1 && kept(T + k + 1))))
+          ++c.fast_keep_uv;
         if (dt == 1) return;
         continue;
       }
@@ -176,7 +180,10 @@ void finish_task(HostTask& h) {
     r.cigar.resize(static_cast<size_t>(i0) + j0 + 2);
     DirCache cache;
     auto dir = [&](int32_t i, int32_t j) {
-      if (h.prof && (i / kTile != cache.T || j / kTile != cache.J)) ++h.prof->traceback_tiles;
+      if (h.prof && (i / kTile != cache.T || j / kTile != cache.J)) {
+        ++h.prof->traceback_tiles;
+        if (tile_path(h.p, i / kTile, j / kTile) == TilePath::kFast) ++h.prof->traceback_fast_tiles;
+      }
       return dir_at(h.p, h.l, h.tpack.data(), h.qpack.data(), h.mem, cache, i, j);
     };
     auto range = [&h](int32_t rr, int32_t& st, int32_t& en) {

@@ -24,14 +24,18 @@ struct TileProfile {
   struct Counts {
     uint64_t tasks = 0, cells = 0;
     uint64_t fast_pairs = 0, fast_singles = 0;  // fast-path calls: two tiles, one tile
-    uint64_t fast_keep_uv = 0;                  // of those, the calls that store u, v (APPROX_MAX)
+    uint64_t fast_edge = 0;     // of those, the calls with an edge tile (TilePath::kFastEdge; APPROX_MAX)
+    uint64_t fast_keep_uv = 0;  // and the other calls that store u, v (APPROX_MAX)
     uint64_t general_far = 0, general_task_edge = 0, general_band_edge = 0;
     uint64_t anti_diagonals = 0, traceback_tiles = 0;
+    uint64_t traceback_fast_tiles = 0;  // of those, the tiles on the fast path (fast_dir_tile)
     void add(const Counts& o) {
       tasks += o.tasks, cells += o.cells, fast_pairs += o.fast_pairs, fast_singles += o.fast_singles;
-      fast_keep_uv += o.fast_keep_uv, general_far += o.general_far, general_task_edge += o.general_task_edge;
+      fast_keep_uv += o.fast_keep_uv, fast_edge += o.fast_edge;
+      general_far += o.general_far, general_task_edge += o.general_task_edge;
       general_band_edge += o.general_band_edge;
       anti_diagonals += o.anti_diagonals, traceback_tiles += o.traceback_tiles;
+      traceback_fast_tiles += o.traceback_fast_tiles;
     }
   };
   Counts kind[kKinds];

@@ -104,16 +104,38 @@ struct UvWindow {
 // four-lane candidate for the best cell). st0 and en0 move by at most one per
 // anti-diagonal, so the tile's worst corners decide it. (An APPROX_MAX tile whose u, v
 // the greedy path may read takes the fast path's variant that stores them.)
-enum class TilePath : uint8_t { kFast, kTaskEdge, kBandEdge };
+//
+// kFastEdge: an APPROX_MAX tile at a task edge that the fast path computes all the same
+// (approx_edge_tile): in APPROX_MAX mode no H, best cell or end value is kept, so a cell
+// needs only a fresh score and its neighbours' values — the tile's cells lie in
+// [st0, en0] of their anti-diagonals (strictly right of st0 but on column 0), the cells
+// above them too, and a tile of the first row or column reads the border's values as a
+// record (dp_cuda.cu's load_up / load_left). A partial tile of the last column computes
+// cells past the target end that no live cell reads. The last row stays general (its
+// cells sit at st0).
+enum class TilePath : uint8_t { kFast, kFastEdge, kTaskEdge, kBandEdge };
+
+AGATHA_HD bool approx_edge_tile(const TaskParams& p, int32_t T, int32_t J) {
+  const int32_t t0 = T * kTile, j0 = J * kTile;
+  const int32_t tmax = imin(t0 + kTile - 1, p.tlen - 1), jmax = imin(j0 + kTile - 1, p.qlen - 1);
+  if (jmax >= p.qlen - 1) return false;             // the last row
+  if (tmax - imax(j0, 1) + 1 > p.w) return false;   // (t, j) and (t, j-1) within en0: t - j <= w, t - j + 1 <= w
+  if (T == 0) return jmax < p.w;                    // st0 = 0 down column 0, left of every other cell
+  return range_of(p, t0 + jmax).st0 < t0;           // the tile's worst cell right of st0
+}
 
 AGATHA_HD TilePath tile_path(const TaskParams& p, int32_t T, int32_t J) {
   const int32_t t0 = T * kTile, j0 = J * kTile;
-  if (T < 1 || J < 1 || t0 + kTile >= p.tlen || j0 + kTile >= p.qlen) return TilePath::kTaskEdge;
+  if (T < 1 || J < 1 || t0 + kTile >= p.tlen || j0 + kTile >= p.qlen)
+    return p.approx_max && approx_edge_tile(p, T, J) ? TilePath::kFastEdge : TilePath::kTaskEdge;
   const Range g = range_of(p, t0 + j0 + kTile - 1);
   if (!(g.ok && g.st0 < t0 && g.en0 >= t0 + 11)) return TilePath::kBandEdge;
   return TilePath::kFast;
 }
-AGATHA_HD bool fast_path_tile(const TaskParams& p, int32_t T, int32_t J) { return tile_path(p, T, J) == TilePath::kFast; }
+AGATHA_HD bool fast_path_tile(const TaskParams& p, int32_t T, int32_t J) {
+  const TilePath k = tile_path(p, T, J);
+  return k == TilePath::kFast || k == TilePath::kFastEdge;
+}
 
 // The per-lane best-cell keys of the anti-diagonals a tile anti-diagonal D touches:
 // k[d] is anti-diagonal 8D + d.
@@ -281,7 +303,7 @@ AGATHA_HD void finalize_r(const TaskParams& p, const TileLayout& l, const TaskMe
 // cached tile is enough.
 struct DirCache {
   int32_t T = -1, J = -1;
-  uint8_t dir[kTile * kTile];
+  alignas(8) uint8_t dir[kTile * kTile];  // a row of a tile is one aligned 64-bit word
 };
 
 AGATHA_HD uint8_t dir_at(const TaskParams& p, const TileLayout& l, const uint32_t* tpack, const uint32_t* qpack,

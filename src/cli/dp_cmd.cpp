@@ -183,14 +183,15 @@ int run_dp(const DpArgs& a) {
       if (c.tasks == 0) continue;
       std::fprintf(stderr,
                    "profile: kind=%s tasks=%llu cells=%llu fast_pairs=%llu fast_singles=%llu fast_keep_uv=%llu "
-                   "general_far=%llu general_task_edge=%llu general_band_edge=%llu anti_diagonals=%llu "
-                   "traceback_tiles=%llu\n",
+                   "fast_edge=%llu general_far=%llu general_task_edge=%llu general_band_edge=%llu anti_diagonals=%llu "
+                   "traceback_tiles=%llu traceback_fast_tiles=%llu\n",
                    gpu::TileProfile::kKindName[k], static_cast<unsigned long long>(c.tasks),
                    static_cast<unsigned long long>(c.cells), static_cast<unsigned long long>(c.fast_pairs),
                    static_cast<unsigned long long>(c.fast_singles), static_cast<unsigned long long>(c.fast_keep_uv),
-                   static_cast<unsigned long long>(c.general_far), static_cast<unsigned long long>(c.general_task_edge),
+                   static_cast<unsigned long long>(c.fast_edge), static_cast<unsigned long long>(c.general_far), static_cast<unsigned long long>(c.general_task_edge),
                    static_cast<unsigned long long>(c.general_band_edge),
-                   static_cast<unsigned long long>(c.anti_diagonals), static_cast<unsigned long long>(c.traceback_tiles));
+                   static_cast<unsigned long long>(c.anti_diagonals), static_cast<unsigned long long>(c.traceback_tiles),
+                   static_cast<unsigned long long>(c.traceback_fast_tiles));
     }
   }
   if (a.check) {

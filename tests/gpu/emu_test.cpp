@@ -420,6 +420,8 @@ TEST(EmuIntrinsics, SixteenBitLanesWrapAndCompareSigned) {
     ASSERT_EQ(__vsub2(a, b), per_lane([](int x, int y, int) { return x - y; })) << std::hex << a << " " << b;
     ASSERT_EQ(__vmaxs2(a, b), per_lane([](int x, int y, int) { return std::max(x, y); })) << std::hex << a << " " << b;
     ASSERT_EQ(__vmins2(a, b), per_lane([](int x, int y, int) { return std::min(x, y); })) << std::hex << a << " " << b;
+    ASSERT_EQ(__vcmpgts2(a, b), per_lane([](int x, int y, int) { return x > y ? 0xffff : 0; })) << std::hex << a << " " << b;
+    ASSERT_EQ(__vcmpges2(a, b), per_lane([](int x, int y, int) { return x >= y ? 0xffff : 0; })) << std::hex << a << " " << b;
     ASSERT_EQ(__vimax3_s16x2(a, b, c), per_lane([](int x, int y, int z) { return std::max({x, y, z}); }));
     ASSERT_EQ(__vimax3_s32(static_cast<int>(a), static_cast<int>(b), static_cast<int>(c)),
               std::max({static_cast<int>(a), static_cast<int>(b), static_cast<int>(c)}));

@@ -181,3 +181,110 @@ TEST(GpuDecisions, ScheduleDoesNotChangeResults) {
 
 }  // namespace
 }  // namespace agatha::gpu
+
+namespace agatha::gpu {
+namespace {
+
+// tile_path is sound: every cell of a tile it sends to the fast path as interior (kFast)
+// lies strictly inside (st0, en1) of its anti-diagonal — no border, no margin, no
+// end-of-band cell, an ordinary four-lane candidate for the best cell — and every cell of
+// an APPROX_MAX edge tile (kFastEdge) meets the weaker rules of that mode; for ksw_extd2
+// bands of every width and for splice tasks (the whole matrix).
+TEST(GpuDecisions, FastPathTilesHoldOnlyOrdinaryCells) {
+  std::mt19937_64 rng(3);
+  size_t fast = 0, edge = 0;
+  for (int i = 0; i < 300; ++i) {
+    std::vector<uint8_t> q(1 + rng() % 200, 0), t(1 + rng() % 200, 1);
+    DpTask task;
+    task.query = q, task.target = t;
+    if (i % 3 == 0) {
+      task.flag = dp_flag::kSplice;
+      task.scoring = {1, 2, 1, 2, 1, 32, 0};
+    } else {
+      task.w = static_cast<int32_t>(rng() % 3 == 0 ? -1 : rng() % 80);
+    }
+    if (i % 2) task.flag |= dp_flag::kApproxMax;
+    const TaskParams p = make_params(task);
+    ASSERT_TRUE(p.active);
+    const TileLayout l = make_layout(p);
+    for (int32_t J = 0; J < l.n_j; ++J)
+      for (int32_t T = row_t_lo(l, J); T <= row_t_hi(l, J); ++T) {
+        const TilePath path = tile_path(p, T, J);
+        if (path == TilePath::kFastEdge) {
+          // APPROX_MAX only: every live cell fresh (in [st0, en0]), right of st0 but on
+          // column 0 (where st0 is 0 and the border is read), the cell above in [.., en0].
+          ++edge;
+          ASSERT_TRUE(p.approx_max);
+          for (int32_t j = J * kTile; j < std::min(J * kTile + kTile, p.qlen); ++j)
+            for (int32_t tt = T * kTile; tt < std::min(T * kTile + kTile, p.tlen); ++tt) {
+              const Range g = range_of(p, tt + j);
+              ASSERT_TRUE(g.ok && g.st0 <= tt && tt <= g.en0 && (tt == 0 ? g.st0 == 0 : g.st0 < tt) &&
+                          (j == 0 || tt <= range_of(p, tt + j - 1).en0))
+                  << "task " << i << " edge tile " << T << "," << J << " cell " << tt << "," << j;
+            }
+          continue;
+        }
+        if (path != TilePath::kFast) continue;
+        ++fast;
+        for (int32_t j = J * kTile; j < J * kTile + kTile; ++j)
+          for (int32_t tt = T * kTile; tt < T * kTile + kTile; ++tt) {
+            const Range g = range_of(p, tt + j);
+            const int32_t en1 = g.st0 + (g.en0 - g.st0) / 4 * 4;
+            ASSERT_TRUE(g.ok && g.st0 < tt && tt < en1 && tt < p.tlen - 1 && j < p.qlen - 1)
+                << "task " << i << " tile " << T << "," << J << " cell " << tt << "," << j;
+          }
+      }
+  }
+  EXPECT_GT(fast, 1000u);
+  EXPECT_GT(edge, 100u);
+}
+
+// gpu-sim's profile of the device's tile paths: every tile of a task that runs to the
+// end is counted once, on one path; every anti-diagonal is finalized; the traceback
+// recomputes tiles only with a CIGAR; APPROX_MAX tasks keep u, v on some fast calls.
+TEST(GpuDecisions, ProfileCountsEveryTileOnce) {
+  std::mt19937_64 rng(9);
+  std::vector<std::vector<uint8_t>> seqs;
+  std::vector<DpTask> tasks;
+  for (int i = 0; i < 40; ++i) {
+    std::vector<uint8_t> t(100 + rng() % 300), q;
+    for (auto& c : t) c = static_cast<uint8_t>(rng() % 4);
+    for (uint8_t c : t) q.push_back(rng() % 30 ? c : static_cast<uint8_t>(rng() % 4));
+    seqs.push_back(std::move(q));
+    seqs.push_back(std::move(t));
+  }
+  int64_t tiles[TileProfile::kKinds] = {}, diagonals[TileProfile::kKinds] = {};
+  for (size_t i = 0; i < seqs.size(); i += 2) {
+    DpTask task;
+    task.query = seqs[i], task.target = seqs[i + 1];
+    const int k = static_cast<int>(i / 2 % 4);
+    task.flag = (k & 1 ? dp_flag::kApproxMax : 0) | (k & 2 ? dp_flag::kSplice : 0) | (i % 3 ? 0 : dp_flag::kScoreOnly);
+    if (k & 2) task.scoring = {1, 2, 1, 2, 1, 32, 0};
+    task.w = 40;
+    tasks.push_back(task);
+    const TaskParams p = make_params(task);
+    const TileLayout l = make_layout(p);
+    tiles[k] += tile_row_offsets(l).back();
+    diagonals[k] += p.qlen + p.tlen - 1;
+  }
+  TileProfile prof;
+  std::vector<DpResult> res(tasks.size());
+  make_gpu_sim_backend(2, Schedule{}, &prof)->run(tasks, res);
+  for (const DpResult& r : res) ASSERT_FALSE(r.zdropped);
+  for (int k = 0; k < TileProfile::kKinds; ++k) {
+    const TileProfile::Counts& c = prof.kind[k];
+    SCOPED_TRACE(TileProfile::kKindName[k]);
+    EXPECT_EQ(c.tasks, 10u);
+    EXPECT_EQ(static_cast<int64_t>(2 * c.fast_pairs + c.fast_singles + c.general_far + c.general_task_edge +
+                                   c.general_band_edge),
+              tiles[k]);
+    EXPECT_EQ(static_cast<int64_t>(c.anti_diagonals), diagonals[k]);
+    EXPECT_GT(c.fast_pairs, 0u);
+    EXPECT_GT(c.traceback_tiles, 0u);
+    EXPECT_LE(c.traceback_fast_tiles, c.traceback_tiles);
+    EXPECT_EQ(c.fast_keep_uv > 0, k == TileProfile::kApprox || k == TileProfile::kSpliceApprox);
+  }
+}
+
+}  // namespace
+}  // namespace agatha::gpu

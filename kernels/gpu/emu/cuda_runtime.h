@@ -23,7 +23,7 @@
 //   * faults can be injected (emu_control.hpp): allocation, launch and copy failures,
 //     a smaller device;
 //   * the packed 16x2 intrinsics the kernel's fast path uses (__vadd2, __vsub2, __vmaxs2,
-//     __vmins2, __vimax3_s16x2, __vimax3_s32), __byte_perm and PTX prmt.b32 with its
+//     __vmins2, __vcmpgts2, __vcmpges2, __vimax3_s16x2, __vimax3_s32), __byte_perm and PTX prmt.b32 with its
 //     sign-replicating selectors (ptx_prmt, which the kernel reaches through inline PTX
 //     on a device), CUDA's vector types (uint2, uint4, int4 ...), and events
 //     (cudaEventRecord and cudaEventElapsedTime time the host's clock when the stream
@@ -406,6 +406,17 @@ inline unsigned __vmins2(unsigned a, unsigned b) {
   using namespace AGATHA_EMU_NS;
   const v2s16 x = to_v2(a), y = to_v2(b);
   return from_v2(x < y ? x : y);
+}
+// Per signed 16-bit lane: 0xffff where the comparison holds, else 0.
+inline unsigned __vcmpgts2(unsigned a, unsigned b) {
+  using namespace AGATHA_EMU_NS;
+  const v2s16 x = to_v2(a), y = to_v2(b);
+  return from_v2(static_cast<v2s16>(x > y));
+}
+inline unsigned __vcmpges2(unsigned a, unsigned b) {
+  using namespace AGATHA_EMU_NS;
+  const v2s16 x = to_v2(a), y = to_v2(b);
+  return from_v2(static_cast<v2s16>(x >= y));
 }
 inline unsigned __vimax3_s16x2(unsigned a, unsigned b, unsigned c) { return __vmaxs2(__vmaxs2(a, b), c); }
 inline unsigned __vimin3_s16x2(unsigned a, unsigned b, unsigned c) { return __vmins2(__vmins2(a, b), c); }
