@@ -40,7 +40,8 @@
 # the general one); each is weighed by its path's static SASS count from the probes
 # (the general path's fixed part plus 64 x its per-cell loop, every branch: an upper
 # bound), summed, and divided by the band cells. Files: ../shared/golden's pb and ontul
-# where present, tests/data/splice's hifi and ont, tests/data/dp/sr (no target). AGATHA
+# where present, tests/data/dp's hifi (map-hifi), tests/data/splice's hifi and ont
+# (spliced), tests/data/dp/sr (short reads: no target). AGATHA
 # names the agatha binary (default build/agatha).
 #
 # --before REV also measures the kernel of commit REV (read with `git archive`; the
@@ -139,14 +140,14 @@ TAGS+=("now:working tree")
 
 # The task mix: gpu-sim's count of the tiles the device computes on each path (agatha
 # dp --backend gpu-sim --profile) for the golden files at hand: the PacBio and
-# ultra-long ONT files of ../shared/golden where it is present, the spliced HiFi and ONT
-# cDNA files and the short-read file of tests/data.
+# ultra-long ONT files of ../shared/golden where it is present, the HiFi, spliced HiFi
+# and ONT cDNA files and the short-read file of tests/data.
 AGATHA=${AGATHA:-build/agatha}
 MIX=()
 if [ -x "$AGATHA" ]; then
   for f in pb:../shared/golden/pb.golden.tsv.gz ontul:../shared/golden/ontul.golden.tsv.gz \
-           splice-hifi:tests/data/splice/hifi.golden.tsv.gz splice-ont:tests/data/splice/ont.golden.tsv.gz \
-           sr:tests/data/dp/sr.golden.tsv.gz; do
+           hifi:tests/data/dp/hifi.golden.tsv.gz splice-hifi:tests/data/splice/hifi.golden.tsv.gz \
+           splice-ont:tests/data/splice/ont.golden.tsv.gz sr:tests/data/dp/sr.golden.tsv.gz; do
     name=${f%%:*} path=${f#*:}
     [ -f "$path" ] || continue
     if "$AGATHA" dp --backend gpu-sim --profile -t "$(nproc)" "$path" -o /dev/null 2>"$WORK/mix.$name"; then

@@ -18,7 +18,8 @@
 #      inputs and whole result (a ksw_extz2 call with agatha's mark 0x20000 in its flag).
 #   3. Simulates short reads with dwgsim (fixed seed) from tests/data/e2e/ont.ref.fa.gz
 #      and maps them with -ax sr, single-end and paired; maps the e2e long reads under
-#      non-default scorings of the long-read presets. Each run's SAM must equal the
+#      non-default scorings of the long-read presets, and the e2e HiFi reads with
+#      -ax map-hifi as it stands (hifi.golden.tsv.gz). Each run's SAM must equal the
 #      installed minimap2's (@PG aside), so the tasks are the ones minimap2 2.24 runs.
 #   4. Keeps a deterministic selection of each run's tasks (scripts/splice_golden.py
 #      sample: duplicates dropped, groups by flag / Z-drop / end bonus, SHA-1 order).
@@ -86,6 +87,7 @@ RUNS=(
 	"scoring|pb.A1B2|700|3000000|$E2E/ont.ref.fa.gz|$E2E/ont.reads.fq.gz|-ax map-pb -A1 -B2 -O3,20 -E2,1"
 	"scoring|ont.O4E2|700|3000000|$E2E/ont.ref.fa.gz|$E2E/ont.reads.fq.gz|-ax map-ont -O4 -E2"
 	"scoring|hifi.z50|400|3000000|$E2E/hifi.ref.fa.gz|$E2E/hifi.reads.fq.gz|-ax map-hifi -z50"
+	"hifi|hifi|1000|3000000|$E2E/hifi.ref.fa.gz|$E2E/hifi.reads.fq.gz|-ax map-hifi"
 	"scoring|asm5.z100|300|3000000|$E2E/MT-human.fa.gz|$E2E/MT-orang.fa.gz|-ax asm5 -z100,50"
 	"wide|ont.A100B200|600|3000000|$E2E/ont.ref.fa.gz|$E2E/ont.reads.fq.gz|-ax map-ont -A100 -B200 -O30,60 -E5,1"
 	"wide|ont.A60O50E10|600|3000000|$E2E/ont.ref.fa.gz|$E2E/ont.reads.fq.gz|-ax map-ont -A60 -B100 -O50 -E10"
@@ -118,7 +120,7 @@ DRV=$(CACHE=$CACHE CC=$CC PYTHON=$PYTHON scripts/ksw2-diff.sh gen 0 0 z 2>&1 >/d
 "$DRV" answer "$W/syn.in.tsv" >"$W/syn.golden.tsv"
 
 mkdir -p "$OUT"
-for f in sr scoring wide syn; do
+for f in sr scoring wide syn hifi; do
 	gzip -9n <"$W/$f.golden.tsv" >"$OUT/$f.golden.tsv.gz"
 	note "$OUT/$f.golden.tsv.gz: $(wc -l <"$W/$f.golden.tsv") tasks, $(stat -c %s "$OUT/$f.golden.tsv.gz") bytes"
 done

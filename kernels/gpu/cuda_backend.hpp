@@ -10,6 +10,8 @@
 
 #include <agatha/dp.hpp>
 
+#include "tile_profile.hpp"
+
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -48,9 +50,14 @@ AGATHA_DECLARE_CUDA_BACKEND
 }
 namespace emu {
 AGATHA_DECLARE_CUDA_BACKEND
+// The emulation counts the paths the kernel itself takes: with `out` set, every later
+// run of a backend adds its counts there (`agatha dp --backend gpu-emu --profile`);
+// null stops the counting.
+void set_profile(TileProfile* out);
 }
 namespace emu_threads {
 AGATHA_DECLARE_CUDA_BACKEND
+void set_profile(TileProfile* out);
 }
 
 #undef AGATHA_DECLARE_CUDA_BACKEND

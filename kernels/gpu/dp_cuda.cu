@@ -42,6 +42,10 @@
 
 #include <cuda_runtime.h>
 
+#if defined(AGATHA_CUDA_EMULATION)
+#include <atomic>
+#include <mutex>
+#endif
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -61,6 +65,26 @@
 
 namespace agatha::gpu::AGATHA_CUDA_NS {
 namespace {
+
+#if defined(AGATHA_CUDA_EMULATION)
+// The emulation's count of the paths the kernel takes (set_profile): one atomic per kind
+// of task and quantity, added to from every lane, moved into the caller's TileProfile
+// after each run. On a device AGATHA_COUNT_PATH is nothing.
+enum PathField {
+  kFastPair, kFastSingle, kFastEdge, kFastKeepUv, kGeneralFar, kGeneralTaskEdge, kGeneralBandEdge,
+  kAntiDiagonals, kTracebackTiles, kTracebackFastTiles, kPathFields
+};
+std::atomic<bool> g_counting{false};
+std::atomic<uint64_t> g_counts[TileProfile::kKinds][kPathFields];
+std::mutex g_profile_mu;
+TileProfile* g_profile = nullptr;
+void count_path(const TaskParams& p, PathField f) {
+  if (g_counting.load(std::memory_order_relaxed)) g_counts[profile_kind(p)][f].fetch_add(1, std::memory_order_relaxed);
+}
+#define AGATHA_COUNT_PATH(p, f) count_path(p, f)
+#else
+#define AGATHA_COUNT_PATH(p, f) ((void)0)
+#endif
 
 // The tuning (policy.hpp), as compile-time constants.
 constexpr int kWarp = kTilePolicy.warp;
@@ -567,7 +591,9 @@ __device__ __forceinline__ uint8_t device_dir_at(const DeviceTask& dt, const Til
                                                  int32_t j) {
   const int32_t T = t / kTile, J = j / kTile;
   if (T != c.T || J != c.J) {
+    AGATHA_COUNT_PATH(dt.p, kTracebackTiles);
     if (tile_path(dt.p, T, J) == TilePath::kFast) {
+      AGATHA_COUNT_PATH(dt.p, kTracebackFastTiles);
       const bool right = (dt.p.flag & 0x02) != 0;
       if (dt.p.splice)
         right ? fast_dir_tile<true, true>(dt.p, l, dt.tpack, dt.qpack, dt.m, T, J, c.dir)
@@ -633,9 +659,22 @@ __device__ __forceinline__ void compute_step(const DeviceTask& dt, int32_t D, in
       const int32_t dt = k == 0 && fa && fb ? 1 : 0;
       const bool edge = (k == 0 ? ka : kb) == TilePath::kFastEdge || (dt == 1 && kb == TilePath::kFastEdge);
       if ((k == 0 ? fa : fb) && run_fast(T + k, J - k, dt, edge)) {
+#if defined(AGATHA_CUDA_EMULATION)
+        AGATHA_COUNT_PATH(p, dt == 1 ? kFastPair : kFastSingle);
+        if (edge)
+          AGATHA_COUNT_PATH(p, kFastEdge);
+        else if (!exact && (uv_of(T + k, J - k) || (dt == 1 && uv_of(T + k + 1, J - k - 1))))
+          AGATHA_COUNT_PATH(p, kFastKeepUv);
+#endif
         both_done = dt == 1;
         continue;
       }
+#if defined(AGATHA_CUDA_EMULATION)
+      const TilePath why = k == 0 ? ka : kb;
+      AGATHA_COUNT_PATH(p, (k == 0 ? fa : fb)           ? kGeneralFar
+                           : why == TilePath::kTaskEdge ? kGeneralTaskEdge
+                                                        : kGeneralBandEdge);
+#endif
       general_tile<false, kSplice>(p, l, tpack, qpack, m, T + k, J - k, col, keys, win, nullptr);
     }
   });
@@ -653,6 +692,7 @@ __device__ __forceinline__ void finalize_step(const DeviceTask& dt, int32_t D, i
     const int32_t r = kTile * D + i;
     if (s.done || r != s.next_r || r > r_last) break;
     finalize_r(dt.p, l, dt.m, r, key(i), s);
+    AGATHA_COUNT_PATH(dt.p, kAntiDiagonals);
     ++s.next_r;
   }
 }
@@ -1095,6 +1135,7 @@ struct Stage {
   size_t lo = 0, n = 0;  // the chunk in flight
   size_t cigar_off = 0;  // where the CIGARs start in `out` (bytes)
   std::vector<size_t> cigar_at;  // each task's CIGAR, from cigar_off (32-bit words)
+  std::vector<uint8_t> kind;     // each task's TileProfile::Kind (the emulation's count)
   bool busy = false;
   // Recorded after the chunk's download; created with cudaEventBlockingSync, so the host
   // thread that waits for the chunk sleeps rather than spinning on a core the read
@@ -1120,6 +1161,23 @@ struct Timing {
   double ms[kParts] = {};
   long chunks = 0;
 };
+
+#if defined(AGATHA_CUDA_EMULATION)
+// Moves the kernel's path counts into the profile set_profile named.
+void flush_profile() {
+  std::lock_guard lock(g_profile_mu);
+  for (int k = 0; k < TileProfile::kKinds; ++k) {
+    uint64_t v[kPathFields];
+    for (int f = 0; f < kPathFields; ++f) v[f] = g_counts[k][f].exchange(0, std::memory_order_relaxed);
+    if (!g_profile) continue;
+    TileProfile::Counts& c = g_profile->kind[k];
+    c.fast_pairs += v[kFastPair], c.fast_singles += v[kFastSingle], c.fast_edge += v[kFastEdge];
+    c.fast_keep_uv += v[kFastKeepUv], c.general_far += v[kGeneralFar], c.general_task_edge += v[kGeneralTaskEdge];
+    c.general_band_edge += v[kGeneralBandEdge], c.anti_diagonals += v[kAntiDiagonals];
+    c.traceback_tiles += v[kTracebackTiles], c.traceback_fast_tiles += v[kTracebackFastTiles];
+  }
+}
+#endif
 
 class CudaBackend final : public DpBackend {
  public:
@@ -1168,6 +1226,9 @@ class CudaBackend final : public DpBackend {
     if (results.size() != tasks.size()) throw Error("DpBackend::run: results and tasks differ in size");
     try {
       run_chunks(tasks, results);
+#if defined(AGATHA_CUDA_EMULATION)
+      flush_profile();
+#endif
     } catch (...) {
       abandon();
       throw;
@@ -1276,6 +1337,8 @@ class CudaBackend final : public DpBackend {
     st.h_in.ensure(in_total / sizeof(Word16) + 1);
     st.h_out.ensure(out_total / sizeof(Word16) + 1);
     st.cigar_at.assign(n, 0);
+    st.kind.resize(n);
+    for (size_t k = 0; k < n; ++k) st.kind[k] = static_cast<uint8_t>(profile_kind(params[lo + k]));
     uint8_t* in = reinterpret_cast<uint8_t*>(st.in.get());
     uint8_t* work = reinterpret_cast<uint8_t*>(st.work.get());
     uint8_t* out = reinterpret_cast<uint8_t*>(st.out.get());
@@ -1406,6 +1469,12 @@ class CudaBackend final : public DpBackend {
       r.score = s.score, r.max = s.max, r.max_q = s.max_q, r.max_t = s.max_t;
       r.mqe = s.mqe, r.mqe_t = s.mqe_t, r.mte = s.mte, r.mte_q = s.mte_q;
       r.zdropped = s.zdropped, r.reach_end = dr.reach_end, r.cells = s.cells;
+#if defined(AGATHA_CUDA_EMULATION)
+      if (g_counting.load(std::memory_order_relaxed)) {
+        std::lock_guard lock(g_profile_mu);
+        if (g_profile) ++g_profile->kind[st.kind[k]].tasks, g_profile->kind[st.kind[k]].cells += s.cells;
+      }
+#endif
       if (dr.n_cigar > 0) {
         const uint32_t* c = cig + st.cigar_at[k];
         r.cigar.assign(c, c + dr.n_cigar);
@@ -1477,5 +1546,14 @@ bool device_available(std::string* why) {
 }
 
 std::unique_ptr<DpBackend> make_backend() { return std::make_unique<CudaBackend>(); }
+
+#if defined(AGATHA_CUDA_EMULATION)
+void set_profile(TileProfile* out) {
+  flush_profile();  // counts of earlier runs go where they were asked to
+  std::lock_guard lock(g_profile_mu);
+  g_profile = out;
+  g_counting.store(out != nullptr, std::memory_order_relaxed);
+}
+#endif
 
 }  // namespace agatha::gpu::AGATHA_CUDA_NS

@@ -43,11 +43,6 @@ struct HostTask {
   TileProfile::Counts* prof = nullptr;  // the worker's counts for this task's kind, or null
 };
 
-TileProfile::Kind profile_kind(const TaskParams& p) {
-  if (p.splice) return p.approx_max ? TileProfile::kSpliceApprox : TileProfile::kSpliceExact;
-  return p.approx_max ? TileProfile::kApprox : TileProfile::kExact;
-}
-
 // fast_pair's test (dp_cuda.cu) of exact mode: the H above the 16 columns of tiles A and B
 // (B = A for one tile) within [-16384, 16383] of the first, else the general path.
 bool h_near(const TaskMem& m, int32_t ta, int32_t tb) {

@@ -105,31 +105,37 @@ struct UvWindow {
 // anti-diagonal, so the tile's worst corners decide it. (An APPROX_MAX tile whose u, v
 // the greedy path may read takes the fast path's variant that stores them.)
 //
-// kFastEdge: an APPROX_MAX tile at a task edge that the fast path computes all the same
-// (approx_edge_tile): in APPROX_MAX mode no H, best cell or end value is kept, so a cell
-// needs only a fresh score and its neighbours' values — the tile's cells lie in
-// [st0, en0] of their anti-diagonals (strictly right of st0 but on column 0), the cells
-// above them too, and a tile of the first row or column reads the border's values as a
-// record (dp_cuda.cu's load_up / load_left). A partial tile of the last column computes
-// cells past the target end that no live cell reads. The last row stays general (its
-// cells sit at st0).
+// kFastEdge: an APPROX_MAX tile at a task or band edge that the fast path computes all the
+// same (approx_fast_tile): in APPROX_MAX mode no H, best cell or end value is kept, so a
+// live cell (t, j) of anti-diagonal r needs only a fresh score — st0(r) <= t <= en0(r) —
+// and its neighbours' values: (t-1, j) and (t, j-1) band cells of r-1, or the border at
+// t = 0 (where st0(r) = 0) and j = 0, which a tile of the first row or column reads as a
+// record (dp_cuda.cu's load_up / load_left). Those rules then resolve every input of the
+// reference to the neighbour's (see compute_cell). A partial tile of the last row or
+// column computes cells past the ends that no live cell reads.
 enum class TilePath : uint8_t { kFast, kFastEdge, kTaskEdge, kBandEdge };
 
-AGATHA_HD bool approx_edge_tile(const TaskParams& p, int32_t T, int32_t J) {
+// The tile's worst cells decide it (st0 and en0 of r are max/min of terms monotone in t
+// and j): with tmax, jmax its last live column and row,
+//   (t-1, j) within st0 of r-1 for t >= 1: j - t <= w - 1, worst at (t0, jmax)
+//     (on column 0, t = 0 needs st0(j) = 0: jmax <= w, and t = 1 the same);
+//   (t, j-1) within en0 of r-1 for j >= 1: t - j + 1 <= w, worst at (tmax, max(j0, 1));
+// which imply st0(r) <= t <= en0(r) for every cell; the terms of st0 and en0 in qlen and
+// tlen hold for any live cell.
+AGATHA_HD bool approx_fast_tile(const TaskParams& p, int32_t T, int32_t J) {
   const int32_t t0 = T * kTile, j0 = J * kTile;
   const int32_t tmax = imin(t0 + kTile - 1, p.tlen - 1), jmax = imin(j0 + kTile - 1, p.qlen - 1);
-  if (jmax >= p.qlen - 1) return false;             // the last row
-  if (tmax - imax(j0, 1) + 1 > p.w) return false;   // (t, j) and (t, j-1) within en0: t - j <= w, t - j + 1 <= w
-  if (T == 0) return jmax < p.w;                    // st0 = 0 down column 0, left of every other cell
-  return range_of(p, t0 + jmax).st0 < t0;           // the tile's worst cell right of st0
+  if (T == 0 ? jmax > p.w : jmax - t0 > p.w - 1) return false;
+  return tmax - imax(j0, 1) + 1 <= p.w;
 }
 
 AGATHA_HD TilePath tile_path(const TaskParams& p, int32_t T, int32_t J) {
   const int32_t t0 = T * kTile, j0 = J * kTile;
   if (T < 1 || J < 1 || t0 + kTile >= p.tlen || j0 + kTile >= p.qlen)
-    return p.approx_max && approx_edge_tile(p, T, J) ? TilePath::kFastEdge : TilePath::kTaskEdge;
+    return p.approx_max && approx_fast_tile(p, T, J) ? TilePath::kFastEdge : TilePath::kTaskEdge;
   const Range g = range_of(p, t0 + j0 + kTile - 1);
-  if (!(g.ok && g.st0 < t0 && g.en0 >= t0 + 11)) return TilePath::kBandEdge;
+  if (!(g.ok && g.st0 < t0 && g.en0 >= t0 + 11))
+    return p.approx_max && approx_fast_tile(p, T, J) ? TilePath::kFastEdge : TilePath::kBandEdge;
   return TilePath::kFast;
 }
 AGATHA_HD bool fast_path_tile(const TaskParams& p, int32_t T, int32_t J) {

@@ -2,6 +2,7 @@
 // vector layout) with a chosen backend; writes answers, checks them, or times them.
 #include "commands.hpp"
 
+#include "../../kernels/gpu/cuda_backend.hpp"
 #include "../../kernels/gpu/gpu_sim.hpp"
 #include "../dp/fallback.hpp"
 #include "../io/line_reader.hpp"
@@ -133,10 +134,14 @@ int run_dp(const DpArgs& a) {
   bopt.log = [](const std::string& msg) { std::fprintf(stderr, "[M::dp] %s\n", msg.c_str()); };
   std::unique_ptr<DpBackend> backend;
   gpu::TileProfile profile;
-  if (a.profile) {
-    if (bopt.backend != "gpu-sim")
-      throw OptionError("--profile counts gpu-sim's run of the CUDA kernel's schedule: it needs --backend gpu-sim");
+  if (a.profile && bopt.backend == "gpu-sim") {
     backend = with_oracle_on_cpu(gpu::make_gpu_sim_backend(bopt.threads, gpu::Schedule{}, &profile), bopt);
+  } else if (a.profile && bopt.backend == "gpu-emu") {
+    gpu::emu::set_profile(&profile);
+    backend = make_dp_backend(bopt);
+  } else if (a.profile) {
+    throw OptionError("--profile counts the CUDA kernel's paths on its host emulation: it needs --backend gpu-emu or "
+                      "gpu-sim");
   } else {
     backend = make_dp_backend(bopt);
   }
@@ -178,6 +183,7 @@ int run_dp(const DpArgs& a) {
     }
   }
   if (a.profile) {
+    if (bopt.backend == "gpu-emu") gpu::emu::set_profile(nullptr);
     for (int k = 0; k < gpu::TileProfile::kKinds; ++k) {
       const gpu::TileProfile::Counts& c = profile.kind[k];
       if (c.tasks == 0) continue;

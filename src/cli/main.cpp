@@ -123,9 +123,10 @@ void add_dp_command(CLI::App& app) {
   sub->add_option("--show", args->show, "Differing tasks to print with --check")->check(CLI::NonNegativeNumber);
   sub->add_flag("--bench", args->bench, "Print tasks/s and cells/s of the DP itself to stderr, in all and by band width (the tasks of each width range timed as one batch)");
   sub->add_flag("--profile", args->profile,
-                "With --backend gpu-sim: print to stderr, per kind of task, the tiles the CUDA kernel computes on each "
-                "of its paths (fast pairs and single tiles; general tiles by reason), the anti-diagonals it "
-                "finalizes and the tiles its traceback recomputes");
+                "With --backend gpu-emu (the CUDA kernel on its host emulation) or gpu-sim (its schedule on the "
+                "host): print to stderr, per kind of task, the tiles the kernel computes on each of its paths (fast "
+                "pairs and single tiles; general tiles by reason), the anti-diagonals it finalizes and the tiles its "
+                "traceback recomputes");
   run_when_parsed(*sub, [args] { return run_dp(*args); });
 }
 

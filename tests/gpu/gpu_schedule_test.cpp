@@ -211,15 +211,18 @@ TEST(GpuDecisions, FastPathTilesHoldOnlyOrdinaryCells) {
       for (int32_t T = row_t_lo(l, J); T <= row_t_hi(l, J); ++T) {
         const TilePath path = tile_path(p, T, J);
         if (path == TilePath::kFastEdge) {
-          // APPROX_MAX only: every live cell fresh (in [st0, en0]), right of st0 but on
-          // column 0 (where st0 is 0 and the border is read), the cell above in [.., en0].
+          // APPROX_MAX only: every live cell fresh (in [st0, en0]); its left neighbour a
+          // band cell of r-1, or on column 0 st0 = 0 (the border); the cell above a band
+          // cell of r-1, or on row 0 the border.
           ++edge;
           ASSERT_TRUE(p.approx_max);
           for (int32_t j = J * kTile; j < std::min(J * kTile + kTile, p.qlen); ++j)
             for (int32_t tt = T * kTile; tt < std::min(T * kTile + kTile, p.tlen); ++tt) {
-              const Range g = range_of(p, tt + j);
-              ASSERT_TRUE(g.ok && g.st0 <= tt && tt <= g.en0 && (tt == 0 ? g.st0 == 0 : g.st0 < tt) &&
-                          (j == 0 || tt <= range_of(p, tt + j - 1).en0))
+              const Range g = range_of(p, tt + j), h = range_of(p, tt + j - 1);
+              const bool fresh = g.ok && g.st0 <= tt && tt <= g.en0;
+              const bool left = tt == 0 ? g.st0 == 0 : h.ok && h.st0 <= tt - 1 && tt - 1 <= h.en0;
+              const bool up = j == 0 || (h.ok && h.st0 <= tt && tt <= h.en0);
+              ASSERT_TRUE(fresh && left && up)
                   << "task " << i << " edge tile " << T << "," << J << " cell " << tt << "," << j;
             }
           continue;

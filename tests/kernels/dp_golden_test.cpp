@@ -120,13 +120,15 @@ TEST_P(Golden, SharedGoldenFiles) {
 // Tasks recorded from minimap2 2.24's own kernels (scripts/record-dp-golden.sh): every
 // DP call kind of the sr preset, long-read presets under non-default scorings, single-
 // affine (ksw_extz2) tasks, scorings past the fast kernels' 8-bit range (which the
-// backends hand to the scalar oracle), random tasks of both kernels.
+// backends hand to the scalar oracle), random tasks of both kernels, the map-hifi
+// preset's own tasks.
 TEST_P(Golden, RecordedScorings) {
   auto backend = test::try_backend(GetParam(), 2);
   if (!backend) GTEST_SKIP() << "this processor cannot run backend " << GetParam();
   const bool sample = GetParam().rfind("gpu", 0) == 0 && !golden_full();
   const size_t stride = sample ? 4 : 1;
-  const std::pair<const char*, size_t> files[] = {{"sr", 5000}, {"scoring", 1966}, {"wide", 1600}, {"syn", 2500}};
+  const std::pair<const char*, size_t> files[] = {
+      {"sr", 5000}, {"scoring", 1966}, {"wide", 1600}, {"syn", 2500}, {"hifi", 761}};
   for (const auto& [name, n] : files) {
     const std::string path = test::source_path(std::string("tests/data/dp/") + name + ".golden.tsv.gz");
     EXPECT_EQ(check_file(*backend, path, stride), (n + stride - 1) / stride) << path;
