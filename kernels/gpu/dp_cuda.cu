@@ -715,54 +715,25 @@ __device__ __forceinline__ BestKey shfl_xor_key(BestKey k, int mask) {
 // The interior-tile path on its own, for scripts/gpu-static.sh: exactly the function the
 // kernels inline for a pair of tiles inside the band, behind a __noinline__ wrapper,
 // called from a kernel with the warp kernel's launch bounds (so its register budget).
-__device__ __noinline__ bool static_probe_pair_exact(const DeviceTask* dt, int32_t T, int32_t J,
-                                                     const KeySelectors* sel, BestKey* keys) {
-  const TileLayout l = make_layout(dt->p);
-  return fast_pair<true>(dt->p, l, dt->tpack, dt->qpack, dt->m, T, J, 1, *sel, keys);
-}
-__device__ __noinline__ bool static_probe_pair_approx(const DeviceTask* dt, int32_t T, int32_t J,
-                                                      const KeySelectors* sel, BestKey* keys) {
-  const TileLayout l = make_layout(dt->p);
-  return fast_pair<false>(dt->p, l, dt->tpack, dt->qpack, dt->m, T, J, 1, *sel, keys);
-}
-// The APPROX_MAX variant that also stores both tiles' u and v (UvWindow).
-__device__ __noinline__ bool static_probe_pair_approx_uv(const DeviceTask* dt, int32_t T, int32_t J,
-                                                         const KeySelectors* sel, BestKey* keys) {
-  const TileLayout l = make_layout(dt->p);
-  return fast_pair<false, false, true>(dt->p, l, dt->tpack, dt->qpack, dt->m, T, J, 1, *sel, keys, dt->m.uv,
-                                       dt->m.uv + 2 * kTile * kTile);
-}
-// The APPROX_MAX variant for tiles at a task edge (kEdge: the border read as records),
-// storing u, v too (its dearest form).
-__device__ __noinline__ bool static_probe_pair_approx_edge(const DeviceTask* dt, int32_t T, int32_t J,
-                                                           const KeySelectors* sel, BestKey* keys) {
-  const TileLayout l = make_layout(dt->p);
-  return fast_pair<false, false, true, true>(dt->p, l, dt->tpack, dt->qpack, dt->m, T, J, 1, *sel, keys, dt->m.uv,
-                                             dt->m.uv + 2 * kTile * kTile);
-}
-__device__ __noinline__ bool static_probe_splice_pair_approx_edge(const DeviceTask* dt, int32_t T, int32_t J,
-                                                                  const KeySelectors* sel, BestKey* keys) {
-  const TileLayout l = make_layout(dt->p);
-  return fast_pair<false, true, true, true>(dt->p, l, dt->tpack, dt->qpack, dt->m, T, J, 1, *sel, keys, dt->m.uv,
-                                            dt->m.uv + 2 * kTile * kTile);
-}
-// The same for a splice task's pair of tiles.
-__device__ __noinline__ bool static_probe_splice_pair_approx_uv(const DeviceTask* dt, int32_t T, int32_t J,
-                                                                const KeySelectors* sel, BestKey* keys) {
-  const TileLayout l = make_layout(dt->p);
-  return fast_pair<false, true, true>(dt->p, l, dt->tpack, dt->qpack, dt->m, T, J, 1, *sel, keys, dt->m.uv,
-                                      dt->m.uv + 2 * kTile * kTile);
-}
-__device__ __noinline__ bool static_probe_splice_pair_exact(const DeviceTask* dt, int32_t T, int32_t J,
-                                                            const KeySelectors* sel, BestKey* keys) {
-  const TileLayout l = make_layout(dt->p);
-  return fast_pair<true, true>(dt->p, l, dt->tpack, dt->qpack, dt->m, T, J, 1, *sel, keys);
-}
-__device__ __noinline__ bool static_probe_splice_pair_approx(const DeviceTask* dt, int32_t T, int32_t J,
-                                                             const KeySelectors* sel, BestKey* keys) {
-  const TileLayout l = make_layout(dt->p);
-  return fast_pair<false, true>(dt->p, l, dt->tpack, dt->qpack, dt->m, T, J, 1, *sel, keys);
-}
+// One wrapper per form: exact and APPROX_MAX, for ksw_extd2 and splice tasks; the
+// APPROX_MAX form that also stores both tiles' u and v (UvWindow), and the one for tiles
+// at a task edge (kEdge: the border read as records), storing u, v too (its dearest form).
+#define AGATHA_PAIR_PROBE(name, ...)                                                                        \
+  __device__ __noinline__ bool name(const DeviceTask* dt, int32_t T, int32_t J, const KeySelectors* sel,      \
+                                    BestKey* keys) {                                                          \
+    const TileLayout l = make_layout(dt->p);                                                                  \
+    return fast_pair<__VA_ARGS__>(dt->p, l, dt->tpack, dt->qpack, dt->m, T, J, 1, *sel, keys, dt->m.uv,      \
+                                  dt->m.uv + 2 * kTile * kTile);                                              \
+  }
+AGATHA_PAIR_PROBE(static_probe_pair_exact, true)
+AGATHA_PAIR_PROBE(static_probe_pair_approx, false)
+AGATHA_PAIR_PROBE(static_probe_pair_approx_uv, false, false, true)
+AGATHA_PAIR_PROBE(static_probe_pair_approx_edge, false, false, true, true)
+AGATHA_PAIR_PROBE(static_probe_splice_pair_exact, true, true)
+AGATHA_PAIR_PROBE(static_probe_splice_pair_approx, false, true)
+AGATHA_PAIR_PROBE(static_probe_splice_pair_approx_uv, false, true, true)
+AGATHA_PAIR_PROBE(static_probe_splice_pair_approx_edge, false, true, true, true)
+#undef AGATHA_PAIR_PROBE
 // The general path (any tile, every rule), for comparison: its per-cell loop; the same
 // for splice tasks; the traceback's recomputation of a tile's direction bytes (both
 // kinds); the finalization of one anti-diagonal (Z-drop test, maxima, greedy path).

@@ -15,20 +15,11 @@
 
 namespace agatha::gpu {
 
-// A splice (ksw_exts2) task's parameters: see TaskParams::splice.
-inline TaskParams make_splice_params(const DpTask& task) {
-  TaskParams p{};
-  kernels::SpliceSetup s;
-  p.active = kernels::prepare_splice(task, s);
-  p.splice = true;
-  p.qlen = static_cast<int32_t>(task.query.size());
-  p.tlen = static_cast<int32_t>(task.target.size());
-  p.flag = task.flag;
-  p.zdrop = task.zdrop, p.end_bonus = task.end_bonus;
-  if (!p.active) return p;
-  p.w = p.qlen > p.tlen ? p.qlen : p.tlen;
+// What the kernels' set-ups (kernels::Setup, kernels::SpliceSetup) share, and the flags.
+template <class Setup>
+void copy_setup(const DpTask& task, const Setup& s, TaskParams& p) {
   p.long_thres = s.long_thres;
-  p.q = s.q, p.e = s.e, p.q2 = s.q2, p.e2 = 0, p.qe = s.qe, p.qe2 = s.q2;
+  p.q = s.q, p.e = s.e, p.q2 = s.q2, p.qe = s.qe;
   p.qe_row0 = s.qe_row0;
   p.long_diff = s.long_diff;
   p.sc_match = s.sc_match, p.sc_mismatch = s.sc_mismatch, p.sc_ambi = s.sc_ambi;
@@ -36,6 +27,28 @@ inline TaskParams make_splice_params(const DpTask& task) {
   p.approx_drop = (task.flag & dp_flag::kApproxDrop) != 0;
   p.extz_only = (task.flag & dp_flag::kExtzOnly) != 0;
   p.rev_cigar = (task.flag & dp_flag::kRevCigar) != 0;
+}
+
+// The task's lengths, flags, Z-drop and end bonus.
+inline TaskParams task_shape(const DpTask& task) {
+  TaskParams p{};
+  p.qlen = static_cast<int32_t>(task.query.size());
+  p.tlen = static_cast<int32_t>(task.target.size());
+  p.flag = task.flag;
+  p.zdrop = task.zdrop, p.end_bonus = task.end_bonus;
+  return p;
+}
+
+// A splice (ksw_exts2) task's parameters: see TaskParams::splice.
+inline TaskParams make_splice_params(const DpTask& task) {
+  TaskParams p = task_shape(task);
+  kernels::SpliceSetup s;
+  p.active = kernels::prepare_splice(task, s);
+  p.splice = true;
+  if (!p.active) return p;
+  copy_setup(task, s, p);
+  p.w = p.qlen > p.tlen ? p.qlen : p.tlen;
+  p.e2 = 0, p.qe2 = s.q2;
   return p;
 }
 
@@ -52,24 +65,13 @@ inline std::vector<int8_t> splice_site_bytes(const DpTask& task) {
 
 inline TaskParams make_params(const DpTask& task) {
   if (task.flag & dp_flag::kSplice) return make_splice_params(task);
-  TaskParams p{};
+  TaskParams p = task_shape(task);
   kernels::Setup s;
   p.active = kernels::prepare(task, s);
-  p.qlen = static_cast<int32_t>(task.query.size());
-  p.tlen = static_cast<int32_t>(task.target.size());
-  p.flag = task.flag;
-  p.zdrop = task.zdrop, p.end_bonus = task.end_bonus;
   if (!p.active) return p;
+  copy_setup(task, s, p);
   p.w = s.w;
-  p.long_thres = s.long_thres;
-  p.q = s.q, p.e = s.e, p.q2 = s.q2, p.e2 = s.e2, p.qe = s.qe, p.qe2 = s.qe2;
-  p.qe_row0 = s.qe_row0;
-  p.long_diff = s.long_diff;
-  p.sc_match = s.sc_match, p.sc_mismatch = s.sc_mismatch, p.sc_ambi = s.sc_ambi;
-  p.with_cigar = s.with_cigar, p.approx_max = s.approx_max;
-  p.approx_drop = (task.flag & dp_flag::kApproxDrop) != 0;
-  p.extz_only = (task.flag & dp_flag::kExtzOnly) != 0;
-  p.rev_cigar = (task.flag & dp_flag::kRevCigar) != 0;
+  p.e2 = s.e2, p.qe2 = s.qe2;
   return p;
 }
 
