@@ -2,8 +2,10 @@
 # Builds agatha and its tests with AddressSanitizer and UndefinedBehaviorSanitizer in
 # ./build-asan and runs the suites that cover input handling and the CPU engine: options,
 # io, index, map, format, align, pipeline, cli, eval, util; kernels but for its differential
-# tests and the full golden files (the hand-checked fixtures, the extremes, local_sw and
-# the committed golden subset on every backend); the end-to-end tests (gpu-emu's
+# tests, the full golden files and gpu-sim's run of the splice golden files (the
+# hand-checked fixtures, the extremes, local_sw, the committed golden subset on every
+# backend, the splice golden files on the others, gpu-emu's kernel source among them);
+# the end-to-end tests (gpu-emu's
 # end-to-end pass excepted: it is the slowest and its kernel source is covered by the
 # golden subset), and the fuzz corpus replays. Any sanitizer report fails the run. CUDA
 # is left out (nvcc does not take -fsanitize).
@@ -31,7 +33,7 @@ filter='-ProgressLargeIndex.*' run options io index map format align pipeline cl
   fuzz-eval_alignments fuzz-eval_truth fuzz-junc_bed fuzz-base_mods || status=1
 # kernels and e2e are one test process each, mostly on one core: they run side by side,
 # each with meson logs of its own name.
-filter='-*/DpDifferential.*:DpLongTask.*:*/Golden.SharedGoldenFiles/*' run --logbase kernels kernels &
+filter='-*/DpDifferential.*:DpLongTask.*:*/Golden.SharedGoldenFiles/*:*/SpliceDp.GoldenTasks*/gpu_sim' run --logbase kernels kernels &
 kernels_pid=$!
 # The e2e cases once, as minimap2 2.31 (the default): their --compat 2.24 runs take the
 # same code but for the rules of include/agatha/compat.hpp, and CI's time is limited

@@ -334,8 +334,8 @@ size_t check_splice_file(DpBackend& backend, const std::string& path) {
   return recs.size();
 }
 
-// Every committed golden task on every backend (the GPU backends hand splice tasks to
-// the cpu backend; every backend hands the wide scorings to the scalar oracle).
+// Every committed golden task on every backend (the GPU backends on their own splice
+// kernel; every backend hands the wide scorings to the scalar oracle).
 TEST_P(SpliceDp, GoldenTasks) {
   const std::pair<const char*, size_t> files[] = {
       {"ont", 900}, {"hifi", 700}, {"drna", 500}, {"edge", 2042}, {"wide", 2022}};
