@@ -324,28 +324,18 @@ for tag in tags:
         pair_instr[(kind, mode)] = n
         if mode == "exact" or kind not in per_cell:
             per_cell[kind] = max(per_cell.get(kind, 0), pc) if back == 0 else 1e9
-    general = {}
-    for kind, probe in (("extd2", "static_probe_general_tile"), ("exts2", "static_probe_splice_general_tile")):
-        c = path_cost(funcs, labels, probe)
-        if c:
-            general[kind] = c
-            print(f"general path ({kind}, general_tile, any tile, every rule): {c[0] + c[1]} SASS instructions; its "
-                  f"per-cell loop body {c[1]} (static, every branch)")
-    trace = {}
-    for kind, probe in (("extd2", "static_probe_traceback_tile"), ("exts2", "static_probe_splice_traceback_tile")):
-        c = path_cost(funcs, labels, probe)
-        if c:
-            trace[kind] = c
-            print(f"traceback tile ({kind}, direction bytes recomputed): {c[0] + c[1]} SASS instructions; per-cell "
-                  f"loop body {c[1]}")
-    fast_trace = {}
-    for kind, probe in (("extd2", "static_probe_fast_dir_tile"), ("exts2", "static_probe_splice_fast_dir_tile")):
-        c = path_cost(funcs, labels, probe)
-        if c:
-            # the loop is the row loop (8 rows, the row's 8 cells unrolled)
-            fast_trace[kind] = c[0] + 8 * c[1]
-            print(f"traceback tile on the fast path ({kind}, fast_dir_tile): {c[0] + c[1]} SASS instructions, its row "
-                  f"loop {c[1]}: {fast_trace[kind]} a tile, {fast_trace[kind] / 64:.2f} a cell")
+    # per kind, (fixed, loop) of the general path and the traceback's two paths
+    general, trace, fast_trace = {}, {}, {}
+    for table, probe, what in ((general, "general_tile", "general path ({}, general_tile, any tile, every rule)"),
+                               (trace, "traceback_tile", "traceback tile ({}, direction bytes recomputed)"),
+                               (fast_trace, "fast_dir_tile", "traceback tile on the fast path ({}, fast_dir_tile)")):
+        for kind, prefix in (("extd2", "static_probe_"), ("exts2", "static_probe_splice_")):
+            c = path_cost(funcs, labels, prefix + probe)
+            if not c: continue
+            table[kind] = c
+            print(f"{what.format(kind)}: {c[0] + c[1]} SASS instructions; its loop body {c[1]} (static, every branch)")
+    # the fast traceback tile's loop is its row loop (8 rows, a row's 8 cells unrolled)
+    fast_trace = {k: c[0] + 8 * c[1] for k, c in fast_trace.items()}
     fin = path_cost(funcs, labels, "static_probe_finalize")
     if fin:
         print(f"finalization of one anti-diagonal (finalize_r): {fin[0] + fin[1]} SASS instructions (static, every branch)")

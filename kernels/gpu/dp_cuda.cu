@@ -200,6 +200,15 @@ __device__ __forceinline__ void pack8(const uint32_t (&in)[kTile], uint32_t& a0,
   a1 = prmt(w45, w67, 0x5410), b1 = prmt(w45, w67, 0x7632);
 }
 
+// Row b's lanes [0, a, 0, b'] of one record column held packed 4 rows a word (wa: tile
+// A's two words, wb: B's), unpacked as in unpack8.
+__device__ __forceinline__ uint32_t row_lanes(const uint32_t (&wa)[2], const uint32_t (&wb)[2], int b) {
+  const int k = b % 4;
+  const uint32_t keep = k & 1 ? 0xff00ff00u : 0x00ff00ffu;
+  const uint32_t pick = k == 0 ? 0x4101u : k == 1 ? 0x5010u : k == 2 ? 0x6121u : 0x7030u;
+  return prmt(wa[b / 4] & keep, wb[b / 4], pick);
+}
+
 // The tie byte of a best-cell candidate at pair position pos (t - t0 of A, 0..15) for
 // each phase st0 mod 4 (byte ph): priority (4 - lane) << 4 | (15 - pos), so that the
 // larger byte is the reference's choice among equal H.
@@ -383,13 +392,8 @@ __device__ __forceinline__ bool fast_pair(const TaskParams& p, const TileLayout&
   uint32_t row_v[kKeepUv ? kTile : 1];  // kKeepUv: the row's v, by column
   AGATHA_ROW_LOOP
   for (int b = 0; b < kTile; ++b) {
-    // Row b's (x, v, x2) of A and B, unpacked as in unpack8.
-    const int k = b % 4;
-    const uint32_t keep = k & 1 ? 0xff00ff00u : 0x00ff00ffu;
-    const uint32_t pick = k == 0 ? 0x4101u : k == 1 ? 0x5010u : k == 2 ? 0x6121u : 0x7030u;
-    uint32_t x = prmt(rx_a[b / 4] & keep, rx_b[b / 4], pick);
-    uint32_t v = prmt(rv_a[b / 4] & keep, rv_b[b / 4], pick);
-    uint32_t x2 = prmt(rw_a[b / 4] & keep, rw_b[b / 4], pick);
+    // Row b's (x, v, x2) of A and B.
+    uint32_t x = row_lanes(rx_a, rx_b, b), v = row_lanes(rv_a, rv_b, b), x2 = row_lanes(rw_a, rw_b, b);
     const uint32_t qp = ((qwa >> (4 * b)) & 0xf) << 4 | ((qwb >> (4 * b)) & 0xf) << 12;
     AGATHA_CELL_LOOP
     for (int a = 0; a < kTile; ++a) {
@@ -532,12 +536,7 @@ __device__ __forceinline__ void fast_dir_tile(const TaskParams& p, const TileLay
   auto beats = [](uint32_t a, uint32_t b) { return kRight ? __vcmpges2(a, b) : __vcmpgts2(a, b); };
   AGATHA_NO_UNROLL
   for (int b = 0; b < kTile; ++b) {
-    const int k = b % 4;
-    const uint32_t keep = k & 1 ? 0xff00ff00u : 0x00ff00ffu;
-    const uint32_t pick = k == 0 ? 0x4101u : k == 1 ? 0x5010u : k == 2 ? 0x6121u : 0x7030u;
-    uint32_t x = prmt(rx[b / 4] & keep, rx[b / 4], pick);
-    uint32_t v = prmt(rv[b / 4] & keep, rv[b / 4], pick);
-    uint32_t x2 = prmt(rw[b / 4] & keep, rw[b / 4], pick);
+    uint32_t x = row_lanes(rx, rx, b), v = row_lanes(rv, rv, b), x2 = row_lanes(rw, rw, b);
     const uint32_t qp = ((qw >> (4 * b)) & 0xf) * 0x1010u;
     uint32_t row_dir[kTile];  // the cells' direction bytes, in byte 1 of each lane
     AGATHA_UNROLL
