@@ -49,6 +49,7 @@ void AnnotateIgnoreWritesEnd(const char* file, int line);
 #endif
 #endif
 #if defined(AGATHA_EMU_ASAN) && !defined(AGATHA_EMU_THREADS)
+#include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
 #endif
 
@@ -770,6 +771,12 @@ void run_block(const std::function<void()>& body, dim3 grid, dim3 block, unsigne
     l.ids.block = uint3{bx % grid.x, bx / grid.x % grid.y, bx / (grid.x * grid.y)};
     l.ids.block_dim = block, l.ids.grid_dim = grid;
     l.stack = t_stacks.get(static_cast<size_t>(i));
+#if defined(AGATHA_EMU_ASAN)
+    // A lane's stack is reused by the next block (and its address by a later thread's
+    // mapping): frames that never returned (lane_entry's) or an earlier thread's frames
+    // leave poisoned shadow bytes there, which a new lane's frames would trip over.
+    __asan_unpoison_memory_region(l.stack, kStack);
+#endif
     l.sp = make_context(l.stack, kStack, lane_entry, &l);
   }
   for (;;) {
