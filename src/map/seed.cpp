@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <array>
 #include <functional>
+#include <utility>
 
+#include "../util/parallel_for.hpp"
 #include "radix_sort.hpp"
 #include "sdust.hpp"
 
@@ -11,6 +13,17 @@ namespace agatha::map {
 namespace {
 
 constexpr int kMaxHighOccPerStreak = 128;  // MAX_MAX_HIGH_OCC
+
+// A query's minimizers (or seeds) are split among threads in pieces of at least this
+// many: below it, starting threads costs more than the piece's work.
+constexpr size_t kMinParallelPiece = size_t{1} << 14;
+
+// Pieces [b, e) of [0, n) for up to `threads` threads: (count, size), count 1 when n is
+// too small to split.
+std::pair<size_t, size_t> pieces_of(size_t n, int threads) {
+  const size_t k = std::clamp<size_t>(n / kMinParallelPiece, 1, static_cast<size_t>(std::max(threads, 1)));
+  return {k, (n + k - 1) / k};
+}
 
 // Keeps the k seeds of [st, en) with the smallest (count, index) and filters the rest of
 // the streak; then filters any streak seed above max_max_occ.
@@ -63,12 +76,12 @@ std::vector<index::Minimizer> query_minimizers(std::span<const std::string_view>
   return mv;
 }
 
-void filter_query_repeats(std::vector<index::Minimizer>& mv, int32_t mid_occ, float q_occ_frac) {
+void filter_query_repeats(std::vector<index::Minimizer>& mv, int32_t mid_occ, float q_occ_frac, int threads) {
   const size_t n = mv.size();
   if (n <= static_cast<size_t>(std::max(mid_occ, 0)) || q_occ_frac <= 0.0f || mid_occ <= 0) return;
   std::vector<Anchor> by_x(n);  // (x, original index)
   for (size_t i = 0; i < n; ++i) by_x[i] = {mv[i].x, i};
-  radix_sort_by_x(by_x.data(), by_x.data() + n);
+  radix_sort_by_x(by_x.data(), by_x.data() + n, threads);
   std::vector<bool> drop(n, false);
   for (size_t st = 0, i = 1; i <= n; ++i) {
     if (i < n && by_x[i].x == by_x[st].x) continue;
@@ -84,14 +97,20 @@ void filter_query_repeats(std::vector<index::Minimizer>& mv, int32_t mid_occ, fl
   mv.resize(k);
 }
 
-std::vector<Seed> lookup_seeds(const std::vector<index::Minimizer>& mv, const index::MinimizerIndex& idx) {
+std::vector<Seed> lookup_seeds(const std::vector<index::Minimizer>& mv, const index::MinimizerIndex& idx,
+                               int threads) {
   // All of the read's hashes are looked up together (MinimizerIndex::lookup_batch), so
-  // that their cache misses overlap.
+  // that their cache misses overlap; a long query's in pieces side by side (each hash's
+  // lookup is independent of the others).
   const size_t n = mv.size();
   std::vector<uint64_t> hashes(n), scratch(n);
   std::vector<std::span<const uint64_t>> hits(n);
-  for (size_t i = 0; i < n; ++i) hashes[i] = mv[i].x >> 8;
-  idx.lookup_batch(hashes.data(), n, hits.data(), scratch.data());
+  const auto [n_pieces, piece] = pieces_of(n, threads);
+  util::parallel_for(n_pieces, threads, [&](size_t k, int) {
+    const size_t b = k * piece, e = std::min(n, b + piece);
+    for (size_t i = b; i < e; ++i) hashes[i] = mv[i].x >> 8;
+    idx.lookup_batch(hashes.data() + b, e - b, hits.data() + b, scratch.data() + b);
+  });
   std::vector<Seed> seeds;
   seeds.reserve(n);
   for (size_t i = 0; i < n; ++i) {
@@ -154,35 +173,68 @@ int32_t drop_filtered_seeds(std::vector<Seed>& seeds, std::vector<uint64_t>& min
   return rep_len + (rep_en - rep_st);
 }
 
+namespace {
+
+// The anchor of seed s's hit r (collect_seed_hits).
+Anchor anchor_of(const Seed& s, uint64_t r, int32_t qlen, const index::MinimizerIndex& idx, const AlignOptions& opt,
+                 bool is_self) {
+  const uint64_t qpos = s.q_pos >> 1, span = s.q_span;
+  const uint64_t rid_rpos = (r & 0xffffffff00000000ULL) | (static_cast<uint32_t>(r) >> 1);
+  Anchor p;
+  if ((r & 1) == (s.q_pos & 1)) {
+    p.x = rid_rpos;
+    p.y = span << 32 | qpos;
+  } else if (!opt.qstrand) {  // the reverse strand in the read's reverse-complement coordinates
+    p.x = anchor_bit::kReverse | rid_rpos;
+    p.y = span << 32 | static_cast<uint32_t>(qlen - static_cast<int32_t>(qpos + 1 - span) - 1);
+  } else {  // --qstrand: the read's own coordinates, the reference's reverse strand
+    const auto rlen = static_cast<int64_t>(idx.reference().seq(static_cast<uint32_t>(r >> 32)).len);
+    const int64_t rpos = static_cast<uint32_t>(r) >> 1;
+    p.x = anchor_bit::kReverse | (r & 0xffffffff00000000ULL) | static_cast<uint32_t>(rlen - (rpos + 1 - span) - 1);
+    p.y = span << 32 | qpos;
+  }
+  p.y |= static_cast<uint64_t>(s.seg_id) << anchor_bit::kSegShift;
+  if (s.is_tandem) p.y |= anchor_bit::kTandem;
+  if (is_self) p.y |= anchor_bit::kSelf;
+  return p;
+}
+
+}  // namespace
+
 std::vector<Anchor> make_anchors(const std::vector<Seed>& seeds, int32_t qlen, std::string_view qname,
                                  const index::MinimizerIndex& idx, const AlignOptions& opt, int threads) {
   size_t total = 0;
   for (const Seed& s : seeds) total += s.hits.size();
   std::vector<Anchor> a;
-  a.reserve(total);
-  for (const Seed& s : seeds) {
-    const uint64_t qpos = s.q_pos >> 1, span = s.q_span;
-    for (const uint64_t r : s.hits) {
-      bool is_self = false;
-      if (skip_hit(r, s, qname, qlen, idx, opt, is_self)) continue;
-      const uint64_t rid_rpos = (r & 0xffffffff00000000ULL) | (static_cast<uint32_t>(r) >> 1);
-      Anchor p;
-      if ((r & 1) == (s.q_pos & 1)) {
-        p.x = rid_rpos;
-        p.y = span << 32 | qpos;
-      } else if (!opt.qstrand) {  // the reverse strand in the read's reverse-complement coordinates
-        p.x = anchor_bit::kReverse | rid_rpos;
-        p.y = span << 32 | static_cast<uint32_t>(qlen - static_cast<int32_t>(qpos + 1 - span) - 1);
-      } else {  // --qstrand: the read's own coordinates, the reference's reverse strand
-        const auto rlen = static_cast<int64_t>(idx.reference().seq(static_cast<uint32_t>(r >> 32)).len);
-        const int64_t rpos = static_cast<uint32_t>(r) >> 1;
-        p.x = anchor_bit::kReverse | (r & 0xffffffff00000000ULL) | static_cast<uint32_t>(rlen - (rpos + 1 - span) - 1);
-        p.y = span << 32 | qpos;
+  // Without the options that skip hits (skip_hit), seed i's anchors are the slots
+  // [first[i], first[i] + its hits) of the array, and pieces of the seeds fill their
+  // slots side by side.
+  const bool every_hit = !opt.no_diag && !opt.no_dual && !opt.for_only && !opt.rev_only;
+  const auto [n_pieces, piece] = pieces_of(total, threads);
+  if (every_hit && n_pieces > 1) {
+    const size_t seeds_per_piece = (seeds.size() + n_pieces - 1) / n_pieces;
+    std::vector<size_t> first(n_pieces + 1, 0);
+    for (size_t k = 0; k < n_pieces; ++k) {
+      const size_t b = std::min(seeds.size(), k * seeds_per_piece), e = std::min(seeds.size(), b + seeds_per_piece);
+      size_t m = 0;
+      for (size_t i = b; i < e; ++i) m += seeds[i].hits.size();
+      first[k + 1] = first[k] + m;
+    }
+    a.resize(total);
+    util::parallel_for(n_pieces, threads, [&](size_t k, int) {
+      const size_t b = std::min(seeds.size(), k * seeds_per_piece), e = std::min(seeds.size(), b + seeds_per_piece);
+      Anchor* out = a.data() + first[k];
+      for (size_t i = b; i < e; ++i)
+        for (const uint64_t r : seeds[i].hits) *out++ = anchor_of(seeds[i], r, qlen, idx, opt, false);
+    });
+  } else {
+    a.reserve(total);
+    for (const Seed& s : seeds) {
+      for (const uint64_t r : s.hits) {
+        bool is_self = false;
+        if (skip_hit(r, s, qname, qlen, idx, opt, is_self)) continue;
+        a.push_back(anchor_of(s, r, qlen, idx, opt, is_self));
       }
-      p.y |= static_cast<uint64_t>(s.seg_id) << anchor_bit::kSegShift;
-      if (s.is_tandem) p.y |= anchor_bit::kTandem;
-      if (is_self) p.y |= anchor_bit::kSelf;
-      a.push_back(p);
     }
   }
   radix_sort_by_x(a.data(), a.data() + a.size(), threads);
@@ -265,8 +317,8 @@ ReadSeeds look_up_read(std::span<const std::string_view> segs, const index::Mini
   for (const auto& s : segs) out.qlen += static_cast<int64_t>(s.size());
   if (out.qlen == 0) return out;
   std::vector<index::Minimizer> mv = query_minimizers(segs, idx, opt.sdust_thres, threads);
-  if (opt.q_occ_frac > 0.0f) filter_query_repeats(mv, mid_occ, opt.q_occ_frac);
-  out.seeds = lookup_seeds(mv, idx);
+  if (opt.q_occ_frac > 0.0f) filter_query_repeats(mv, mid_occ, opt.q_occ_frac, threads);
+  out.seeds = lookup_seeds(mv, idx, threads);
   return out;
 }
 

@@ -50,11 +50,15 @@ struct SeedResult {
                                                              int threads = 1);
 
 // Removes query minimizers whose full x occurs more than mid_occ times and more than
-// n * q_occ_frac times in the read; skipped when n <= mid_occ (mm_seed_mz_flt).
-void filter_query_repeats(std::vector<index::Minimizer>& mv, int32_t mid_occ, float q_occ_frac);
+// n * q_occ_frac times in the read; skipped when n <= mid_occ (mm_seed_mz_flt). Its sort
+// runs on up to `threads` threads (the same result).
+void filter_query_repeats(std::vector<index::Minimizer>& mv, int32_t mid_occ, float q_occ_frac, int threads = 1);
 
 // Seeds for the minimizers with at least one index hit, in order (mm_seed_collect_all).
-[[nodiscard]] std::vector<Seed> lookup_seeds(const std::vector<index::Minimizer>& mv, const index::MinimizerIndex& idx);
+// A query of many minimizers (a contig) is looked up in pieces on up to `threads`
+// threads (the same seeds).
+[[nodiscard]] std::vector<Seed> lookup_seeds(const std::vector<index::Minimizer>& mv, const index::MinimizerIndex& idx,
+                                             int threads = 1);
 
 // Marks high-occurrence seeds as filtered (mm_seed_select, or the plain cutoff
 // when occ_dist <= 0 or max_max_occ <= max_occ).
@@ -65,7 +69,8 @@ void select_seeds(std::vector<Seed>& seeds, int32_t qlen, int32_t max_occ, int32
 
 // Anchors of the kept seeds (collect_seed_hits), sorted by x. qname is used only by the
 // all-vs-all options (no_diag, no_dual).
-// The sort runs on up to `threads` threads (the same order).
+// The anchors are made (where no option skips hits) and sorted on up to `threads`
+// threads (the same anchors in the same order).
 [[nodiscard]] std::vector<Anchor> make_anchors(const std::vector<Seed>& seeds, int32_t qlen, std::string_view qname,
                                                const index::MinimizerIndex& idx, const AlignOptions& opt,
                                                int threads = 1);

@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
 #include <string>
 #include <vector>
 
@@ -121,6 +122,55 @@ TEST(MidOcc, FractionAndClamps) {
   EXPECT_EQ(index::resolve_mid_occ(idx, opt), 1'000'000);
   opt.mid_occ = 7;  // -f 7
   EXPECT_EQ(index::resolve_mid_occ(idx, opt), 7);
+}
+
+// A contig as a query: its lookups, the query-repeat filter's sort and the anchors are
+// made in pieces on several threads, and must give what one thread gives — the same
+// seeds (position, span, hits, tandem mark), the same anchors in the same order, rep_len
+// and mini_pos — for thread counts that split it in 1 to 5 pieces, with the options
+// that skip hits (which keep the serial loop) too.
+TEST(SeedsOnThreads, LongQueryGivesTheSerialResult) {
+  std::mt19937_64 rng(29);
+  std::string genome(1600000, 'A');
+  for (char& c : genome) c = "ACGT"[rng() % 4];
+  // Repeats: a 3 kb unit copied 40 times (high-occurrence seeds, the query-repeat filter).
+  const std::string unit = genome.substr(5000, 3000);
+  for (int c = 0; c < 40; ++c) genome.replace(200000 + c * 3100, unit.size(), unit);
+  AlignOptions opt;
+  opt.apply_preset("asm5");
+  opt.validate();
+  const auto idx = index::MinimizerIndex::build({{"chr", genome}}, opt);
+  // The query: a copy of most of the genome with a substitution every ~300 bases.
+  std::string query = genome.substr(1000, 1500000);
+  for (size_t i = 0; i < query.size(); i += 200 + rng() % 200) query[i] = "ACGT"[(query[i] + 1) % 4];
+  const std::vector<std::string_view> segs{query};
+  for (const bool skip_options : {false, true}) {
+    AlignOptions o = opt;
+    o.q_occ_frac = 0.0001f;  // the query's own repeats are filtered too
+    if (skip_options) o.no_dual = true;  // (the query "a" sorts before "chr": its hits are kept)
+    const int32_t mid_occ = 5;
+    const ReadSeeds one = look_up_read(segs, idx, o, mid_occ, 1);
+    ASSERT_GT(one.seeds.size(), size_t{5} << 14);  // five pieces of at least 2^14
+    const SeedResult want = collect_anchors(one, "a", idx, o, mid_occ, 1);
+    ASSERT_GT(want.anchors.size(), size_t{70000});
+    for (const int threads : {2, 3, 5}) {
+      const ReadSeeds got = look_up_read(segs, idx, o, mid_occ, threads);
+      ASSERT_EQ(got.seeds.size(), one.seeds.size()) << threads;
+      for (size_t i = 0; i < one.seeds.size(); ++i) {
+        const Seed &a = one.seeds[i], &b = got.seeds[i];
+        ASSERT_TRUE(a.q_pos == b.q_pos && a.q_span == b.q_span && a.seg_id == b.seg_id &&
+                    a.hits.data() == b.hits.data() && a.hits.size() == b.hits.size() && a.is_tandem == b.is_tandem)
+            << "seed " << i << " threads " << threads;
+      }
+      const SeedResult res = collect_anchors(got, "a", idx, o, mid_occ, threads);
+      EXPECT_EQ(res.rep_len, want.rep_len);
+      EXPECT_EQ(res.mini_pos, want.mini_pos);
+      ASSERT_EQ(res.anchors.size(), want.anchors.size());
+      for (size_t i = 0; i < want.anchors.size(); ++i)
+        ASSERT_TRUE(res.anchors[i].x == want.anchors[i].x && res.anchors[i].y == want.anchors[i].y)
+            << "anchor " << i << " threads " << threads << " skip options " << skip_options;
+    }
+  }
 }
 
 }  // namespace
