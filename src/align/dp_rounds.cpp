@@ -70,17 +70,35 @@ DpResult provisional_result(const DpTask& task) {
   return r;
 }
 
-void DpMemo::compute(const DpTask& task, DpResult& result) {
+bool DpMemo::compute_counted(const DpTask& task, DpResult& result) {
   const Key key = key_of(task);
-  auto it = index_.find(key);
-  if (it != index_.end()) {
-    const Entry& e = entries_[it->second];
-    if (e.answered) {
-      result = e.result;
-      return;
+  // Only the look-up and the new entry's place are under the shard's lock: an answered
+  // entry is not changed during a pass (answer() runs between passes), and a new entry's
+  // fields are read only after the pass (pending_tasks), so both are copied outside it.
+  Shard& shard = shards_[key.h1 % kShards];
+  const Entry* done = nullptr;
+  Entry* fresh = nullptr;
+  {
+    const std::lock_guard<SpinLock> lock(shard.lock);
+    auto it = shard.index.find(key);
+    if (it == shard.index.end()) {
+      fresh = &shard.entries.emplace_back();
+      shard.index.emplace(key, fresh);
+    } else if (it->second->answered) {
+      done = it->second;
     }
-  } else {
-    Entry& e = entries_.emplace_back();
+  }
+  if (done) {
+    result = done->result;
+    return false;
+  }
+  {
+    const std::lock_guard<SpinLock> lock(*pending_lock_);
+    if (fresh) pending_.push_back(fresh);
+    ++missed_;
+  }
+  if (fresh) {
+    Entry& e = *fresh;
     e.query.assign(task.query.begin(), task.query.end());
     e.target.assign(task.target.begin(), task.target.end());
     e.task = task;
@@ -88,24 +106,22 @@ void DpMemo::compute(const DpTask& task, DpResult& result) {
     e.task.target = e.target;
     e.junc.assign(task.junc.begin(), task.junc.end());
     e.task.junc = e.junc;
-    index_.emplace(key, entries_.size() - 1);
-    pending_.push_back(entries_.size() - 1);
   }
-  ++missed_;
   result = provisional_result(task);
+  return true;
 }
 
 std::vector<DpTask> DpMemo::pending_tasks() const {
   std::vector<DpTask> tasks;
   tasks.reserve(pending_.size());
-  for (size_t i : pending_) tasks.push_back(entries_[i].task);
+  for (const Entry* e : pending_) tasks.push_back(e->task);
   return tasks;
 }
 
 void DpMemo::answer(std::vector<DpResult>&& results) {
   if (results.size() != pending_.size()) throw Error("internal: DP answers do not match the pending tasks");
   for (size_t k = 0; k < pending_.size(); ++k) {
-    Entry& e = entries_[pending_[k]];
+    Entry& e = *pending_[k];
     e.result = std::move(results[k]);
     e.answered = true;
     e.task = DpTask();
@@ -114,6 +130,12 @@ void DpMemo::answer(std::vector<DpResult>&& results) {
     std::vector<uint8_t>().swap(e.junc);
   }
   pending_.clear();
+}
+
+size_t DpMemo::size() const {
+  size_t n = 0;
+  for (size_t i = 0; i < kShards; ++i) n += shards_[i].entries.size();
+  return n;
 }
 
 }  // namespace agatha::align

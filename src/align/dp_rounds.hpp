@@ -24,13 +24,18 @@
 // Tasks are matched on their parameters, lengths and a 128-bit fingerprint of the
 // sequences; the sequences of a pending task are held only until it is answered.
 //
-// Threading: one DpMemo per read; a memo is used by one thread at a time.
+// Threading: one DpMemo per read. Its compute may be called from several threads at
+// once (the regions of a long read aligned side by side: align_regions with threads);
+// the rest (begin_pass, pending_tasks, answer) from one thread between passes.
 #pragma once
 
 #include <agatha/dp.hpp>
 
+#include <atomic>
 #include <cstdint>
 #include <deque>
+#include <memory>
+#include <mutex>
 #include <unordered_map>
 #include <vector>
 
@@ -38,9 +43,25 @@
 
 namespace agatha::align {
 
+// A lock for critical sections of a few hundred instructions (a sleeping lock's
+// wake-up would cost more than the section).
+class SpinLock {
+ public:
+  void lock() {
+    while (flag_.test_and_set(std::memory_order_acquire))
+      while (flag_.test(std::memory_order_relaxed)) __builtin_ia32_pause();
+  }
+  void unlock() { flag_.clear(std::memory_order_release); }
+
+ private:
+  std::atomic_flag flag_;
+};
+
 class DpMemo final : public DpSource {
  public:
-  void compute(const DpTask& task, DpResult& result) override;
+  void compute(const DpTask& task, DpResult& result) override { (void)compute_counted(task, result); }
+  bool compute_counted(const DpTask& task, DpResult& result) override;
+  bool concurrent() const override { return true; }
   bool record_sequences() const override { return false; }
   size_t provisional_count() const override { return missed_; }
 
@@ -55,7 +76,7 @@ class DpMemo final : public DpSource {
   // Files the answers of pending_tasks() (same order) and frees their sequences.
   void answer(std::vector<DpResult>&& results);
 
-  size_t size() const { return entries_.size(); }
+  size_t size() const;
 
  private:
   struct Key {
@@ -71,11 +92,20 @@ class DpMemo final : public DpSource {
     DpResult result;
     bool answered = false;
   };
+  // The entries by key, in shards (by the key's h1) that threads lock apart. An entry
+  // stays where it is (a deque) until the memo goes.
+  static constexpr size_t kShards = 64;
+  struct Shard {
+    SpinLock lock;
+    std::unordered_map<Key, Entry*, KeyHash> index;
+    std::deque<Entry> entries;
+  };
   static Key key_of(const DpTask& task);
 
-  std::deque<Entry> entries_;
-  std::unordered_map<Key, size_t, KeyHash> index_;
-  std::vector<size_t> pending_;
+  // Held by pointer: a memo moves with its read's job.
+  std::unique_ptr<Shard[]> shards_ = std::make_unique<Shard[]>(kShards);
+  std::unique_ptr<SpinLock> pending_lock_ = std::make_unique<SpinLock>();  // over pending_ and missed_
+  std::vector<Entry*> pending_;
   size_t missed_ = 0;
 };
 

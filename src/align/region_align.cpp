@@ -2,6 +2,8 @@
 // region_align.hpp.
 #include "region_align.hpp"
 
+#include "../util/parallel_for.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <climits>
@@ -27,6 +29,14 @@ namespace {
 inline int32_t ax(const Anchor& a) { return static_cast<int32_t>(a.x); }
 inline int32_t ay(const Anchor& a) { return static_cast<int32_t>(a.y); }
 inline int32_t aspan(const Anchor& a) { return static_cast<int32_t>(a.y >> 32 & 0xff); }
+
+// A read's regions may be aligned side by side (align_regions with threads): each
+// region's thread writes flag bits into its own anchors (filter_bad_seeds), while
+// another region's extension_bounds reads those anchors' positions. The flag bits are
+// set, and the neighbours' y read, as whole atomic words (relaxed: the positions and
+// spans read never change, only the flag bits beside them).
+inline void set_flag(Anchor& a, uint64_t bit) { __atomic_fetch_or(&a.y, bit, __ATOMIC_RELAXED); }
+inline Anchor neighbour(const Anchor* a, int32_t i) { return {a[i].x, __atomic_load_n(&a[i].y, __ATOMIC_RELAXED)}; }
 
 // mm_adjust_minier
 void adjust_minier(const index::MinimizerIndex& idx, const ReadCodes& read, const Anchor& a, int32_t& r, int32_t& q) {
@@ -185,7 +195,7 @@ void filter_bad_seeds(int as1, int cnt1, Anchor* a, int min_gap, int diff_thres,
     if (k == n || k >= max_en) {
       if (max_en > 0)
         for (int i = K[static_cast<size_t>(max_st)]; i < K[static_cast<size_t>(max_en)]; ++i)
-          a[as1 + i].y |= ab::kIgnore;
+          set_flag(a[as1 + i], ab::kIgnore);
       max = 0, max_st = max_en = -1;
       if (k == n) break;
     }
@@ -234,8 +244,8 @@ void filter_bad_seeds_alt(int as1, int cnt1, Anchor* a, int min_gap, int max_ext
     }
     if (l > k + 1) {
       const int end = K[static_cast<size_t>(l - 1)];
-      for (int j = K[static_cast<size_t>(k)]; j < end; ++j) a[as1 + j].y |= ab::kIgnore;
-      a[as1 + end].y |= ab::kLongJoin;
+      for (int j = K[static_cast<size_t>(k)]; j < end; ++j) set_flag(a[as1 + j], ab::kIgnore);
+      set_flag(a[as1 + end], ab::kLongJoin);
     }
     k = l;
   }
@@ -363,7 +373,8 @@ ExtensionBounds extension_bounds(const AlignOptions& opt, const Anchor* a, int32
   int32_t qs0 = ay(a[r.as]) + 1 - aspan(a[r.as]);
   int32_t rs1 = 0, qs1 = 0, l = 0;
   for (int32_t i = r.as - 1; i >= 0 && a[i].x >> 32 == ref_strand; --i) {
-    const int32_t x = ax(a[i]) + 1 - aspan(a[i]), y = ay(a[i]) + 1 - aspan(a[i]);
+    const Anchor n = neighbour(a, i);
+    const int32_t x = ax(n) + 1 - aspan(n), y = ay(n) + 1 - aspan(n);
     if (x < rs0 && y < qs0 && ++l > opt.min_cnt) {
       l = std::max(rs0 - x, qs0 - y);
       rs1 = std::max(0, rs0 - l), qs1 = qs0 - l;
@@ -386,7 +397,8 @@ ExtensionBounds extension_bounds(const AlignOptions& opt, const Anchor* a, int32
   int32_t re1 = rlen, qe1 = qlen;
   l = 0;
   for (int32_t i = r.as + r.cnt; i < n_a && a[i].x >> 32 == ref_strand; ++i) {
-    const int32_t x = ax(a[i]) + 1, y = ay(a[i]) + 1;
+    const Anchor n = neighbour(a, i);
+    const int32_t x = ax(n) + 1, y = ay(n) + 1;
     if (x > re0 && y > qe0 && ++l > opt.min_cnt) {
       l = std::max(x - re0, y - qe0);
       re1 = re0 + l, qe1 = qe0 + l;
@@ -932,13 +944,16 @@ void attach_alignment(Region& r, const RegionAlignment& al) {
 
 }  // namespace
 
-std::vector<RegionAlignment> align_regions(const AlignOptions& opt, const index::MinimizerIndex& idx,
-                                           const ReadCodes& read, std::vector<Region>& regs,
-                                           const std::vector<Anchor>& chained, DpSource& dp,
-                                           const index::Junctions* junctions) {
-  std::vector<Anchor> a = squeeze_anchors(regs, chained);
-  std::vector<uint8_t> split(regs.size(), 0);
-  std::vector<RegionAlignment> out;
+namespace {
+
+// align_regions' loop over regs (with split, one entry per region), from its first
+// region: each region in order, the parts a split inserts after it, and the inversion
+// between split parts. A region's alignment reads and writes only its own anchors and
+// its own parts, so the loop over a part of the regions gives, for them, what the loop
+// over all gives.
+void align_in_order(const AlignOptions& opt, const index::MinimizerIndex& idx, const ReadCodes& read,
+                    std::vector<Region>& regs, std::vector<uint8_t>& split, std::vector<Anchor>& a, DpSource& dp,
+                    const index::Junctions* junctions, std::vector<RegionAlignment>& out) {
   for (size_t i = 0; i < regs.size(); ++i) {
     out.push_back(align_region(opt, idx, read, regs, split, i, a, dp, junctions));
     if (regs[i].cnt > 0) attach_alignment(regs[i], out.back());
@@ -956,7 +971,63 @@ std::vector<RegionAlignment> align_regions(const AlignOptions& opt, const index:
       }
     }
   }
-  for (size_t i = 0; i < regs.size(); ++i) regs[i].split = split[i] & (kSplitFirst | kSplitSecond);
+}
+
+// A thread's view of a source that takes calls from several threads: its own count of
+// provisional answers, which the Z-drop test of each gap fill compares before and after
+// its call (align_one).
+class ThreadView final : public DpSource {
+ public:
+  explicit ThreadView(DpSource& shared) : shared_(shared) {}
+  void compute(const DpTask& task, DpResult& result) override { provisional_ += shared_.compute_counted(task, result); }
+  bool record_sequences() const override { return shared_.record_sequences(); }
+  size_t provisional_count() const override { return provisional_; }
+
+ private:
+  DpSource& shared_;
+  size_t provisional_ = 0;
+};
+
+}  // namespace
+
+std::vector<RegionAlignment> align_regions(const AlignOptions& opt, const index::MinimizerIndex& idx,
+                                           const ReadCodes& read, std::vector<Region>& regs,
+                                           const std::vector<Anchor>& chained, DpSource& dp,
+                                           const index::Junctions* junctions, int threads) {
+  std::vector<Anchor> a = squeeze_anchors(regs, chained);
+  std::vector<RegionAlignment> out;
+  if (threads <= 1 || regs.size() <= 1 || !dp.concurrent()) {
+    std::vector<uint8_t> split(regs.size(), 0);
+    align_in_order(opt, idx, read, regs, split, a, dp, junctions, out);
+    for (size_t i = 0; i < regs.size(); ++i) regs[i].split = split[i] & (kSplitFirst | kSplitSecond);
+    return out;
+  }
+  // Regions side by side, the longest first; each region's parts and alignments are
+  // then put back in the regions' order, which is the order of the loop over all.
+  struct Group {
+    std::vector<Region> regs;
+    std::vector<uint8_t> split;
+    std::vector<RegionAlignment> out;
+  };
+  std::vector<Group> groups(regs.size());
+  std::vector<size_t> order(regs.size());
+  for (size_t g = 0; g < regs.size(); ++g) order[g] = g;
+  std::stable_sort(order.begin(), order.end(), [&](size_t u, size_t v) { return regs[u].cnt > regs[v].cnt; });
+  util::parallel_for(order.size(), threads, [&](size_t k, int) {
+    Group& g = groups[order[k]];
+    g.regs = {regs[order[k]]};
+    g.split = {0};
+    ThreadView view(dp);
+    align_in_order(opt, idx, read, g.regs, g.split, a, view, junctions, g.out);
+  });
+  regs.clear();
+  for (Group& g : groups) {
+    for (size_t i = 0; i < g.regs.size(); ++i) {
+      g.regs[i].split = g.split[i] & (kSplitFirst | kSplitSecond);
+      regs.push_back(std::move(g.regs[i]));
+    }
+    for (RegionAlignment& r : g.out) out.push_back(std::move(r));
+  }
   return out;
 }
 
@@ -970,8 +1041,8 @@ std::vector<RegionAlignment> align_regions(const AlignOptions& opt, const index:
 
 void align_skeleton(const AlignOptions& opt, const index::MinimizerIndex& idx, const ReadCodes& read,
                     std::vector<Region>& regs, const std::vector<Anchor>& chained, DpSource& dp,
-                    const index::Junctions* junctions) {
-  (void)align_regions(opt, idx, read, regs, chained, dp, junctions);
+                    const index::Junctions* junctions, int threads) {
+  (void)align_regions(opt, idx, read, regs, chained, dp, junctions, threads);
   const int qlen = static_cast<int>(read.fwd.size());
   map::filter_regions(opt, qlen, regs);
   // Not with sr or --sr=rna; with --split-prefix, at the merge; 2.31 not with the

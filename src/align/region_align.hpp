@@ -66,6 +66,15 @@ class DpSource {
   // serves the final answer, such as the Z-drop test of a provisional first pass, is
   // skipped after one.
   virtual size_t provisional_count() const { return 0; }
+  // Whether compute_counted may be called from several threads at once (a read's regions
+  // are then aligned side by side, each thread counting its own provisional answers).
+  virtual bool concurrent() const { return false; }
+  // compute(), returning whether the answer was provisional.
+  virtual bool compute_counted(const DpTask& task, DpResult& result) {
+    const size_t before = provisional_count();
+    compute(task, result);
+    return provisional_count() != before;
+  }
 };
 
 // Runs every call at once on a backend (one task per batch).
@@ -180,11 +189,14 @@ inline constexpr uint8_t kSplitFirst = 1, kSplitSecond = 2, kSplitInv = 4;
 // align_regs' loop without the clean-up after it: squeezes the anchors and aligns every
 // region in order (split parts included), then the inversion between split parts
 // (mm_align1_inv). Returns the alignments in call order; regions' coordinates are set to
-// the aligned ones and inversion regions are inserted as minimap2 does.
+// the aligned ones and inversion regions are inserted as minimap2 does. With threads > 1
+// and a source that takes concurrent calls (DpSource::concurrent), the regions are
+// aligned side by side on up to `threads` threads: the same regions and alignments in
+// the same order (the calls reach the source in another order).
 [[nodiscard]] std::vector<RegionAlignment> align_regions(const AlignOptions& opt, const index::MinimizerIndex& idx,
                                                          const ReadCodes& read, std::vector<map::Region>& regs,
                                                          const std::vector<map::Anchor>& chained, DpSource& dp,
-                                                         const index::Junctions* junctions = nullptr);
+                                                         const index::Junctions* junctions = nullptr, int threads = 1);
 [[nodiscard]] std::vector<RegionAlignment> align_regions(const AlignOptions& opt, const index::MinimizerIndex& idx,
                                                          const ReadCodes& read, std::vector<map::Region>& regs,
                                                          const std::vector<map::Anchor>& chained, DpBackend& dp,
@@ -197,6 +209,6 @@ inline constexpr uint8_t kSplitFirst = 1, kSplitSecond = 2, kSplitInv = 4;
 // and mm_hit_sort (all in map/hit.hpp).
 void align_skeleton(const AlignOptions& opt, const index::MinimizerIndex& idx, const ReadCodes& read,
                     std::vector<map::Region>& regs, const std::vector<map::Anchor>& chained, DpSource& dp,
-                    const index::Junctions* junctions = nullptr);
+                    const index::Junctions* junctions = nullptr, int threads = 1);
 
 }  // namespace agatha::align

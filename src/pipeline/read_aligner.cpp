@@ -53,7 +53,8 @@ void ReadAligner::align_segments(AlignJob& job, std::vector<std::vector<Region>>
   for (size_t i = 0; i < job.segs.size(); ++i) {
     SegmentJob& sg = job.segs[i];
     if (!sg.codes) continue;  // no region
-    align::align_skeleton(opt_, idx_, *sg.codes, regs[i], sg.mapping.chains.anchors, dp, &mapper_.junctions());
+    align::align_skeleton(opt_, idx_, *sg.codes, regs[i], sg.mapping.chains.anchors, dp, &mapper_.junctions(),
+                          job.threads);
   }
 }
 

@@ -132,18 +132,44 @@ void radix_sort(T* beg, T* end, Key key) {
   }
 }
 
-// radix_sort on up to `threads` threads: the first pass on this one, then its buckets
-// side by side. Each bucket is sorted by the same passes as in radix_sort, so the order
-// (of equal keys too) is radix_sort's.
+namespace radix_detail {
+
+// msd_sort on up to `threads` threads: a pass on this one, then its buckets side by
+// side; a bucket holding more than a thread's share of the range (the forward strand's
+// anchors when the first digit is the strand, one reference sequence's) is sorted the
+// same way first, on all of them, so that one bucket does not leave the others idle.
+template <class T, class Key>
+void msd_sort_parallel(T* beg, T* end, int shift, Key key, int threads) {
+  const size_t n = static_cast<size_t>(end - beg);
+  if (threads <= 1 || n <= kSmall) return sort_bucket(beg, end, shift + kDigitBits, key);
+  std::array<T*, size_t{1} << kDigitBits> stop;
+  shift = msd_pass(beg, end, shift, key, stop);
+  if (shift <= 0) return;
+  const size_t share = n / static_cast<size_t>(threads);
+  const int next = shift > kDigitBits ? shift - kDigitBits : 0;
+  std::array<size_t, size_t{1} << kDigitBits> rest;
+  size_t n_rest = 0;
+  for (size_t d = 0; d < stop.size(); ++d) {
+    T* const b = d == 0 ? beg : stop[d - 1];
+    if (static_cast<size_t>(stop[d] - b) > share && shift > 0 && static_cast<size_t>(stop[d] - b) > kSmall)
+      msd_sort_parallel(b, stop[d], next, key, threads);
+    else
+      rest[n_rest++] = d;
+  }
+  parallel_for(n_rest, threads, [&](size_t k, int) {
+    const size_t d = rest[k];
+    sort_bucket(d == 0 ? beg : stop[d - 1], stop[d], shift, key);
+  });
+}
+
+}  // namespace radix_detail
+
+// radix_sort on up to `threads` threads. Each bucket of each pass is sorted by the same
+// passes as in radix_sort, so the order (of equal keys too) is radix_sort's.
 template <class T, class Key>
 void radix_sort_parallel(T* beg, T* end, Key key, int threads) {
   if (threads <= 1 || static_cast<size_t>(end - beg) <= radix_detail::kSmall) return radix_sort(beg, end, key);
-  std::array<T*, size_t{1} << radix_detail::kDigitBits> stop;
-  const int shift = radix_detail::msd_pass(beg, end, 64 - radix_detail::kDigitBits, key, stop);
-  if (shift <= 0) return;
-  parallel_for(stop.size(), threads, [&](size_t d, int) {
-    radix_detail::sort_bucket(d == 0 ? beg : stop[d - 1], stop[d], shift, key);
-  });
+  radix_detail::msd_sort_parallel(beg, end, 64 - radix_detail::kDigitBits, key, threads);
 }
 
 }  // namespace agatha::util

@@ -110,6 +110,31 @@ TEST(RadixSort, ParallelGivesTheSameOrder) {
   }
 }
 
+// Anchors of one long query: nearly all on the forward strand and one reference
+// sequence, with repeated positions. The bucket of the first pass that holds most of
+// them is itself split on all threads (msd_sort_parallel), at every level where one
+// bucket holds more than a thread's share: the order, ties included, is radix_sort's.
+TEST(RadixSort, ParallelSplitsADominantBucket) {
+  std::mt19937_64 rng(37);
+  for (size_t n : {3000, 200000}) {
+    for (uint64_t span : {2000ull, 1ull << 24}) {
+      std::vector<Anchor> a(n);
+      for (size_t i = 0; i < n; ++i) {
+        const uint64_t strand = rng() % 100 == 0, rid = rng() % 50 == 0 ? 1 + rng() % 2 : 0;
+        a[i] = {strand << 63 | rid << 32 | rng() % span, i};
+      }
+      std::vector<Anchor> want = a;
+      radix_sort_by_x(want.data(), want.data() + want.size());
+      for (int threads : {2, 3, 5, 16}) {
+        std::vector<Anchor> got = a;
+        radix_sort_by_x(got.data(), got.data() + got.size(), threads);
+        for (size_t i = 0; i < n; ++i)
+          ASSERT_EQ(got[i].y, want[i].y) << "n=" << n << " span=" << span << " threads=" << threads;
+      }
+    }
+  }
+}
+
 // Keys shaped like anchors (strand << 63 | rid << 32 | position), whose high digits are
 // shared by the whole range or by a bucket: the passes skipped over shared digits must
 // leave the same order as the model, which makes every pass.
