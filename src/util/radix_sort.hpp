@@ -23,6 +23,7 @@
 // plain-value instantiations minimap2 uses are in src/map/radix_sort.hpp.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cstddef>
@@ -134,14 +135,14 @@ void radix_sort(T* beg, T* end, Key key) {
 
 namespace radix_detail {
 
-// msd_sort on up to `threads` threads: a pass on this one, then its buckets side by
-// side; a bucket holding more than a thread's share of the range (the forward strand's
-// anchors when the first digit is the strand, one reference sequence's) is sorted the
-// same way first, on all of them, so that one bucket does not leave the others idle.
+// msd_sort of more than kSmall records on up to `threads` (> 1) threads: a pass on this
+// one, then its buckets side by side; a bucket holding more than a thread's share of the
+// range (the forward strand's anchors when the first digit is the strand, one reference
+// sequence's) is sorted the same way first, on all of them, so that one bucket does not
+// leave the others idle.
 template <class T, class Key>
 void msd_sort_parallel(T* beg, T* end, int shift, Key key, int threads) {
   const size_t n = static_cast<size_t>(end - beg);
-  if (threads <= 1 || n <= kSmall) return sort_bucket(beg, end, shift + kDigitBits, key);
   std::array<T*, size_t{1} << kDigitBits> stop;
   shift = msd_pass(beg, end, shift, key, stop);
   if (shift <= 0) return;
@@ -151,7 +152,7 @@ void msd_sort_parallel(T* beg, T* end, int shift, Key key, int threads) {
   size_t n_rest = 0;
   for (size_t d = 0; d < stop.size(); ++d) {
     T* const b = d == 0 ? beg : stop[d - 1];
-    if (static_cast<size_t>(stop[d] - b) > share && shift > 0 && static_cast<size_t>(stop[d] - b) > kSmall)
+    if (static_cast<size_t>(stop[d] - b) > std::max(share, kSmall))
       msd_sort_parallel(b, stop[d], next, key, threads);
     else
       rest[n_rest++] = d;
