@@ -57,6 +57,7 @@ TEST(EmuStacks, StalePoisonOnAReusedLaneStackIsCleared) {
     EXPECT_EQ(h[lanes + l], l * kArray + kArray * (kArray - 1) / 2) << "lane " << l;
   }
   EXPECT_EQ(cudaFree(d), 0);
+  agatha_emu::set_host_threads(0);  // back to all cores for the suite's other tests
   agatha_emu::reset();
 }
 
