@@ -91,9 +91,34 @@ struct Params {
   }
 };
 
-// Substitution scores of the cells [t, t+W).
-inline V scores(const Params& k, const uint8_t* sf, const uint8_t* qrr, int t) {
-  return Vec::lookup(k.score_table, Vec::xor_(Vec::load(sf + t), Vec::load(qrr + t)));
+#if defined(AGATHA_ISA_AVX512)
+// The same constants as 32-lane vectors: the low halves of the registers above.
+struct HalfParams {
+  Half::T zero, q, q2, qe, qe2, mch, one, two, three, four, score_table, cont_e, cont_f, cont_e2, cont_f2;
+  explicit HalfParams(const Params& k)
+      : zero(Half::of(k.zero)),
+        q(Half::of(k.q)),
+        q2(Half::of(k.q2)),
+        qe(Half::of(k.qe)),
+        qe2(Half::of(k.qe2)),
+        mch(Half::of(k.mch)),
+        one(Half::of(k.one)),
+        two(Half::of(k.two)),
+        three(Half::of(k.three)),
+        four(Half::of(k.four)),
+        score_table(Half::of(k.score_table)),
+        cont_e(Half::of(k.cont_e)),
+        cont_f(Half::of(k.cont_f)),
+        cont_e2(Half::of(k.cont_e2)),
+        cont_f2(Half::of(k.cont_f2)) {}
+};
+#endif
+
+// Substitution scores of the cells [t, t+W). VX is the vector type (Vec, or Half for
+// the last cells of an anti-diagonal), K the constants as that type holds them.
+template <class VX, class K>
+inline typename VX::T scores(const K& k, const uint8_t* sf, const uint8_t* qrr, int t) {
+  return VX::lookup(k.score_table, VX::xor_(VX::load(sf + t), VX::load(qrr + t)));
 }
 
 enum class Mode { kScoreOnly, kLeft, kRight };
@@ -111,23 +136,27 @@ struct Row {
 // The reference refreshes the scores in 16-cell chunks starting at st0 while the chunk
 // start is <= en0, i.e. the cells [st0, cend]; the other cells keep the score last
 // stored for them. Returns the scores of [t, t+W) and stores them back.
-__attribute__((always_inline)) inline V score_vector(const Params& k, const Row& w, int t) {
-  V sc = scores(k, w.sf, w.qrr, t);
-  if (t < w.st0 || t + Vec::W - 1 > w.cend) {  // partly stale
-    const int lo = std::max(w.st0 - t, 0), hi = std::min(w.cend - t, Vec::W - 1);
-    sc = Vec::keep_outside(Vec::load(w.s + t), sc, lo, hi);
+template <class VX, class K>
+__attribute__((always_inline)) inline typename VX::T score_vector(const K& k, const Row& w, int t) {
+  typename VX::T sc = scores<VX>(k, w.sf, w.qrr, t);
+  if (t < w.st0 || t + VX::W - 1 > w.cend) {  // partly stale
+    const int lo = std::max(w.st0 - t, 0), hi = std::min(w.cend - t, VX::W - 1);
+    sc = VX::keep_outside(VX::load(w.s + t), sc, lo, hi);
   }
-  Vec::store(w.s + t, sc);
+  VX::store(w.s + t, sc);
   return sc;
 }
 
 // The new values of one vector of cells, and their direction bytes.
+template <class VX>
 struct Cells {
-  V u, v, x, y, x2, y2, dir;
+  typename VX::T u, v, x, y, x2, y2, dir;
 };
 
-template <Mode M>
-__attribute__((always_inline)) inline Cells compute_cells(const Params& k, const Row& w, int t) {
+template <Mode M, class VX, class K>
+__attribute__((always_inline)) inline Cells<VX> compute_cells(const K& k, const Row& w, int t) {
+  using Vec = VX;
+  using V = typename VX::T;
   // Phase 1: r-1 values at t-1 (x, v, x2) and at t (u, y, y2).
   const V vt1 = Vec::load(w.v_in + t - 1), ut = Vec::load(w.u + t);
   V a = Vec::add(Vec::load(w.x_in + t - 1), vt1);  // E - H(t-1,j-1)
@@ -135,7 +164,7 @@ __attribute__((always_inline)) inline Cells compute_cells(const Params& k, const
   V a2 = Vec::add(Vec::load(w.x2_in + t - 1), vt1);
   V b2 = Vec::add(Vec::load(w.y2 + t), ut);
   // Phase 2: z = H - H(t-1,j-1), the max of the five sources, and which one won.
-  V z = score_vector(k, w, t);
+  V z = score_vector<VX>(k, w, t);
   V dsrc = k.zero;
   // A source that takes over gets its number, which is larger than every number before
   // it (take_gt/take_le: a max where masks are bytes, a masked move where they are
@@ -164,7 +193,7 @@ __attribute__((always_inline)) inline Cells compute_cells(const Params& k, const
   z = Vec::min(z, k.mch);
   // Phase 3: u = H - H(t-1,j), v = H - H(t,j-1); a, b, a2, b2 become "gap state - (H -
   // gap open)", where > 0 (left) or >= 0 (right) means the state continues.
-  Cells c;
+  Cells<VX> c;
   c.u = Vec::sub(z, vt1), c.v = Vec::sub(z, ut);
   V tmp = Vec::sub(z, k.q);
   a = Vec::sub(a, tmp), b = Vec::sub(b, tmp);
@@ -192,27 +221,40 @@ __attribute__((always_inline)) inline Cells compute_cells(const Params& k, const
 // Stores a vector of cells at t, all lanes or (kPart) lanes 0..n-1 only. The direction
 // bytes are always stored whole: the bytes past the row belong to the next row, which
 // overwrites them, or to the padding.
-template <Mode M, bool kPart>
-__attribute__((always_inline)) inline void store_cells(const Row& w, int t, const Cells& c, uint8_t* dir, int n = 0) {
-  auto put = [n](int8_t* p, V val) { kPart ? Vec::store_part(p, val, n) : Vec::store(p, val); };
+template <Mode M, bool kPart, class VX>
+__attribute__((always_inline)) inline void store_cells(const Row& w, int t, const Cells<VX>& c, uint8_t* dir,
+                                                       int n = 0) {
+  auto put = [n](int8_t* p, typename VX::T val) { kPart ? VX::store_part(p, val, n) : VX::store(p, val); };
   put(w.u + t, c.u), put(w.v_out + t, c.v), put(w.x_out + t, c.x);
   put(w.y + t, c.y), put(w.x2_out + t, c.x2), put(w.y2 + t, c.y2);
-  if constexpr (M != Mode::kScoreOnly) Vec::store(dir, c.dir);
+  if constexpr (M != Mode::kScoreOnly) VX::store(dir, c.dir);
 }
 
 // The cells of one anti-diagonal, [st, en]; dir receives one direction byte per cell.
-template <Mode M>
-__attribute__((always_inline)) inline void core_loop(const Params& k, const Row& w, const AntiDiagonal& d,
-                                                     uint8_t* dir) {
+template <Mode M, class HK>
+__attribute__((always_inline)) inline void core_loop(const Params& k, [[maybe_unused]] const HK& hk, const Row& w,
+                                                     const AntiDiagonal& d, uint8_t* dir) {
   // Score-only runs have no direction rows (dir is null, and stays unoffset).
   const auto at = [dir, &d](int t) { return M == Mode::kScoreOnly ? dir : dir + (t - d.st); };
   int t = d.st;
-  for (; t + Vec::W - 1 <= d.en; t += Vec::W) store_cells<M, false>(w, t, compute_cells<M>(k, w, t), at(t));
+  for (; t + Vec::W - 1 <= d.en; t += Vec::W) store_cells<M, false>(w, t, compute_cells<M, Vec>(k, w, t), at(t));
   if (Vec::W > kBlock && t <= d.en) {  // the rounded range ends mid-vector: 16, 32 or 48 cells left
-    store_cells<M, true>(w, t, compute_cells<M>(k, w, t), at(t), d.en - t + 1);
-    t += Vec::W;
+    const int n = d.en - t + 1;
+#if defined(AGATHA_ISA_AVX512)
+    if (n <= Half::W) {  // 16 or 32: a half vector holds them
+      if (n == Half::W)
+        store_cells<M, false>(w, t, compute_cells<M, Half>(hk, w, t), at(t));
+      else
+        store_cells<M, true>(w, t, compute_cells<M, Half>(hk, w, t), at(t), n);
+      t += Half::W;
+    } else
+#endif
+    {
+      store_cells<M, true>(w, t, compute_cells<M, Vec>(k, w, t), at(t), n);
+      t += Vec::W;
+    }
   }
-  if (t <= w.cend) score_vector(k, w, t);  // the last refreshed chunk ends past en
+  if (t <= w.cend) score_vector<Vec>(k, w, t);  // the last refreshed chunk ends past en
 }
 
 // Every anti-diagonal of a task, for one mode and one maximum rule. The broadcast
@@ -231,6 +273,11 @@ __attribute__((noinline)) void run_diagonals(const DpTask& task_in, const Setup&
   const Setup st = st_in;
   DpResult res = res_out;
   const Params k(st);
+#if defined(AGATHA_ISA_AVX512)
+  const HalfParams hk(k);
+#else
+  const Params& hk = k;  // (no half vectors)
+#endif
   const BandWalker band(st);
   int8_t *const u = ar.u, *const y = ar.y, *const y2 = ar.y2, *const s = ar.s;
   int8_t* const border = ws.border.data();
@@ -275,7 +322,7 @@ __attribute__((noinline)) void run_diagonals(const DpTask& task_in, const Setup&
     }
     if (d.en >= r) y[r] = neg_qe, y2[r] = neg_qe2, u[r] = border[r];
     uint8_t* dir = M == Mode::kScoreOnly ? nullptr : rows.next_reserved(r, d);
-    core_loop<M>(k, w, d, dir);
+    core_loop<M>(k, hk, w, d, dir);
     if constexpr (kApprox) {
       if (close_approx(task, st, d, r, u, v_out, h0, last_h0_t, res)) break;
     } else {

@@ -87,6 +87,36 @@ struct Vec {
     return v;
   }
 };
+// Half of an AVX-512 vector: 32 lanes with the same mask-register operations. On
+// processors that split a 512-bit operation into two 256-bit halves, it costs half as
+// much, so the last cells of an anti-diagonal, when 32 or fewer remain, are computed in
+// one of these rather than in a vector that is mostly past the range.
+struct Half {
+  using T = __m256i;
+  using M = __mmask32;
+  static constexpr int W = 32;
+  static T load(const void* p) { return _mm256_loadu_si256(static_cast<const T*>(p)); }
+  static inline void store(void* p, T v) { _mm256_storeu_si256(static_cast<T*>(p), v); }
+  static void store_part(void* p, T v, int n) { _mm256_mask_storeu_epi8(p, lanes_below(n), v); }
+  static M lanes_below(int n) { return n >= 32 ? ~M{0} : (M{1} << n) - 1; }
+  static T add(T a, T b) { return _mm256_add_epi8(a, b); }
+  static T sub(T a, T b) { return _mm256_sub_epi8(a, b); }
+  static T max(T a, T b) { return _mm256_max_epi8(a, b); }
+  static T min(T a, T b) { return _mm256_min_epi8(a, b); }
+  static T xor_(T a, T b) { return _mm256_xor_si256(a, b); }
+  static T sel_gt(T a, T b, T n) { return _mm256_maskz_mov_epi8(_mm256_cmpgt_epi8_mask(a, b), n); }
+  static T sel_le(T a, T b, T n) { return _mm256_maskz_mov_epi8(_mm256_cmple_epi8_mask(a, b), n); }
+  static T take_gt(T d, T a, T b, T n) { return _mm256_mask_mov_epi8(d, _mm256_cmpgt_epi8_mask(a, b), n); }
+  static T take_le(T d, T a, T b, T n) { return _mm256_mask_mov_epi8(d, _mm256_cmple_epi8_mask(a, b), n); }
+  static T or_if_pos(T d, T n, T b) { return _mm256_mask_add_epi8(d, _mm256_test_epi8_mask(b, b), d, n); }
+  static T or_if_le(T d, T a, T b, T n) { return _mm256_mask_add_epi8(d, _mm256_cmple_epi8_mask(a, b), d, n); }
+  static T keep_outside(T old, T fresh, int lo, int hi) {
+    return _mm256_mask_mov_epi8(old, lanes_below(hi + 1) & ~lanes_below(lo), fresh);
+  }
+  static T lookup(T table, T idx) { return _mm256_shuffle_epi8(table, idx); }
+  // The low half of a full vector (no instruction: the same register).
+  static T of(__m512i v) { return _mm512_castsi512_si256(v); }
+};
 #elif defined(AGATHA_ISA_AVX2)
 struct ByteVec {  // Vec below adds the compound operations
   using T = __m256i;
