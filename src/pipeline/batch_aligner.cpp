@@ -193,6 +193,11 @@ void align_batch(const ReadAligner& aligner, DpBackend& dp, const io::ReadBatch&
     size_t end = cuts.back();
     for (uint64_t bases = 0; end < n_frag && (end - cuts.back() < min_fragments || bases < round_bases); ++end)
       for (uint32_t i = fs[end]; i < fs[end + 1]; ++i) bases += batch[i].seq.size();
+    // Fewer fragments left than that join this group: alone they would be a group that
+    // leaves threads idle (or runs in rounds) after this one, where here they run beside
+    // its longest fragment — three contigs on two threads take the time of the longest,
+    // not of the two longest and then the third.
+    if (n_frag - end < min_fragments) end = n_frag;
     cuts.push_back(end);
   }
   auto note = [&observe](PipelineStep s, uint64_t id) {
@@ -200,7 +205,7 @@ void align_batch(const ReadAligner& aligner, DpBackend& dp, const io::ReadBatch&
   };
   auto host = [&](GroupRun& g) {
     note(PipelineStep::kHostBegin, g.id());
-    // A group of fewer fragments than threads (the batch's last, or one long query) goes
+    // A group of fewer fragments than threads (a batch of no more: one long query) goes
     // through the rounds instead: each round's DP tasks, independent of one another, run
     // on all the backend's threads, and each fragment's chaining on threads by its bases,
     // where inline DP would keep one thread per fragment. The records are the same either

@@ -50,9 +50,11 @@ PipelineStats map_reads(const ReadMapper& mapper, io::SeqReader& reads, const Re
 // the read asks for it, as minimap2 does, and its records made at once (the groups
 // remain: they bound the records held before they are written, and hold at least
 // `threads` fragments each, so that a few long queries such as an assembly's contigs are
-// aligned side by side). The calls and results are those of the final pass of the rounds,
-// so the records are the same. A group of fewer fragments than threads (one long query, or
-// a batch's last few) runs in rounds instead, so that its DP tasks use every thread.
+// aligned side by side, and a batch's last fragments join the group before them when
+// fewer than `threads` are left). The calls and results are those of the final pass of
+// the rounds, so the records are the same. A group of fewer fragments than threads (a
+// batch that has no more: one long query, a few contigs on many threads) runs in rounds
+// instead, so that its DP tasks use every thread.
 //
 // `progress`, if given, counts each group's reads and bases when its records are written.
 //

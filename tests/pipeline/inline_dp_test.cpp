@@ -125,22 +125,46 @@ namespace agatha {
 namespace {
 
 // With inline DP a group holds at least as many reads as there are threads, so that long
-// queries (an assembly's contigs) are aligned side by side; a group of fewer reads (the
-// batch's last here: 12 reads on 7 threads make groups of 7 and 5) goes through the
+// queries (an assembly's contigs) are aligned side by side; a batch of fewer reads than
+// threads (12 reads on 13 threads here) is one group of fewer, which goes through the
 // rounds, whose tasks run on all the backend's threads. Same records either way.
-TEST(InlineDp, AGroupOfFewerReadsThanThreadsRunsInRounds) {
-  const std::unique_ptr<DpBackend> dp = test::try_backend("scalar", 7);
+TEST(InlineDp, ABatchOfFewerReadsThanThreadsRunsInRounds) {
+  const std::unique_ptr<DpBackend> dp = test::try_backend("scalar", 13);
   ASSERT_TRUE(dp);
   const std::unique_ptr<DpBackend> one = test::try_backend("scalar", 1);
   const Aligned want = align(*one, 1);
   Counting counting(*dp);
-  const Aligned got = align(counting, 7);
+  const Aligned got = align(counting, 13);
   EXPECT_EQ(got.records, want.records);
-  EXPECT_GE(got.stats.rounds, 1u) << "the last group, of 5 reads, in rounds";
+  EXPECT_GE(got.stats.rounds, 1u) << "the only group, of 12 reads, in rounds";
   EXPECT_GT(got.stats.dp_tasks, 0u);
-  EXPECT_GT(got.stats.inline_dp_tasks, 0u) << "the first group inline";
+  EXPECT_EQ(got.stats.inline_dp_tasks, 0u);
   EXPECT_EQ(counting.runs.load(), got.stats.rounds);
   EXPECT_EQ(want.stats.rounds, 0u);
+}
+
+// The reads a batch has left after a group, when fewer than the threads, join that group
+// instead of making a last group that would leave threads idle: 12 reads on 7 threads
+// are one group (not 7 and 5), on 5 threads two (5, then 7 rather than 5 and 2). All
+// inline, the records those of one thread.
+TEST(InlineDp, TheLastFewReadsOfABatchJoinTheGroupBeforeThem) {
+  const std::unique_ptr<DpBackend> one = test::try_backend("scalar", 1);
+  const Aligned want = align(*one, 1);
+  for (int threads : {5, 7}) {
+    SCOPED_TRACE(threads);
+    const std::unique_ptr<DpBackend> dp = test::try_backend("scalar", threads);
+    ASSERT_TRUE(dp);
+    Counting counting(*dp);
+    std::vector<uint64_t> groups;
+    const Aligned got = test::align_mt_sub(counting, threads, [&groups](pipeline::PipelineStep s, uint64_t id) {
+      if (s == pipeline::PipelineStep::kHostBegin) groups.push_back(id);
+    });
+    EXPECT_EQ(got.records, want.records);
+    EXPECT_EQ(got.stats.rounds, 0u);
+    EXPECT_EQ(counting.runs.load(), 0u);
+    EXPECT_GT(got.stats.inline_dp_tasks, 0u);
+    EXPECT_EQ(groups.size(), threads == 7 ? 1u : 2u);
+  }
 }
 
 }  // namespace
