@@ -30,7 +30,8 @@
 #      kalloc.c. See the header of ksw2_driver.c.
 #   3. For each task file, REPEATS times in turn: the driver once (it checks every
 #      output against golden columns 15-20 and 23-26, then times one pass), then
-#      `AGATHA dp FILE --backend cpu --isa ISA --bench` once per ISA, reading its
+#      `AGATHA dp FILE --backend cpu --isa ISA --bench` once per ISA (which, like the
+#      driver, runs each batch once untimed before timing it), reading its
 #      stderr lines
 #        bench: tasks=N cells=C seconds=S tasks_per_s=X cells_per_s=Y
 #        bench-width: ... width=RANGE tasks=N cells=C seconds=S cells_per_s=Y
