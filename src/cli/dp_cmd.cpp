@@ -57,9 +57,11 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 // untimed run of the whole batch: the timed runs find the workers' workspaces grown to
 // the batch's largest task and its pages mapped, as they are in a run of any length
 // after its first tasks, and as minimap2's kernel finds its memory pool in the driver
-// bench/dp.sh times it with (which makes the same untimed pass first).
-void run_by_width(DpBackend& backend, const std::vector<DpTask>& tasks, std::vector<DpResult>& results, Tally& tally) {
-  backend.run(tasks, results);
+// bench/dp.sh times it with (which makes the same untimed pass first). Not with
+// --profile (`warm` false), whose counts would then hold every task twice.
+void run_by_width(DpBackend& backend, const std::vector<DpTask>& tasks, std::vector<DpResult>& results, Tally& tally,
+                  bool warm) {
+  if (warm) backend.run(tasks, results);
   std::vector<size_t> idx[kWidthBuckets];
   for (size_t i = 0; i < tasks.size(); ++i) idx[width_bucket(tasks[i])].push_back(i);
   std::vector<DpTask> sub;
@@ -164,7 +166,7 @@ int run_dp(const DpArgs& a) {
     for (const auto& rec : batch) tasks.push_back(rec.task());
     results.assign(tasks.size(), DpResult{});
     if (a.bench) {
-      run_by_width(*backend, tasks, results, tally);
+      run_by_width(*backend, tasks, results, tally, !a.profile);
     } else {
       const auto t0 = std::chrono::steady_clock::now();
       backend->run(tasks, results);

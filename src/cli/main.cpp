@@ -121,7 +121,7 @@ void add_dp_command(CLI::App& app) {
   sub->add_option("-t,--threads", args->backend.threads, "Worker threads")->check(CLI::Range(1, 1024));
   sub->add_flag("--check", args->check, "Compare with the answer columns 15-26; non-zero exit on a difference");
   sub->add_option("--show", args->show, "Differing tasks to print with --check")->check(CLI::NonNegativeNumber);
-  sub->add_flag("--bench", args->bench, "Print tasks/s and cells/s of the DP itself to stderr, in all and by band width (the tasks of each width range timed as one batch, after an untimed run of each batch)");
+  sub->add_flag("--bench", args->bench, "Print tasks/s and cells/s of the DP itself to stderr, in all and by band width (the tasks of each width range timed as one batch, after an untimed run of each batch unless --profile)");
   sub->add_flag("--profile", args->profile,
                 "With --backend gpu-emu (the CUDA kernel on its host emulation) or gpu-sim (its schedule on the "
                 "host): print to stderr, per kind of task, the tiles the kernel computes on each of its paths (fast "
