@@ -296,5 +296,21 @@ TEST_F(DpCli, BenchPrintsThroughput) {
   EXPECT_NE(r.out.find("cells_per_s="), std::string::npos) << r.out;
 }
 
+// --bench runs each batch once untimed before timing it, except with --profile: the
+// kernel's path counts hold every task once (mt.dp.tsv.gz: 43 tasks).
+TEST_F(DpCli, BenchWithProfileCountsEachTaskOnce) {
+  const Outcome r =
+      dp("--backend gpu-sim --profile --bench -o /dev/null " + test::source_path("data/mt.dp.tsv.gz"));
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("tasks=43 cells="), std::string::npos) << r.out;
+  long profiled = 0;
+  for (size_t at = r.out.find("profile: kind="); at != std::string::npos; at = r.out.find("profile: kind=", at + 1)) {
+    const size_t t = r.out.find(" tasks=", at);
+    ASSERT_NE(t, std::string::npos) << r.out;
+    profiled += std::stol(r.out.substr(t + 7));
+  }
+  EXPECT_EQ(profiled, 43) << r.out;
+}
+
 }  // namespace
 }  // namespace agatha
