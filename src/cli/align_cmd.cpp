@@ -335,6 +335,10 @@ void check_parts_output(const AlignArgs& a, bool split, bool one_part, bool bam)
   if (map) {  // fails before the index is built if a query file is missing
     const auto groups = a.read_groups();
     for (size_t f = groups.size(); f-- > 0;) reads.emplace(groups[f], opt.frag_mode);
+    // With more than one thread, the first batch is read while the index is built or
+    // loaded (minimap2 reads it after): the two overlap, where each would otherwise leave
+    // all threads but one idle. --map-only keeps names and bases only (as map_reads asks).
+    if (opt.threads > 1) reads->read_ahead(opt.read_batch, a.map_only);
   }
   // Created before the (long) build, so that an index file that cannot be created fails
   // at once; written under a temporary name, renamed when complete (OutputFile).

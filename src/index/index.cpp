@@ -329,10 +329,20 @@ void MinimizerIndex::Builder::sketch_batch(std::vector<Pending> batch) {
     size_t seq;
     int from, to;
   };
+  // With several workers a piece is also at most a quarter of a worker's share of the
+  // batch (but not below kMinPieceBases, where the warm-up would start to cost): a
+  // reference of one 5 Mb chromosome is then sketched by every worker, not by one.
+  uint64_t batch_bases = 0;
+  for (const Pending& sq : batch) batch_bases += sq.bases.size();
+  int piece_bases = piece_bases_;
+  if (threads_ > 1) {
+    const uint64_t share = batch_bases / (4 * static_cast<uint64_t>(threads_));
+    piece_bases = static_cast<int>(std::min<uint64_t>(piece_bases, std::max<uint64_t>(share, kMinPieceBases)));
+  }
   std::vector<Piece> pieces;
   for (size_t i = 0; i < batch.size(); ++i) {
     const int len = static_cast<int>(batch[i].bases.size());
-    const int n = std::max(1, len / piece_bases_);
+    const int n = std::max(1, len / piece_bases);
     for (int p = 0; p < n; ++p)
       pieces.push_back({i, static_cast<int>(int64_t{len} * p / n), static_cast<int>(int64_t{len} * (p + 1) / n)});
   }

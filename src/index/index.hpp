@@ -172,9 +172,10 @@ class MinimizerIndex {
 // Builds an index from sequences added one at a time, in reference order (a sequence's
 // id is its rank), keeping what the index holds (the packed bases and the minimizers)
 // and the raw bases of at most one batch of sequences, which are sketched together on
-// opt.threads threads (one worker a sequence) while the next batch is read, as minimap2's
-// mm_idx_gen does its mini-batches. The index does not depend on the number of threads. `source` names the
-// input in messages ("'ref.fa'", "reference").
+// opt.threads threads (in pieces: one long sequence keeps them all busy) while the next
+// batch is read, as minimap2's mm_idx_gen does its mini-batches. The index does not
+// depend on the number of threads. `source` names the input in messages ("'ref.fa'",
+// "reference").
 class MinimizerIndex::Builder {
  public:
   // Throws OptionError for options the index cannot have (AlignOptions::validate, bucket
@@ -186,6 +187,9 @@ class MinimizerIndex::Builder {
   // sequence; tests pass smaller pieces), each scanned from kWarmupBases before its
   // start (sketch_piece).
   static constexpr int kPieceBases = 4'000'000;
+  // With several threads, pieces are smaller where that spreads a batch over them all,
+  // down to this many bases.
+  static constexpr int kMinPieceBases = 256 * 1024;
   static constexpr int kWarmupBases = 4096;
   Builder(const AlignOptions& opt, std::string source, uint64_t sketch_batch_bases = kSketchBatchBases,
           int piece_bases = kPieceBases);

@@ -48,7 +48,24 @@ bool ReadInput::next_unit(std::vector<SeqRecord>& unit) {
   return true;
 }
 
+void ReadInput::read_ahead(uint64_t min_bases, bool name_and_seq_only) {
+  if (ahead_.valid()) throw Error("ReadInput: a batch is already being read ahead");
+  ahead_name_and_seq_only_ = name_and_seq_only;
+  ahead_ = std::async(std::launch::async,
+                      [this, min_bases, name_and_seq_only] { return read_batch(min_bases, name_and_seq_only); });
+}
+
 ReadBatch ReadInput::next_batch(uint64_t min_bases, bool name_and_seq_only) {
+  if (!ahead_.valid()) return read_batch(min_bases, name_and_seq_only);
+  const bool stripped = ahead_name_and_seq_only_;
+  ReadBatch b = ahead_.get();
+  if (stripped && !name_and_seq_only) throw Error("ReadInput: the batch read ahead holds no comments or qualities");
+  if (name_and_seq_only && !stripped)
+    for (SeqRecord& r : b.reads) std::string().swap(r.comment), std::string().swap(r.qual);
+  return b;
+}
+
+ReadBatch ReadInput::read_batch(uint64_t min_bases, bool name_and_seq_only) {
   ReadBatch b;
   uint64_t bases = 0;
   std::vector<SeqRecord> unit;

@@ -15,10 +15,12 @@
 // numbers of records and drops the surplus, this reader throws InputError naming both
 // files.
 //
-// Threading: one reader per thread; not copyable.
+// Threading: one reader per thread (read_ahead's thread aside, which next_batch waits
+// for); not copyable.
 #pragma once
 
 #include <cstdint>
+#include <future>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -61,10 +63,20 @@ class ReadInput {
   // name_and_seq_only: as SeqReader::next_batch.
   [[nodiscard]] ReadBatch next_batch(uint64_t min_bases, bool name_and_seq_only = false);
 
+  // Starts reading the next batch, next_batch(min_bases, name_and_seq_only), on a thread
+  // of its own; the next call of next_batch returns it (or rethrows what reading it
+  // threw), whatever that call's min_bases. A batch boundary does not change any read's
+  // output. agatha align reads the first batch while the index is built, as minimap2
+  // reads it after. Asking next_batch for comments and qualities that the batch read
+  // ahead left out is a logic error (Error).
+  void read_ahead(uint64_t min_bases, bool name_and_seq_only = false);
+
   bool frag_mode() const { return frag_mode_; }
   size_t files() const { return readers_.size(); }
 
  private:
+  // next_batch, without the batch read ahead.
+  ReadBatch read_batch(uint64_t min_bases, bool name_and_seq_only);
   // The next unit: one record, or one record of each file (several files). False at the
   // end of the input; InputError when only some files ended.
   bool next_unit(std::vector<SeqRecord>& unit);
@@ -74,6 +86,9 @@ class ReadInput {
   bool frag_mode_ = false;
   size_t current_ = 0;  // not in fragment mode: the file being read
   std::vector<SeqRecord> pending_;  // a unit read ahead that starts the next fragment
+  // read_ahead's batch. Declared last: destroyed (so waited for) before the readers.
+  std::future<ReadBatch> ahead_;
+  bool ahead_name_and_seq_only_ = false;
 };
 
 }  // namespace agatha::io

@@ -108,5 +108,66 @@ TEST_F(ReadInputTest, MoreThan255ReadsOfOneNameAreAnError) {
   EXPECT_NO_THROW((void)batches(single, 1000));
 }
 
+// read_ahead: the batch read on another thread is the one next_batch would have read.
+TEST_F(ReadInputTest, ABatchReadAheadIsTheBatchReadInTurn) {
+  const std::string r1 = write("r1.fq", "@a/1 c1\nACGT\n+\nIIII\n@b/1\nAC\n+\nII\n@c/1\nA\n+\nI\n");
+  const std::string r2 = write("r2.fq", "@a/2\nACGT\n+\nJJJJ\n@b/2\nAC\n+\nJJ\n@c/2\nA\n+\nJ\n");
+  ReadInput plain({r1, r2}, true), ahead({r1, r2}, true);
+  ahead.read_ahead(5);
+  EXPECT_EQ(batches(ahead, 5), batches(plain, 5));
+  EXPECT_EQ(batches(ahead, 5), "");  // at the end
+
+  ReadInput in({r1, r2}, true);
+  in.read_ahead(1000);
+  const ReadBatch b = in.next_batch(1000);
+  ASSERT_EQ(b.reads.size(), 6u);
+  EXPECT_EQ(b.reads[0].comment, "c1");
+  EXPECT_EQ(b.reads[1].qual, "JJJJ");
+  EXPECT_EQ(b.fragments(), 3u);
+  EXPECT_TRUE(in.next_batch(1000).empty());
+}
+
+TEST_F(ReadInputTest, ABatchReadAheadWithQualitiesCanBeTakenWithout) {
+  const std::string path = write("r.fq", "@a c\nACGT\n+\nIIII\n");
+  ReadInput in({path}, false);
+  in.read_ahead(1000, false);
+  const ReadBatch b = in.next_batch(1000, true);
+  ASSERT_EQ(b.reads.size(), 1u);
+  EXPECT_EQ(b.reads[0].seq, "ACGT");
+  EXPECT_EQ(b.reads[0].qual, "");
+  EXPECT_EQ(b.reads[0].comment, "");
+
+  ReadInput bare({path}, false);
+  bare.read_ahead(1000, true);
+  EXPECT_THROW((void)bare.next_batch(1000, false), Error);  // what was left out cannot come back
+  ReadInput twice({path}, false);
+  twice.read_ahead(1000);
+  EXPECT_THROW(twice.read_ahead(1000), Error);
+}
+
+// An error met while reading ahead comes out of next_batch, as it would have without.
+TEST_F(ReadInputTest, AnErrorMetWhileReadingAheadComesOutOfNextBatch) {
+  const std::string path = write("bad.fq", "@a\nACGT\n+\nIIII\n@b\nACGT\n+\nII\n");
+  std::string plain_error;
+  try {
+    ReadInput plain({path}, false);
+    (void)batches(plain, 1000);
+  } catch (const InputError& e) {
+    plain_error = e.what();
+  }
+  ASSERT_FALSE(plain_error.empty());
+  ReadInput in({path}, false);
+  in.read_ahead(1000);
+  try {
+    (void)in.next_batch(1000);
+    ADD_FAILURE() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), plain_error);
+  }
+  // Never asked for: the input is closed after its reading ends.
+  ReadInput dropped({path}, false);
+  dropped.read_ahead(1000);
+}
+
 }  // namespace
 }  // namespace agatha::io

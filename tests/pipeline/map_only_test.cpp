@@ -205,6 +205,18 @@ TEST_F(AlignCli, BadInputNamesFileAndRecord) {
     SCOPED_TRACE(c.args);
     expect_error(run("align --map-only " + c.args), c.message);
   }
+  // With more than one thread the first batch of reads is read while the index is built:
+  // a bad read is still reported as such, and a bad reference still first.
+  // (SAM output has its header written by then.)
+  for (const std::string t : {"1", "2"}) {
+    SCOPED_TRACE("-t " + t);
+    expect_error(run("align --map-only -t " + t + " " + cases.back().args), cases.back().message);
+    const Outcome sam = run("align -t " + t + " " + cases.back().args);
+    EXPECT_EQ(sam.code, 1);
+    EXPECT_EQ(last_line(sam.err), cases.back().message);
+    expect_error(run("align -t " + t + " " + d + "/dup.fa " + d + "/badq.fq"),
+                 "[E::align] '" + d + "/dup.fa' record 3: duplicate sequence name 'a'");
+  }
 }
 
 // A truncated gzip stream fails after earlier reads were mapped; -o must not be left
