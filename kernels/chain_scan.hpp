@@ -47,10 +47,11 @@ struct ChainScanParams {
 
 // The chaining DP's arrays for anchors 0..i-1: f = best chain score ending at each, p =
 // its predecessor (-1: none), t = the marks of the skip rule (t[j] == i: j already fed
-// a chain through a predecessor scanned for i).
+// a chain through a predecessor scanned for i). Indices are 32-bit, as minimap2's t[]
+// holds them.
 struct ChainDpArrays {
   const int32_t* f;
-  const int64_t* p;
+  const int32_t* p;
   int32_t* t;
 };
 

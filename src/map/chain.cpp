@@ -13,6 +13,8 @@
 
 #include "../util/parallel_for.hpp"
 
+#include <agatha/error.hpp>
+
 #include <algorithm>
 #include <bit>
 #include <cstdlib>
@@ -33,8 +35,10 @@ int32_t seg_of(const Anchor& a) { return static_cast<int32_t>((a.y & kSegMask) >
 // t: scratch marks, shared by the skip heuristic and the backtracking.
 struct DpArrays {
   std::vector<int32_t> f, t;
-  std::vector<int64_t> p;
-  explicit DpArrays(size_t n) : f(n), t(n, 0), p(n) {}
+  std::vector<int32_t> p;  // 32-bit, as t[] (mg_lchain_dp compares t[j] with (int32_t)i)
+  explicit DpArrays(size_t n) : f(n), t(n, 0), p(n) {
+    if (n > static_cast<size_t>(INT32_MAX)) throw Error("chaining: more than 2^31 - 1 anchors in one read");
+  }
 
   // The candidate rule of both chaining passes (kernels::chain_take): predecessor j
   // with total score sc for anchor i. Returns true when too many skips end the scan.
@@ -70,7 +74,7 @@ int64_t chain_start(int32_t max_drop, int32_t head_score, int64_t head, const Dp
 // are marked used even when the chain is then rejected. Returns u[] and fills v with
 // the anchor indices of the accepted chains, each chain from its end backwards.
 std::vector<uint64_t> backtrack(DpArrays& dp, int32_t min_cnt, int32_t min_score, int32_t max_drop,
-                                std::vector<int64_t>& v, int threads) {
+                                std::vector<int32_t>& v, int threads) {
   const int64_t n = static_cast<int64_t>(dp.f.size());
   std::vector<Anchor> ends;  // x = f (the sort key), y = anchor index
   for (int64_t i = 0; i < n; ++i)
@@ -80,14 +84,19 @@ std::vector<uint64_t> backtrack(DpArrays& dp, int32_t min_cnt, int32_t min_score
 
   std::vector<uint64_t> u;
   std::fill(dp.t.begin(), dp.t.end(), 0);
-  for (auto e = ends.rbegin(); e != ends.rend(); ++e) {
+  // Ends come in order of score, so their marks are read at random: each is fetched a
+  // few ends ahead (on a long query most ends are inside chains already taken).
+  constexpr size_t kAhead = 16;
+  for (size_t k = ends.size(); k-- > 0;) {
+    if (k >= kAhead) __builtin_prefetch(&dp.t[ends[k - kAhead].y]);
+    const Anchor* const e = &ends[k];
     const int64_t head = static_cast<int64_t>(e->y);
     const int32_t head_score = static_cast<int32_t>(e->x);
     if (dp.t[head] != 0) continue;
     const size_t v0 = v.size();
     const int64_t stop = chain_start(max_drop, head_score, head, dp, dp.t);
     int64_t i = head;
-    for (; i != stop; i = dp.p[i]) v.push_back(i), dp.t[i] = 1;
+    for (; i != stop; i = dp.p[i]) v.push_back(static_cast<int32_t>(i)), dp.t[i] = 1;
     const int32_t score = i < 0 ? head_score : head_score - dp.f[i];
     const size_t cnt = v.size() - v0;
     if (score >= min_score && cnt > 0 && cnt >= static_cast<size_t>(min_cnt)) {
@@ -103,7 +112,7 @@ std::vector<uint64_t> backtrack(DpArrays& dp, int32_t min_cnt, int32_t min_score
 // (compact_a; radix order for chains starting at the same x). Chain i's anchors are
 // v[k_i .. k_i + cnt_i) from its end backwards, so its first anchor is v[k_i + cnt_i - 1];
 // they are copied out of `a` once, in the final order.
-Chains compact(const std::vector<Anchor>& a, const std::vector<uint64_t>& u, const std::vector<int64_t>& v) {
+Chains compact(const std::vector<Anchor>& a, const std::vector<uint64_t>& u, const std::vector<int32_t>& v) {
   std::vector<Anchor> w(u.size());
   size_t k = 0;
   for (size_t i = 0; i < u.size(); ++i) {
@@ -144,7 +153,7 @@ struct ScanAnchors {
 
 Chains finish(const std::vector<Anchor>& a, DpArrays& dp, int min_cnt, int min_score, int32_t max_drop,
              int threads = 1) {
-  std::vector<int64_t> v;
+  std::vector<int32_t> v;  // anchor indices, 32-bit as DpArrays::p
   const std::vector<uint64_t> u = backtrack(dp, min_cnt, min_score, max_drop, v, threads);
   dp = DpArrays(0);  // f, p and t are spent: freed before the chains are copied out
   if (u.empty()) return {};
@@ -301,7 +310,7 @@ Chains chain_dp(const std::vector<Anchor>& a, int max_dist_ref, int max_dist_qry
       const int32_t tmp = pair_score(a[i], a[max_ii], lim, pen);
       if (tmp != kNoPair && best.max_f < tmp + dp.f[max_ii]) best.max_f = tmp + dp.f[max_ii], best.max_j = max_ii;
     }
-    dp.f[i] = best.max_f, dp.p[i] = best.max_j;
+    dp.f[i] = best.max_f, dp.p[i] = static_cast<int32_t>(best.max_j);
     if (max_ii < 0 || (a[i].x - a[max_ii].x <= max_dist_x && dp.f[max_ii] < dp.f[i])) max_ii = i;
   }
   return finish(a, dp, min_cnt, min_score, max_drop);
@@ -363,7 +372,7 @@ void chain_rmq_block(const std::vector<Anchor>& a, int64_t b, int64_t e, int max
         }
       }
     }
-    dp.f[i] = best.max_f, dp.p[i] = best.max_j;
+    dp.f[i] = best.max_f, dp.p[i] = static_cast<int32_t>(best.max_j);
   }
 }
 

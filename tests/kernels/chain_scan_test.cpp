@@ -130,10 +130,10 @@ TEST_P(ChainScan, ScanEqualsScalarScan) {
     const Soa s = soa_of(a);
     const ChainScanParams p{5000, 5000, read % 2 ? 500 : 100, 0.8f * 0.01f * 15, 0.0f, static_cast<int32_t>(rng() % 8)};
     std::vector<int32_t> f(a.size()), t(a.size());
-    std::vector<int64_t> pred(a.size());
+    std::vector<int32_t> pred(a.size());
     for (int64_t j = 0; j < n; ++j) {
       f[j] = static_cast<int32_t>(rng() % 400);
-      pred[j] = j == 0 || rng() % 4 == 0 ? -1 : static_cast<int64_t>(rng() % static_cast<uint64_t>(j));
+      pred[j] = j == 0 || rng() % 4 == 0 ? -1 : static_cast<int32_t>(rng() % static_cast<uint64_t>(j));
     }
     for (int64_t i = 1; i < n; i += 1 + static_cast<int64_t>(rng() % 15)) {
       const int64_t st = std::max<int64_t>(0, i - 1 - static_cast<int64_t>(rng() % 300));
