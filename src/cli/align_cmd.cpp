@@ -338,7 +338,8 @@ void check_parts_output(const AlignArgs& a, bool split, bool one_part, bool bam)
     // With more than one thread, the first batch is read while the index is built or
     // loaded (minimap2 reads it after): the two overlap, where each would otherwise leave
     // all threads but one idle. --map-only keeps names and bases only (as map_reads asks).
-    if (opt.threads > 1) reads->read_ahead(opt.read_batch, a.map_only);
+    // Regular files only (ReadInput::read_ahead): standard input is read after the build.
+    if (opt.threads > 1) (void)reads->read_ahead(opt.read_batch, a.map_only);
   }
   // Created before the (long) build, so that an index file that cannot be created fails
   // at once; written under a temporary name, renamed when complete (OutputFile).

@@ -5,6 +5,7 @@
 #include <agatha/error.hpp>
 
 #include <algorithm>
+#include <filesystem>
 
 namespace agatha::io {
 
@@ -48,11 +49,21 @@ bool ReadInput::next_unit(std::vector<SeqRecord>& unit) {
   return true;
 }
 
-void ReadInput::read_ahead(uint64_t min_bases, bool name_and_seq_only) {
+ReadInput::~ReadInput() {
+  stop_ahead_.store(true, std::memory_order_relaxed);
+  if (ahead_.valid()) ahead_.wait();
+}
+
+bool ReadInput::read_ahead(uint64_t min_bases, bool name_and_seq_only) {
   if (ahead_.valid()) throw Error("ReadInput: a batch is already being read ahead");
+  for (const SeqReader* r : readers_) {
+    std::error_code ec;
+    if (r->path() == "-" || !std::filesystem::is_regular_file(r->path(), ec)) return false;
+  }
   ahead_name_and_seq_only_ = name_and_seq_only;
   ahead_ = std::async(std::launch::async,
                       [this, min_bases, name_and_seq_only] { return read_batch(min_bases, name_and_seq_only); });
+  return true;
 }
 
 ReadBatch ReadInput::next_batch(uint64_t min_bases, bool name_and_seq_only) {
@@ -86,6 +97,8 @@ ReadBatch ReadInput::read_batch(uint64_t min_bases, bool name_and_seq_only) {
   // At least one unit; then units until min_bases, as minimap2 checks the size after
   // adding each.
   while (b.reads.empty() || bases < min_bases) {
+    // Set only while this input is destroyed: the batch read ahead is then never taken.
+    if (stop_ahead_.load(std::memory_order_relaxed)) break;
     if (!next_unit(unit)) break;
     take(unit);
   }

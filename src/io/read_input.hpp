@@ -19,6 +19,7 @@
 // for); not copyable.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <future>
 #include <memory>
@@ -69,7 +70,13 @@ class ReadInput {
   // output. agatha align reads the first batch while the index is built, as minimap2
   // reads it after. Asking next_batch for comments and qualities that the batch read
   // ahead left out is a logic error (Error).
-  void read_ahead(uint64_t min_bases, bool name_and_seq_only = false);
+  //
+  // Only regular files are read ahead: returns false, and starts nothing, when an input
+  // is standard input, a pipe or a device, whose reading could wait on its writer for as
+  // long as that takes. An input destroyed before its batch is taken (an error elsewhere)
+  // stops the reading at the next record.
+  bool read_ahead(uint64_t min_bases, bool name_and_seq_only = false);
+  ~ReadInput();
 
   bool frag_mode() const { return frag_mode_; }
   size_t files() const { return readers_.size(); }
@@ -86,7 +93,9 @@ class ReadInput {
   bool frag_mode_ = false;
   size_t current_ = 0;  // not in fragment mode: the file being read
   std::vector<SeqRecord> pending_;  // a unit read ahead that starts the next fragment
-  // read_ahead's batch. Declared last: destroyed (so waited for) before the readers.
+  // read_ahead's batch, and the flag that stops its reading. Declared last: destroyed
+  // (so waited for) before the readers.
+  std::atomic<bool> stop_ahead_{false};
   std::future<ReadBatch> ahead_;
   bool ahead_name_and_seq_only_ = false;
 };

@@ -8,7 +8,12 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <thread>
 #include <vector>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "support/files.hpp"
 
@@ -167,6 +172,30 @@ TEST_F(ReadInputTest, AnErrorMetWhileReadingAheadComesOutOfNextBatch) {
   // Never asked for: the input is closed after its reading ends.
   ReadInput dropped({path}, false);
   dropped.read_ahead(1000);
+}
+
+// A pipe is not read ahead: its writer may take as long as it likes (or, after an error
+// elsewhere, never write again), and a batch being read ahead would hold the run up.
+TEST_F(ReadInputTest, APipeIsNotReadAhead) {
+  const std::string fifo = (dir_.path() / "reads.fifo").string();
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  const std::string text = ">a\nACGT\n>b\nAC\n";
+  // The writer's open waits for the reader's, and the reader sees the end once it closes.
+  std::thread writer([&] {
+    const int w = open(fifo.c_str(), O_WRONLY);
+    if (w < 0) return;
+    const ssize_t n = ::write(w, text.data(), text.size());
+    (void)n;
+    close(w);
+  });
+  ReadInput in({fifo}, false);
+  writer.join();
+  EXPECT_FALSE(in.read_ahead(1000));
+  EXPECT_EQ(batches(in, 1000), "a|b");  // read in turn
+  const std::string file = write("r.fa", text);
+  ReadInput regular({file}, false);
+  EXPECT_TRUE(regular.read_ahead(1000));
+  EXPECT_EQ(batches(regular, 1000), "a|b");
 }
 
 }  // namespace
