@@ -160,7 +160,9 @@ TEST(Agi, EveryHashWidthRoundTrips) {
     const auto idx = MinimizerIndex::build(seqs, opt);
     expect_lists(idx, want, "built, k = " + std::to_string(k));
     const test::TempDir dir;
-    const std::string path = dir.file("k" + std::to_string(k) + ".agi");
+    std::string name = "k";  // (appended: GCC 12 warns falsely on "k" + std::to_string(k) here)
+    name += std::to_string(k) + ".agi";
+    const std::string path = dir.file(name);
     io::save_index(idx, path);
     const auto back = MinimizerIndex::load(path);
     expect_lists(back, want, "loaded, k = " + std::to_string(k));
@@ -188,6 +190,30 @@ TEST(Index, SameForAnyThreadsAndBatches) {
     }
   }
   EXPECT_GE(seqs.size(), 3u);
+}
+
+// One chromosome-length sequence is sketched in pieces cut to the thread count (at least
+// kMinPieceBases each) with the default piece size: the same index for any thread count.
+TEST(Index, OneLongSequenceIsTheSameForAnyThreads) {
+  std::mt19937 rng(7);
+  std::string seq(1'500'000, 'A');
+  for (char& c : seq) c = "ACGT"[rng() % 4];
+  for (size_t i = 0; i < 200'000; ++i) seq[700'000 + i] = seq[100'000 + i];  // a repeat across pieces
+  ASSERT_GT(seq.size(), 4u * MinimizerIndex::Builder::kMinPieceBases);  // cut into pieces at 2 threads and up
+  AlignOptions opt;
+  opt.apply_preset("map-hifi");
+  std::string one;
+  for (int threads : {1, 2, 3, 8}) {
+    opt.threads = threads;
+    MinimizerIndex::Builder b(opt, "reference");
+    b.add("chr", seq, 1);
+    const std::string image = image_of(b.finish());
+    if (threads == 1)
+      one = image;
+    else
+      EXPECT_EQ(image, one) << threads << " threads";
+  }
+  EXPECT_FALSE(one.empty());
 }
 
 // Every hash's list is the sketch's occurrences of it, sorted by y, and the keys are
