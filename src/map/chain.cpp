@@ -36,8 +36,11 @@ int32_t seg_of(const Anchor& a) { return static_cast<int32_t>((a.y & kSegMask) >
 struct DpArrays {
   std::vector<int32_t> f, t;
   std::vector<int32_t> p;  // 32-bit, as t[] (mg_lchain_dp compares t[j] with (int32_t)i)
-  explicit DpArrays(size_t n) : f(n), t(n, 0), p(n) {
+  explicit DpArrays(size_t n) : f(checked(n)), t(n, 0), p(n) {}
+  // n, refused (before anything is allocated) past the 32-bit indices.
+  static size_t checked(size_t n) {
     if (n > static_cast<size_t>(INT32_MAX)) throw Error("chaining: more than 2^31 - 1 anchors in one read");
+    return n;
   }
 
   // The candidate rule of both chaining passes (kernels::chain_take): predecessor j
