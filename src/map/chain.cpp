@@ -263,38 +263,10 @@ namespace {
   return sc;
 }
 
-// score_simple(ai, aj) + f_j for the walk over near predecessors, where only whether it
-// beats `beat` matters: when even the score without the log term cannot beat it, that
-// bound is returned and the log is not computed. The bound is never below the score:
-// lin_pen >= 0 (dq, dr >= 1 in the walk) and 0.5 * log2 >= 0 (dd + 1 >= 2), so
-// (int)(lin_pen + 0.5f * log_pen) >= (int)lin_pen in float arithmetic.
-[[gnu::always_inline]] inline int32_t walk_score(const Anchor& ai, const Anchor& aj, int32_t f_j, GapPenalty pen,
-                                                 int32_t beat, int32_t* width) {
-  const int32_t dq = static_cast<int32_t>(ai.y) - static_cast<int32_t>(aj.y);
-  const int32_t dr = static_cast<int32_t>(ai.x - aj.x);
-  const int32_t dd = dr > dq ? dr - dq : dq - dr;
-  *width = dd;
-  const int32_t dg = std::min(dr, dq);
-  const int32_t q_span = anchor_span(aj);
-  const int32_t sc = f_j + std::min(q_span, dg);
-  if (dd == 0 && dq <= q_span) return sc;
-  const float lin_pen = pen.gap * static_cast<float>(dd) + pen.skip * static_cast<float>(dg);
-  if (dd == 0) return sc - static_cast<int>(lin_pen);  // no log term
-  const int32_t bound = sc - static_cast<int>(lin_pen);
-  if (bound <= beat) return bound;
-  const float log_pen = fast_log2(static_cast<float>(dd + 1));
-  return sc - static_cast<int>(lin_pen + 0.5f * log_pen);
-}
-
 }  // namespace
 
 int32_t pair_score_simple(const Anchor& ai, const Anchor& aj, GapPenalty pen, bool* exact, int32_t* width) {
   return score_simple(ai, aj, pen, exact, width);
-}
-
-int32_t rmq_walk_score(const Anchor& ai, const Anchor& aj, int32_t f_j, GapPenalty pen, int32_t beat,
-                       int32_t* width) {
-  return walk_score(ai, aj, f_j, pen, beat, width);
 }
 
 Chains chain_dp(const std::vector<Anchor>& a, int max_dist_ref, int max_dist_qry, int bw, int max_skip, int max_iter,
@@ -398,8 +370,7 @@ void chain_rmq_block(const std::vector<Anchor>& a, int64_t b, int64_t e, int max
         for (KeyBlocks::Cursor c = inner.floor(RmqTree::make_key(yi - 1, n)); c.valid(); c.prev()) {
           if (RmqTree::key_y(c.key()) < yi - max_dist_inner) break;
           j = RmqTree::key_i(c.key());
-          // take() compares the score with best.max_f only: a bound at or below it decides the same.
-          sc = walk_score(a[i], a[j], dp.f[j], pen, best.max_f, &width);
+          sc = dp.f[j] + score_simple(a[i], a[j], pen, nullptr, &width);
           if (width <= bw && dp.take(i, j, sc, best, max_skip)) break;
         }
       }

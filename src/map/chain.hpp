@@ -95,13 +95,6 @@ inline constexpr int32_t kNoPair = INT32_MIN;
 [[nodiscard]] int32_t pair_score_simple(const Anchor& ai, const Anchor& aj, GapPenalty pen, bool* exact,
                                         int32_t* width);
 
-// f_j + pair_score_simple(ai, aj) as the RMQ pass's walk over near predecessors uses it,
-// for aj before ai in x and in y: that sum when it is above `beat` (the best total so
-// far), else a value at or below `beat` (the sum without its log term, when that already
-// cannot beat it). `width` as pair_score_simple's.
-[[nodiscard]] int32_t rmq_walk_score(const Anchor& ai, const Anchor& aj, int32_t f_j, GapPenalty pen, int32_t beat,
-                                     int32_t* width);
-
 // The DP chaining pass (mg_lchain_dp) over anchors sorted by x.
 [[nodiscard]] Chains chain_dp(const std::vector<Anchor>& a, int max_dist_ref, int max_dist_qry, int bw, int max_skip,
                               int max_iter, int min_cnt, int min_score, GapPenalty pen, bool splice, int n_seg,

@@ -260,42 +260,5 @@ TEST(ChainRmq, SameChainsForAnyNumberOfThreads) {
   }
 }
 
-// The walk over near predecessors asks for f_j + the pair score only to compare it with
-// the best so far: above `beat` it must be exact, otherwise at or below `beat` (then the
-// log term may be left out). Random pairs, from one diagonal to far off it, and bests
-// just below, at and above the score.
-TEST(ChainRmq, WalkScoreIsExactAboveTheBestAndNeverAboveItOtherwise) {
-  std::mt19937_64 rng(31);
-  const GapPenalty pens[] = {{0.8f * 0.01f * 15, 0.0f}, {0.8f * 0.01f * 19, 0.5f * 0.01f * 19}, {0.12f, 0.0f}};
-  size_t exact = 0, bounded = 0, log_decides = 0;
-  for (int it = 0; it < 200000; ++it) {
-    const GapPenalty pen = pens[it % 3];
-    const int32_t xj = static_cast<int32_t>(rng() % 100000), yj = static_cast<int32_t>(rng() % 100000);
-    const int32_t dr = 1 + static_cast<int32_t>(rng() % (it % 2 ? 40 : 3000));
-    const int32_t dq = rng() % 4 == 0 ? dr : 1 + static_cast<int32_t>(rng() % (it % 2 ? 40 : 3000));
-    const uint64_t span_j = 10 + rng() % 20, span_i = 10 + rng() % 20;
-    const Anchor aj{static_cast<uint32_t>(xj), span_j << 32 | static_cast<uint32_t>(yj)};
-    const Anchor ai{static_cast<uint32_t>(xj + dr), span_i << 32 | static_cast<uint32_t>(yj + dq)};
-    const int32_t f_j = static_cast<int32_t>(rng() % 5000);
-    int32_t w_want = 0, w_got = 0;
-    const int32_t want = f_j + pair_score_simple(ai, aj, pen, nullptr, &w_want);
-    const int32_t beat = want + static_cast<int32_t>(rng() % 7) - 3;
-    const int32_t got = rmq_walk_score(ai, aj, f_j, pen, beat, &w_got);
-    ASSERT_EQ(w_got, w_want);
-    if (want > beat) {
-      ASSERT_EQ(got, want) << "dr " << dr << " dq " << dq << " beat " << beat;
-      ++exact;
-    } else {
-      ASSERT_LE(got, beat) << "dr " << dr << " dq " << dq;
-      ASSERT_GE(got, want);  // a bound of the score, never below it
-      ++bounded;
-      log_decides += got > want;
-    }
-  }
-  EXPECT_GT(exact, 10000u);
-  EXPECT_GT(bounded, 10000u);
-  EXPECT_GT(log_decides, 1000u);  // the bound left the log out
-}
-
 }  // namespace
 }  // namespace agatha::map
