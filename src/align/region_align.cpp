@@ -990,11 +990,17 @@ class ThreadView final : public DpSource {
 
 }  // namespace
 
-std::vector<RegionAlignment> align_regions(const AlignOptions& opt, const index::MinimizerIndex& idx,
-                                           const ReadCodes& read, std::vector<Region>& regs,
-                                           const std::vector<Anchor>& chained, DpSource& dp,
-                                           const index::Junctions* junctions, int threads) {
+namespace {
+
+// align_regions, and with `spent` (the chained anchors, owned by a caller that reads them
+// no more) those freed once the regions' anchors are squeezed out of them.
+std::vector<RegionAlignment> align_regions_of(const AlignOptions& opt, const index::MinimizerIndex& idx,
+                                              const ReadCodes& read, std::vector<Region>& regs,
+                                              const std::vector<Anchor>& chained, DpSource& dp,
+                                              const index::Junctions* junctions, int threads,
+                                              std::vector<Anchor>* spent) {
   std::vector<Anchor> a = squeeze_anchors(regs, chained);
+  if (spent) std::vector<Anchor>().swap(*spent);
   std::vector<RegionAlignment> out;
   if (threads <= 1 || regs.size() <= 1 || !dp.concurrent()) {
     std::vector<uint8_t> split(regs.size(), 0);
@@ -1031,6 +1037,15 @@ std::vector<RegionAlignment> align_regions(const AlignOptions& opt, const index:
   return out;
 }
 
+}  // namespace
+
+std::vector<RegionAlignment> align_regions(const AlignOptions& opt, const index::MinimizerIndex& idx,
+                                           const ReadCodes& read, std::vector<Region>& regs,
+                                           const std::vector<Anchor>& chained, DpSource& dp,
+                                           const index::Junctions* junctions, int threads) {
+  return align_regions_of(opt, idx, read, regs, chained, dp, junctions, threads, nullptr);
+}
+
 std::vector<RegionAlignment> align_regions(const AlignOptions& opt, const index::MinimizerIndex& idx,
                                            const ReadCodes& read, std::vector<Region>& regs,
                                            const std::vector<Anchor>& chained, DpBackend& dp,
@@ -1039,10 +1054,12 @@ std::vector<RegionAlignment> align_regions(const AlignOptions& opt, const index:
   return align_regions(opt, idx, read, regs, chained, source, junctions);
 }
 
-void align_skeleton(const AlignOptions& opt, const index::MinimizerIndex& idx, const ReadCodes& read,
-                    std::vector<Region>& regs, const std::vector<Anchor>& chained, DpSource& dp,
-                    const index::Junctions* junctions, int threads) {
-  (void)align_regions(opt, idx, read, regs, chained, dp, junctions, threads);
+namespace {
+
+void skeleton(const AlignOptions& opt, const index::MinimizerIndex& idx, const ReadCodes& read,
+              std::vector<Region>& regs, const std::vector<Anchor>& chained, DpSource& dp,
+              const index::Junctions* junctions, int threads, std::vector<Anchor>* spent) {
+  (void)align_regions_of(opt, idx, read, regs, chained, dp, junctions, threads, spent);
   const int qlen = static_cast<int>(read.fwd.size());
   map::filter_regions(opt, qlen, regs);
   // Not with sr or --sr=rna; with --split-prefix, at the merge; 2.31 not with the
@@ -1053,6 +1070,20 @@ void align_skeleton(const AlignOptions& opt, const index::MinimizerIndex& idx, c
     map::filter_regions(opt, qlen, regs);
   }
   map::hit_sort(regs, opt.alt_drop);
+}
+
+}  // namespace
+
+void align_skeleton(const AlignOptions& opt, const index::MinimizerIndex& idx, const ReadCodes& read,
+                    std::vector<Region>& regs, const std::vector<Anchor>& chained, DpSource& dp,
+                    const index::Junctions* junctions, int threads) {
+  skeleton(opt, idx, read, regs, chained, dp, junctions, threads, nullptr);
+}
+
+void align_skeleton(const AlignOptions& opt, const index::MinimizerIndex& idx, const ReadCodes& read,
+                    std::vector<Region>& regs, std::vector<Anchor>&& chained, DpSource& dp,
+                    const index::Junctions* junctions, int threads) {
+  skeleton(opt, idx, read, regs, chained, dp, junctions, threads, &chained);
 }
 
 void BackendDpSource::compute(const DpTask& task, DpResult& result) {

@@ -210,5 +210,11 @@ inline constexpr uint8_t kSplitFirst = 1, kSplitSecond = 2, kSplitInv = 4;
 void align_skeleton(const AlignOptions& opt, const index::MinimizerIndex& idx, const ReadCodes& read,
                     std::vector<map::Region>& regs, const std::vector<map::Anchor>& chained, DpSource& dp,
                     const index::Junctions* junctions = nullptr, int threads = 1);
+// The same for a caller that reads the chained anchors no more: they are freed once the
+// regions' own are squeezed out of them (a chromosome-length query's DP then holds one
+// copy of its anchors, not two).
+void align_skeleton(const AlignOptions& opt, const index::MinimizerIndex& idx, const ReadCodes& read,
+                    std::vector<map::Region>& regs, std::vector<map::Anchor>&& chained, DpSource& dp,
+                    const index::Junctions* junctions = nullptr, int threads = 1);
 
 }  // namespace agatha::align

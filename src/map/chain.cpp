@@ -79,11 +79,16 @@ int64_t chain_start(int32_t max_drop, int32_t head_score, int64_t head, const Dp
 std::vector<uint64_t> backtrack(DpArrays& dp, int32_t min_cnt, int32_t min_score, int32_t max_drop,
                                 std::vector<int32_t>& v, int threads) {
   const int64_t n = static_cast<int64_t>(dp.f.size());
-  std::vector<Anchor> ends;  // x = f (the sort key), y = anchor index
+  // Each end is f << 32 | anchor index, sorted on f sign-extended to 64 bits: the key
+  // minimap2 sorts its (f, index) pairs on, so the radix sort's order (of equal scores
+  // too) is the same, at half the memory of a pair.
+  std::vector<uint64_t> ends;
   for (int64_t i = 0; i < n; ++i)
-    if (dp.f[i] >= min_score)
-      ends.push_back({static_cast<uint64_t>(static_cast<int64_t>(dp.f[i])), static_cast<uint64_t>(i)});
-  radix_sort_by_x(ends.data(), ends.data() + ends.size(), threads);
+    if (dp.f[i] >= min_score) ends.push_back(static_cast<uint64_t>(static_cast<uint32_t>(dp.f[i])) << 32 | static_cast<uint32_t>(i));
+  const auto end_score = [](uint64_t e) { return static_cast<int32_t>(static_cast<uint32_t>(e >> 32)); };
+  util::radix_sort_parallel(
+      ends.data(), ends.data() + ends.size(),
+      [&](uint64_t e) { return static_cast<uint64_t>(static_cast<int64_t>(end_score(e))); }, threads);
 
   std::vector<uint64_t> u;
   std::fill(dp.t.begin(), dp.t.end(), 0);
@@ -91,10 +96,9 @@ std::vector<uint64_t> backtrack(DpArrays& dp, int32_t min_cnt, int32_t min_score
   // few ends ahead (on a long query most ends are inside chains already taken).
   constexpr size_t kAhead = 16;
   for (size_t k = ends.size(); k-- > 0;) {
-    if (k >= kAhead) __builtin_prefetch(&dp.t[ends[k - kAhead].y]);
-    const Anchor* const e = &ends[k];
-    const int64_t head = static_cast<int64_t>(e->y);
-    const int32_t head_score = static_cast<int32_t>(e->x);
+    if (k >= kAhead) __builtin_prefetch(&dp.t[static_cast<uint32_t>(ends[k - kAhead])]);
+    const int64_t head = static_cast<uint32_t>(ends[k]);
+    const int32_t head_score = end_score(ends[k]);
     if (dp.t[head] != 0) continue;
     const size_t v0 = v.size();
     const int64_t stop = chain_start(max_drop, head_score, head, dp, dp.t);
@@ -458,25 +462,44 @@ bool rechain_wanted(const Chains& first, int n_seg, int mid_occ, int rep_len, co
   return n_chained_segs < n_seg;
 }
 
-Chains chain_read(const std::vector<Anchor>& sorted_anchors, int qlen, int n_seg, int k, const ChainParams& p) {
+namespace {
+
+// chain_read's first pass: DP, or RMQ with --rmq.
+Chains first_pass(const std::vector<Anchor>& sorted_anchors, int qlen, int n_seg, GapPenalty pen,
+                  const ChainParams& p) {
   const GapLimits g = gap_limits(p, qlen);
-  const GapPenalty pen = gap_penalty(p, k);
+  return p.rmq ? chain_rmq(sorted_anchors, p.max_gap, p.rmq_inner_dist, p.bw, p.max_chain_skip, p.rmq_size_cap,
+                           p.min_cnt, p.min_chain_score, pen, p.rmq_inner_clamp, p.threads)
+               : chain_dp(sorted_anchors, g.ref, g.qry, p.bw, p.max_chain_skip, p.max_chain_iter, p.min_cnt,
+                          p.min_chain_score, pen, p.splice, n_seg, p.scan);
+}
 
-  Chains chains = p.rmq ? chain_rmq(sorted_anchors, p.max_gap, p.rmq_inner_dist, p.bw, p.max_chain_skip, p.rmq_size_cap,
-                                    p.min_cnt, p.min_chain_score, pen, p.rmq_inner_clamp, p.threads)
-                        : chain_dp(sorted_anchors, g.ref, g.qry, p.bw, p.max_chain_skip, p.max_chain_iter, p.min_cnt,
-                                   p.min_chain_score, pen, p.splice, n_seg, p.scan);
-
-  // Long join: rechain the chained anchors with the wide band, unless the first chain
-  // (in x order, not the best) already spans nearly all of a short read.
+// chain_read's long join: rechain the chained anchors with the wide band, unless the first
+// chain (in x order, not the best) already spans nearly all of a short read.
+Chains long_join(Chains chains, int qlen, int n_seg, GapPenalty pen, const ChainParams& p) {
   if (!long_join_considered(p, n_seg, chains.size())) return chains;
   const int32_t st = static_cast<int32_t>(chains.anchors[0].y);
   const int32_t en = static_cast<int32_t>(chains.anchors[Chains::count(chains.u[0]) - 1].y);
   if (!(qlen - (en - st) > p.rmq_rescue_size || static_cast<float>(en - st) > qlen * p.rmq_rescue_ratio)) return chains;
   std::vector<Anchor> a = std::move(chains.anchors);
+  std::vector<uint64_t>().swap(chains.u);
   radix_sort_by_x(a.data(), a.data() + a.size(), p.threads);
   return chain_rmq(a, p.max_gap, p.rmq_inner_dist, p.bw_long, p.max_chain_skip, p.rmq_size_cap, p.min_cnt,
                    p.min_chain_score, pen, p.rmq_inner_clamp, p.threads);
+}
+
+}  // namespace
+
+Chains chain_read(const std::vector<Anchor>& sorted_anchors, int qlen, int n_seg, int k, const ChainParams& p) {
+  const GapPenalty pen = gap_penalty(p, k);
+  return long_join(first_pass(sorted_anchors, qlen, n_seg, pen, p), qlen, n_seg, pen, p);
+}
+
+Chains chain_read(std::vector<Anchor>&& sorted_anchors, int qlen, int n_seg, int k, const ChainParams& p) {
+  const GapPenalty pen = gap_penalty(p, k);
+  Chains chains = first_pass(sorted_anchors, qlen, n_seg, pen, p);
+  std::vector<Anchor>().swap(sorted_anchors);
+  return long_join(std::move(chains), qlen, n_seg, pen, p);
 }
 
 }  // namespace agatha::map

@@ -99,31 +99,37 @@ void filter_query_repeats(std::vector<index::Minimizer>& mv, int32_t mid_occ, fl
 
 std::vector<Seed> lookup_seeds(const std::vector<index::Minimizer>& mv, const index::MinimizerIndex& idx,
                                int threads) {
-  // All of the read's hashes are looked up together (MinimizerIndex::lookup_batch), so
+  // A window of the read's hashes is looked up together (MinimizerIndex::lookup_batch), so
   // that their cache misses overlap; a long query's in pieces side by side (each hash's
-  // lookup is independent of the others).
+  // lookup is independent of the others). The windows keep the lookup's scratch small
+  // beside the seeds: a chromosome-length query has millions of minimizers.
+  constexpr size_t kWindow = 4096;
   const size_t n = mv.size();
-  std::vector<uint64_t> hashes(n), scratch(n);
-  std::vector<std::span<const uint64_t>> hits(n);
+  std::vector<Seed> seeds(n);  // seed i is minimizer i's until the empty ones are dropped
   const auto [n_pieces, piece] = pieces_of(n, threads);
   util::parallel_for(n_pieces, threads, [&](size_t k, int) {
+    uint64_t hashes[kWindow], scratch[kWindow];
+    std::span<const uint64_t> hits[kWindow];
     const size_t b = k * piece, e = std::min(n, b + piece);
-    for (size_t i = b; i < e; ++i) hashes[i] = mv[i].x >> 8;
-    idx.lookup_batch(hashes.data() + b, e - b, hits.data() + b, scratch.data() + b);
+    for (size_t w = b; w < e; w += kWindow) {
+      const size_t m = std::min(kWindow, e - w);
+      for (size_t i = 0; i < m; ++i) hashes[i] = mv[w + i].x >> 8;
+      idx.lookup_batch(hashes, m, hits, scratch);
+      for (size_t i = 0; i < m; ++i) {
+        const size_t at = w + i;
+        Seed& s = seeds[at];
+        s.q_pos = static_cast<uint32_t>(mv[at].y);
+        s.q_span = static_cast<uint8_t>(mv[at].x & 0xff);
+        s.seg_id = static_cast<uint16_t>(mv[at].y >> 32);
+        s.set_hits(hits[i]);
+        s.is_tandem = (at > 0 && mv[at - 1].x >> 8 == hashes[i]) || (at + 1 < n && mv[at + 1].x >> 8 == hashes[i]);
+      }
+    }
   });
-  std::vector<Seed> seeds;
-  seeds.reserve(n);
-  for (size_t i = 0; i < n; ++i) {
-    if (hits[i].empty()) continue;
-    __builtin_prefetch(hits[i].data());  // make_anchors reads the list next
-    Seed s;
-    s.q_pos = static_cast<uint32_t>(mv[i].y);
-    s.q_span = static_cast<uint32_t>(mv[i].x & 0xff);
-    s.seg_id = static_cast<int32_t>(mv[i].y >> 32);
-    s.hits = hits[i];
-    s.is_tandem = (i > 0 && hashes[i - 1] == hashes[i]) || (i + 1 < n && hashes[i + 1] == hashes[i]);
-    seeds.push_back(s);
-  }
+  size_t kept = 0;
+  for (size_t i = 0; i < n; ++i)
+    if (seeds[i].n() > 0) seeds[kept++] = seeds[i];
+  seeds.resize(kept);
   return seeds;
 }
 
@@ -204,7 +210,7 @@ Anchor anchor_of(const Seed& s, uint64_t r, int32_t qlen, const index::Minimizer
 std::vector<Anchor> make_anchors(const std::vector<Seed>& seeds, int32_t qlen, std::string_view qname,
                                  const index::MinimizerIndex& idx, const AlignOptions& opt, int threads) {
   size_t total = 0;
-  for (const Seed& s : seeds) total += s.hits.size();
+  for (const Seed& s : seeds) total += s.hits().size();
   std::vector<Anchor> a;
   // Without the options that skip hits (skip_hit), seed i's anchors are the slots
   // [first[i], first[i] + its hits) of the array, and pieces of the seeds fill their
@@ -217,7 +223,7 @@ std::vector<Anchor> make_anchors(const std::vector<Seed>& seeds, int32_t qlen, s
     for (size_t k = 0; k < n_pieces; ++k) {
       const size_t b = std::min(seeds.size(), k * seeds_per_piece), e = std::min(seeds.size(), b + seeds_per_piece);
       size_t m = 0;
-      for (size_t i = b; i < e; ++i) m += seeds[i].hits.size();
+      for (size_t i = b; i < e; ++i) m += seeds[i].hits().size();
       first[k + 1] = first[k] + m;
     }
     a.resize(total);
@@ -225,12 +231,12 @@ std::vector<Anchor> make_anchors(const std::vector<Seed>& seeds, int32_t qlen, s
       const size_t b = std::min(seeds.size(), k * seeds_per_piece), e = std::min(seeds.size(), b + seeds_per_piece);
       Anchor* out = a.data() + first[k];
       for (size_t i = b; i < e; ++i)
-        for (const uint64_t r : seeds[i].hits) *out++ = anchor_of(seeds[i], r, qlen, idx, opt, false);
+        for (const uint64_t r : seeds[i].hits()) *out++ = anchor_of(seeds[i], r, qlen, idx, opt, false);
     });
   } else {
     a.reserve(total);
     for (const Seed& s : seeds) {
-      for (const uint64_t r : s.hits) {
+      for (const uint64_t r : s.hits()) {
         bool is_self = false;
         if (skip_hit(r, s, qname, qlen, idx, opt, is_self)) continue;
         a.push_back(anchor_of(s, r, qlen, idx, opt, is_self));
@@ -271,7 +277,7 @@ std::vector<Anchor> make_anchors_heap(const std::vector<Seed>& seeds, int32_t ql
   std::vector<HeapItem> heap;
   heap.reserve(seeds.size());
   for (size_t i = 0; i < seeds.size(); ++i)
-    if (!seeds[i].hits.empty()) heap.push_back({seeds[i].hits[0], static_cast<uint64_t>(i) << 32});
+    if (seeds[i].n() > 0) heap.push_back({seeds[i].hits()[0], static_cast<uint64_t>(i) << 32});
   size_t n = heap.size();
   for (size_t i = n / 2; i-- > 0;) heap_down(heap.data(), i, n);
   // Hits leave the heap in increasing order of the raw entry; forward and reverse anchors
@@ -299,8 +305,8 @@ std::vector<Anchor> make_anchors_heap(const std::vector<Seed>& seeds, int32_t ql
       (forward ? fwd : rev).push_back(p);
     }
     const uint32_t next = static_cast<uint32_t>(heap[0].y) + 1;
-    if (next < s.hits.size()) {
-      heap[0].x = s.hits[next];
+    if (next < s.hits().size()) {
+      heap[0].x = s.hits()[next];
       ++heap[0].y;
     } else {
       heap[0] = heap[--n];

@@ -24,14 +24,20 @@ namespace agatha::map {
 
 // One query minimizer with index hits (minimap2's mm_seed_t).
 struct Seed {
-  uint32_t q_pos = 0;   // pos << 1 | strand, pos offset by earlier segments
-  uint32_t q_span = 0;  // bases covered by the k-mer
-  int32_t seg_id = 0;
-  std::span<const uint64_t> hits;  // index occurrences, ascending
-  bool is_tandem = false;          // a neighbouring query minimizer has the same hash
-  bool filtered = false;           // dropped as high-occurrence
-  int32_t n() const { return static_cast<int32_t>(hits.size()); }
+  uint32_t q_pos = 0;    // pos << 1 | strand, pos offset by earlier segments
+  uint32_t n_hits = 0;   // index occurrences, ascending, at hit[0 .. n_hits)
+  const uint64_t* hit = nullptr;
+  uint16_t seg_id = 0;
+  uint8_t q_span = 0;     // bases covered by the k-mer (the sketch keeps it in 8 bits)
+  bool is_tandem = false;  // a neighbouring query minimizer has the same hash
+  bool filtered = false;   // dropped as high-occurrence
+  std::span<const uint64_t> hits() const { return {hit, n_hits}; }
+  // A hash's occurrences in one index are far fewer than 2^32 (the index would hold
+  // 32 GB of them alone).
+  void set_hits(std::span<const uint64_t> h) { hit = h.data(), n_hits = static_cast<uint32_t>(h.size()); }
+  int32_t n() const { return static_cast<int32_t>(n_hits); }
 };
+static_assert(sizeof(Seed) == 24);
 
 // Everything seeding hands to chaining and to later stages.
 struct SeedResult {

@@ -49,12 +49,17 @@ void ReadAligner::start(AlignJob& job) const {
   }
 }
 
-void ReadAligner::align_segments(AlignJob& job, std::vector<std::vector<Region>>& regs, align::DpSource& dp) const {
+void ReadAligner::align_segments(AlignJob& job, std::vector<std::vector<Region>>& regs, align::DpSource& dp,
+                                 bool last_pass) const {
   for (size_t i = 0; i < job.segs.size(); ++i) {
     SegmentJob& sg = job.segs[i];
     if (!sg.codes) continue;  // no region
-    align::align_skeleton(opt_, idx_, *sg.codes, regs[i], sg.mapping.chains.anchors, dp, &mapper_.junctions(),
-                          job.threads);
+    if (last_pass)
+      align::align_skeleton(opt_, idx_, *sg.codes, regs[i], std::move(sg.mapping.chains.anchors), dp,
+                            &mapper_.junctions(), job.threads);
+    else
+      align::align_skeleton(opt_, idx_, *sg.codes, regs[i], sg.mapping.chains.anchors, dp, &mapper_.junctions(),
+                            job.threads);
   }
 }
 
@@ -64,7 +69,7 @@ bool ReadAligner::pass(AlignJob& job) const {
   for (size_t i = 0; i < regs.size(); ++i) regs[i] = job.segs[i].mapping.regions;
   job.memo.begin_pass();
   try {
-    align_segments(job, regs, job.memo);
+    align_segments(job, regs, job.memo, false);
   } catch (const Error&) {
     // A pass that went on from provisional answers may reach states the sequential
     // order never does (a CIGAR that does not span its sequences); only a pass on real
@@ -81,7 +86,7 @@ void ReadAligner::align(AlignJob& job, align::DpSource& dp) const {
   if (job.done) return;
   std::vector<std::vector<Region>> regs(job.segs.size());
   for (size_t i = 0; i < regs.size(); ++i) regs[i] = std::move(job.segs[i].mapping.regions);
-  align_segments(job, regs, dp);
+  align_segments(job, regs, dp, true);
   finish(job, std::move(regs));
 }
 

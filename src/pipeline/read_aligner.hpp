@@ -80,8 +80,11 @@ class ReadAligner {
  private:
   // align_regs' selection and the MAPQs on the aligned regions; the job is done.
   void finish(AlignJob& job, std::vector<std::vector<map::Region>>&& regs) const;
-  // align_skeleton of every segment with a region, in order.
-  void align_segments(AlignJob& job, std::vector<std::vector<map::Region>>& regs, align::DpSource& dp) const;
+  // align_skeleton of every segment with a region, in order. With `last_pass` (no pass
+  // follows: the job is finished next) each segment's chained anchors are handed over and
+  // freed once its regions' anchors are squeezed out of them.
+  void align_segments(AlignJob& job, std::vector<std::vector<map::Region>>& regs, align::DpSource& dp,
+                      bool last_pass) const;
   // The CIGAR to print (=/X with --eqx; empty without) and the MD/cs tag of an aligned
   // region.
   [[nodiscard]] PrintedRegion printed(const SegmentJob& seg, const map::Region& r) const;

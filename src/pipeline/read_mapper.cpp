@@ -141,7 +141,10 @@ ReadMapping ReadMapper::map(std::string_view name, std::string_view seq, int thr
   map::SeedResult seeds = may_rechain
                               ? map::collect_anchors(looked_up, name, idx_, opt_, mid_occ_, chain.threads)
                               : map::collect_anchors(std::move(looked_up), name, idx_, opt_, mid_occ_, chain.threads);
-  m.chains = map::chain_read(seeds.anchors, qlen, 1, idx_.k(), chain);
+  // Without a second seeding the anchors are not read after chaining: chain_read frees
+  // them after its first pass.
+  m.chains = may_rechain ? map::chain_read(seeds.anchors, qlen, 1, idx_.k(), chain)
+                         : map::chain_read(std::move(seeds.anchors), qlen, 1, idx_.k(), chain);
   if (may_rechain && map::rechain_wanted(m.chains, 1, mid_occ_, seeds.rep_len, chain_)) {
     seeds = map::collect_anchors(looked_up, name, idx_, opt_, chain_.max_occ, chain.threads);
     m.chains = map::chain_dp_pass(seeds.anchors, qlen, 1, idx_.k(), chain_);

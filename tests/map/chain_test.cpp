@@ -174,6 +174,14 @@ TEST_P(ChainGolden, ChainsAndPafMatchMinimap2) {
   int chain_ok = 0, paf_ok = 0, shown = 0;
   for (const SeedRead& r : reads) {
     const Chains chains = chain_read(r.anchors, r.qlen, 1, c.k, c.chain);
+    {  // the overload that frees the anchors after the first pass chains the same
+      const Chains owned = chain_read(std::vector<Anchor>(r.anchors), r.qlen, 1, c.k, c.chain);
+      ASSERT_EQ(owned.u, chains.u) << r.name;
+      ASSERT_EQ(owned.anchors.size(), chains.anchors.size()) << r.name;
+      for (size_t i = 0; i < owned.anchors.size(); ++i)
+        ASSERT_TRUE(owned.anchors[i].x == chains.anchors[i].x && owned.anchors[i].y == chains.anchors[i].y)
+            << r.name << " anchor " << i;
+    }
     const std::vector<Region> regs = gen_regions(pipeline::read_hash(r.name, r.qlen, c.region.seed, c.region.hash_name), r.qlen, chains);
     const std::string diff = compare_chains(r, chains, regs);
     if (diff.empty()) {
