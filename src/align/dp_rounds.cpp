@@ -4,6 +4,7 @@
 #include <agatha/error.hpp>
 
 #include <algorithm>
+#include <functional>
 
 namespace agatha::align {
 namespace {
@@ -99,16 +100,24 @@ bool DpMemo::compute_counted(const DpTask& task, DpResult& result) {
   }
   if (fresh) {
     Entry& e = *fresh;
-    e.query.assign(task.query.begin(), task.query.end());
-    e.target.assign(task.target.begin(), task.target.end());
     e.task = task;
-    e.task.query = e.query;
-    e.task.target = e.target;
+    e.task.query = keep(task.query, e.query);
+    e.task.target = keep(task.target, e.target);
     e.junc.assign(task.junc.begin(), task.junc.end());
     e.task.junc = e.junc;
   }
   result = provisional_result(task);
   return true;
+}
+
+std::span<const uint8_t> DpMemo::keep(std::span<const uint8_t> seq, std::vector<uint8_t>& copy) const {
+  // Compared as addresses (std::less gives pointers into different arrays a total order).
+  const std::less<const uint8_t*> before;
+  for (const std::span<const uint8_t>& b : stable_)
+    if (!b.empty() && !before(seq.data(), b.data()) && !before(b.data() + b.size(), seq.data() + seq.size()))
+      return seq;
+  copy.assign(seq.begin(), seq.end());
+  return copy;
 }
 
 std::vector<DpTask> DpMemo::pending_tasks() const {

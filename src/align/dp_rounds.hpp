@@ -36,6 +36,7 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <unordered_map>
 #include <vector>
 
@@ -67,6 +68,11 @@ class DpMemo final : public DpSource {
 
   // Starts a pass: forgets which tasks the previous pass missed.
   void begin_pass() { missed_ = 0; }
+  // Buffers that outlive every pending task (the read's codes, both strands): a pending
+  // task's query or target that lies inside one is kept as a span into it, not copied
+  // (a chromosome-length query's first pass would copy all of it).
+  void add_stable(std::span<const uint8_t> buf) { stable_.push_back(buf); }
+  void clear_stable() { stable_.clear(); }
   // Tasks the current pass asked for that had no answer.
   size_t missed() const { return missed_; }
 
@@ -107,6 +113,9 @@ class DpMemo final : public DpSource {
   std::unique_ptr<SpinLock> pending_lock_ = std::make_unique<SpinLock>();  // over pending_ and missed_
   std::vector<Entry*> pending_;
   size_t missed_ = 0;
+  std::vector<std::span<const uint8_t>> stable_;
+  // `seq`, as a span into a stable buffer when it lies inside one, else copied into `copy`.
+  std::span<const uint8_t> keep(std::span<const uint8_t> seq, std::vector<uint8_t>& copy) const;
 };
 
 // The provisional answer of a task the memo cannot answer yet (see above).

@@ -131,7 +131,10 @@ std::vector<Anchor> squeeze_anchors(std::vector<Region>& regs, const std::vector
   std::vector<uint64_t> aux(regs.size());
   for (size_t i = 0; i < regs.size(); ++i) aux[i] = static_cast<uint64_t>(regs[i].as) << 32 | i;
   std::sort(aux.begin(), aux.end());
+  size_t total = 0;
+  for (const Region& r : regs) total += static_cast<size_t>(r.cnt);
   std::vector<Anchor> out;
+  out.reserve(total);
   for (uint64_t v : aux) {
     Region& r = regs[static_cast<uint32_t>(v)];
     const int32_t as = static_cast<int32_t>(out.size());

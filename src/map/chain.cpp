@@ -83,6 +83,7 @@ std::vector<uint64_t> backtrack(DpArrays& dp, int32_t min_cnt, int32_t min_score
   // minimap2 sorts its (f, index) pairs on, so the radix sort's order (of equal scores
   // too) is the same, at half the memory of a pair.
   std::vector<uint64_t> ends;
+  ends.reserve(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i)
     if (dp.f[i] >= min_score) ends.push_back(static_cast<uint64_t>(static_cast<uint32_t>(dp.f[i])) << 32 | static_cast<uint32_t>(i));
   const auto end_score = [](uint64_t e) { return static_cast<int32_t>(static_cast<uint32_t>(e >> 32)); };
@@ -160,7 +161,11 @@ struct ScanAnchors {
 
 Chains finish(const std::vector<Anchor>& a, DpArrays& dp, int min_cnt, int min_score, int32_t max_drop,
              int threads = 1) {
-  std::vector<int32_t> v;  // anchor indices, 32-bit as DpArrays::p
+  // Anchor indices, 32-bit as DpArrays::p. At most every anchor: reserved once, so that
+  // the list is not copied as it grows (pages of the reservation never reached are never
+  // touched).
+  std::vector<int32_t> v;
+  v.reserve(dp.f.size());
   const std::vector<uint64_t> u = backtrack(dp, min_cnt, min_score, max_drop, v, threads);
   dp = DpArrays(0);  // f, p and t are spent: freed before the chains are copied out
   if (u.empty()) return {};

@@ -161,6 +161,7 @@ int32_t drop_filtered_seeds(std::vector<Seed>& seeds, std::vector<uint64_t>& min
   int32_t rep_len = 0, rep_st = 0, rep_en = 0;
   size_t k = 0;
   mini_pos.clear();
+  mini_pos.reserve(seeds.size());  // pages past the kept seeds are never touched
   for (const Seed& s : seeds) {
     if (s.filtered) {
       const int32_t en = static_cast<int32_t>(s.q_pos >> 1) + 1, st = en - static_cast<int32_t>(s.q_span);

@@ -68,6 +68,11 @@ bool ReadAligner::pass(AlignJob& job) const {
   std::vector<std::vector<Region>> regs(job.segs.size());
   for (size_t i = 0; i < regs.size(); ++i) regs[i] = job.segs[i].mapping.regions;
   job.memo.begin_pass();
+  // The segments' codes outlive the passes (finish() swaps the strands of a flipped
+  // segment after the last one; the buffers stay where they are).
+  job.memo.clear_stable();
+  for (const SegmentJob& sg : job.segs)
+    if (sg.codes) job.memo.add_stable(sg.codes->fwd), job.memo.add_stable(sg.codes->rev);
   try {
     align_segments(job, regs, job.memo, false);
   } catch (const Error&) {

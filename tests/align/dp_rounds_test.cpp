@@ -129,7 +129,7 @@ TEST(DpRounds, InversionTestSetEqualsTheSequentialOrder) {
   }
 }
 
-DpTask make_task(const std::vector<uint8_t>& q, const std::vector<uint8_t>& t, uint32_t flag, int w = 100) {
+DpTask make_task(std::span<const uint8_t> q, std::span<const uint8_t> t, uint32_t flag, int w = 100) {
   DpTask task;
   task.query = q, task.target = t;
   task.flag = flag, task.w = w, task.zdrop = 400, task.end_bonus = -1;
@@ -181,6 +181,42 @@ TEST(DpMemo, AnswersOnlyTheSameTask) {
   memo.compute(make_task(q2, t, 0), got);
   EXPECT_EQ(memo.missed(), 1u);
   EXPECT_THROW(memo.answer({}), Error);  // one pending task, no answer
+}
+
+// A pending task's sequence inside a stable buffer (the read's codes) is kept as a span
+// into it; any other is the memo's own copy, which outlives the caller's buffer.
+TEST(DpMemo, KeepsSpansIntoStableBuffersAndCopiesTheRest) {
+  const std::vector<uint8_t> backing = test::encode("GGGGGTTACGTACGTACGGTAACCCCCAAAA");
+  const std::span<const uint8_t> read(backing.data() + 5, 17);  // the stable buffer
+  const std::vector<uint8_t> other = test::encode("ACGTACGTACGGT");
+  std::vector<uint8_t> t = test::encode("ACGTACGTCCGGT");
+  DpMemo memo;
+  memo.add_stable(read);
+  DpResult r;
+  memo.begin_pass();
+  memo.compute(make_task(read.subspan(2, 13), t, 0), r);
+  memo.compute(make_task(other, t, 0, 50), r);
+  // Spans that start inside the buffer and run past its end, or start before it, are copied.
+  memo.compute(make_task(std::span<const uint8_t>(read.data() + 10, 9), t, 0, 60), r);
+  memo.compute(make_task(std::span<const uint8_t>(backing.data() + 3, 6), t, 0, 70), r);
+  const std::vector<uint8_t> want_t = t;
+  std::fill(t.begin(), t.end(), 0);  // the caller's target buffer is reused
+  const std::vector<DpTask> tasks = memo.pending_tasks();
+  ASSERT_EQ(tasks.size(), 4u);
+  EXPECT_EQ(tasks[0].query.data(), read.data() + 2);
+  EXPECT_NE(tasks[1].query.data(), other.data());
+  EXPECT_TRUE(std::equal(tasks[1].query.begin(), tasks[1].query.end(), other.begin(), other.end()));
+  EXPECT_NE(tasks[2].query.data(), read.data() + 10);
+  EXPECT_TRUE(std::equal(tasks[2].query.begin(), tasks[2].query.end(), read.begin() + 10, read.begin() + 19));
+  EXPECT_NE(tasks[3].query.data(), backing.data() + 3);
+  for (const DpTask& task : tasks)
+    EXPECT_TRUE(std::equal(task.target.begin(), task.target.end(), want_t.begin(), want_t.end()));
+  memo.clear_stable();
+  memo.begin_pass();
+  memo.compute(make_task(read.subspan(1, 5), t, 0), r);
+  const std::vector<DpTask> more = memo.pending_tasks();
+  ASSERT_EQ(more.size(), 5u);
+  EXPECT_NE(more[4].query.data(), read.data() + 1);  // no stable buffer any more: copied
 }
 
 // Splice tasks differ by their non-canonical penalty, junction bonus and junction bits
