@@ -153,14 +153,14 @@ echo
 echo "Scaling: wall seconds (median of $REPEATS), speed-up over the same program's -t 1 (or its first -t), $NPROC cores"
 printf '%s\n' "${ROWS[@]}" | awk -v results="$RESULTS" '
 BEGIN {
-  fmt = "%-6s %4s %9s %9s %8s %8s %9s %9s  %s\n"
-  printf fmt, "set", "-t", "mm2_s", "agatha_s", "mm2_x", "agatha_x", "time_ag/mm", "rss_ag/mm", "output"
+  fmt = "%-6s %4s %9s %9s %8s %8s %9s %9s %9s %9s  %s\n"
+  printf fmt, "set", "-t", "mm2_s", "agatha_s", "mm2_x", "agatha_x", "time_ag/mm", "rss_ag/mm", "ag_rss_MB", "ag_rss_x", "output"
   if (results != "") print "set\tthreads\tmm2_s\tagatha_s\tmm2_speedup\tagatha_speedup\ttime_ratio\trss_ratio\tmm2_rss_kb\tagatha_rss_kb\toutput" > results
 }
 {
-  if ($1 != cur) { cur = $1; mm1 = $3; ag1 = $4 }
+  if ($1 != cur) { cur = $1; mm1 = $3; ag1 = $4; agm1 = $6 }
   printf fmt, $1, $2, sprintf("%.2f", $3), sprintf("%.2f", $4), sprintf("%.2fx", mm1 / $3), sprintf("%.2fx", ag1 / $4),
-    sprintf("%.3f", $4 / $3), sprintf("%.3f", $6 / $5), $7
+    sprintf("%.3f", $4 / $3), sprintf("%.3f", $6 / $5), sprintf("%.1f", $6 / 1024), sprintf("%.2f", $6 / agm1), $7
   if (results != "") printf "%s\t%s\t%.3f\t%.3f\t%.3f\t%.3f\t%.4f\t%.4f\t%s\t%s\t%s\n", $1, $2, $3, $4, mm1 / $3, ag1 / $4, $4 / $3, $6 / $5, $5, $6, $7 > results
 }'
 
