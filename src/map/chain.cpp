@@ -85,7 +85,8 @@ std::vector<uint64_t> backtrack(DpArrays& dp, int32_t min_cnt, int32_t min_score
   std::vector<uint64_t> ends;
   ends.reserve(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i)
-    if (dp.f[i] >= min_score) ends.push_back(static_cast<uint64_t>(static_cast<uint32_t>(dp.f[i])) << 32 | static_cast<uint32_t>(i));
+    if (dp.f[i] >= min_score)
+      ends.push_back(static_cast<uint64_t>(static_cast<uint32_t>(dp.f[i])) << 32 | static_cast<uint32_t>(i));
   const auto end_score = [](uint64_t e) { return static_cast<int32_t>(static_cast<uint32_t>(e >> 32)); };
   util::radix_sort_parallel(
       ends.data(), ends.data() + ends.size(),

@@ -108,13 +108,13 @@ std::vector<Seed> lookup_seeds(const std::vector<index::Minimizer>& mv, const in
   std::vector<Seed> seeds(n);  // seed i is minimizer i's until the empty ones are dropped
   const auto [n_pieces, piece] = pieces_of(n, threads);
   util::parallel_for(n_pieces, threads, [&](size_t k, int) {
-    uint64_t hashes[kWindow], scratch[kWindow];
-    std::span<const uint64_t> hits[kWindow];
+    std::vector<uint64_t> hashes(kWindow), scratch(kWindow);
+    std::vector<std::span<const uint64_t>> hits(kWindow);
     const size_t b = k * piece, e = std::min(n, b + piece);
     for (size_t w = b; w < e; w += kWindow) {
       const size_t m = std::min(kWindow, e - w);
       for (size_t i = 0; i < m; ++i) hashes[i] = mv[w + i].x >> 8;
-      idx.lookup_batch(hashes, m, hits, scratch);
+      idx.lookup_batch(hashes.data(), m, hits.data(), scratch.data());
       for (size_t i = 0; i < m; ++i) {
         const size_t at = w + i;
         Seed& s = seeds[at];

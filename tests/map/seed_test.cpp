@@ -158,8 +158,8 @@ TEST(SeedsOnThreads, LongQueryGivesTheSerialResult) {
       ASSERT_EQ(got.seeds.size(), one.seeds.size()) << threads;
       for (size_t i = 0; i < one.seeds.size(); ++i) {
         const Seed &a = one.seeds[i], &b = got.seeds[i];
-        ASSERT_TRUE(a.q_pos == b.q_pos && a.q_span == b.q_span && a.seg_id == b.seg_id &&
-                    a.hits().data() == b.hits().data() && a.hits().size() == b.hits().size() && a.is_tandem == b.is_tandem)
+        ASSERT_TRUE(a.q_pos == b.q_pos && a.q_span == b.q_span && a.seg_id == b.seg_id && a.hit == b.hit &&
+                    a.n_hits == b.n_hits && a.is_tandem == b.is_tandem)
             << "seed " << i << " threads " << threads;
       }
       const SeedResult res = collect_anchors(got, "a", idx, o, mid_occ, threads);
