@@ -79,6 +79,7 @@ bool DpMemo::compute_counted(const DpTask& task, DpResult& result) {
   Shard& shard = shards_[key.h1 % kShards];
   const Entry* done = nullptr;
   Entry* fresh = nullptr;
+  Pending* wait = nullptr;
   {
     const std::lock_guard<SpinLock> lock(shard.lock);
     auto it = shard.index.find(key);
@@ -95,16 +96,16 @@ bool DpMemo::compute_counted(const DpTask& task, DpResult& result) {
   }
   {
     const std::lock_guard<SpinLock> lock(*pending_lock_);
-    if (fresh) pending_.push_back(fresh);
+    if (fresh) wait = &pending_.emplace_back(), wait->entry = fresh;
     ++missed_;
   }
-  if (fresh) {
-    Entry& e = *fresh;
-    e.task = task;
-    e.task.query = keep(task.query, e.query);
-    e.task.target = keep(task.target, e.target);
-    e.junc.assign(task.junc.begin(), task.junc.end());
-    e.task.junc = e.junc;
+  if (wait) {
+    Pending& p = *wait;
+    p.task = task;
+    p.task.query = keep(task.query, p.query);
+    p.task.target = keep(task.target, p.target);
+    p.junc.assign(task.junc.begin(), task.junc.end());
+    p.task.junc = p.junc;
   }
   result = provisional_result(task);
   return true;
@@ -123,22 +124,18 @@ std::span<const uint8_t> DpMemo::keep(std::span<const uint8_t> seq, std::vector<
 std::vector<DpTask> DpMemo::pending_tasks() const {
   std::vector<DpTask> tasks;
   tasks.reserve(pending_.size());
-  for (const Entry* e : pending_) tasks.push_back(e->task);
+  for (const Pending& p : pending_) tasks.push_back(p.task);
   return tasks;
 }
 
 void DpMemo::answer(std::vector<DpResult>&& results) {
   if (results.size() != pending_.size()) throw Error("internal: DP answers do not match the pending tasks");
   for (size_t k = 0; k < pending_.size(); ++k) {
-    Entry& e = *pending_[k];
+    Entry& e = *pending_[k].entry;
     e.result = std::move(results[k]);
     e.answered = true;
-    e.task = DpTask();
-    std::vector<uint8_t>().swap(e.query);
-    std::vector<uint8_t>().swap(e.target);
-    std::vector<uint8_t>().swap(e.junc);
   }
-  pending_.clear();
+  std::deque<Pending>().swap(pending_);
 }
 
 size_t DpMemo::size() const {

@@ -92,11 +92,16 @@ class DpMemo final : public DpSource {
   struct KeyHash {
     size_t operator()(const Key& k) const { return static_cast<size_t>(k.h0 ^ (k.h1 >> 1)); }
   };
+  // An entry holds its answer only; what a pending task needs until it is answered (the
+  // task and copies of its sequences) is held apart, in pending_, and freed then.
   struct Entry {
-    std::vector<uint8_t> query, target, junc;  // while pending
-    DpTask task;                               // spans into query/target while pending
     DpResult result;
     bool answered = false;
+  };
+  struct Pending {
+    Entry* entry = nullptr;
+    std::vector<uint8_t> query, target, junc;
+    DpTask task;  // spans into query/target/junc, or into a stable buffer
   };
   // The entries by key, in shards (by the key's h1) that threads lock apart. An entry
   // stays where it is (a deque) until the memo goes.
@@ -111,7 +116,7 @@ class DpMemo final : public DpSource {
   // Held by pointer: a memo moves with its read's job.
   std::unique_ptr<Shard[]> shards_ = std::make_unique<Shard[]>(kShards);
   std::unique_ptr<SpinLock> pending_lock_ = std::make_unique<SpinLock>();  // over pending_ and missed_
-  std::vector<Entry*> pending_;
+  std::deque<Pending> pending_;  // in the order first asked; an element stays where it is
   size_t missed_ = 0;
   std::vector<std::span<const uint8_t>> stable_;
   // `seq`, as a span into a stable buffer when it lies inside one, else copied into `copy`.

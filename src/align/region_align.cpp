@@ -144,6 +144,22 @@ std::vector<Anchor> squeeze_anchors(std::vector<Region>& regs, const std::vector
   return out;
 }
 
+RegionAnchors::RegionAnchors(std::vector<Region>& regs, std::vector<Anchor>&& chained)
+    : a_(squeeze_anchors(regs, chained)), flags_(a_.size()), made_(true) {
+  std::vector<Anchor>().swap(chained);
+  for (size_t i = 0; i < a_.size(); ++i)
+    flags_[i] = static_cast<uint8_t>((a_[i].y & ab::kIgnore ? 1 : 0) | (a_[i].y & ab::kLongJoin ? 2 : 0));
+}
+
+std::vector<Anchor>& RegionAnchors::for_pass() {
+  if (used_)
+    for (size_t i = 0; i < a_.size(); ++i)
+      a_[i].y = (a_[i].y & ~(ab::kIgnore | ab::kLongJoin)) | (flags_[i] & 1 ? ab::kIgnore : 0) |
+                (flags_[i] & 2 ? ab::kLongJoin : 0);
+  used_ = true;
+  return a_;
+}
+
 void fix_bad_ends(const Region& r, const Anchor* a, int bw, int min_match, int32_t& as, int32_t& cnt) {
   as = r.as, cnt = r.cnt;
   if (r.cnt < 3) return;
@@ -533,6 +549,10 @@ const DpResult& align_pair(const AlignOptions& opt, DpSource& dp, RegionAlignmen
       task.junc = junc.subspan(0, std::min(junc.size(), static_cast<size_t>(tl)));
     }
     dp.compute(task, c.result);
+  }
+  if (!dp.record_calls()) {
+    out.last = std::move(c);
+    return out.last.result;
   }
   out.calls.push_back(std::move(c));
   return out.calls.back().result;
@@ -984,6 +1004,7 @@ class ThreadView final : public DpSource {
   explicit ThreadView(DpSource& shared) : shared_(shared) {}
   void compute(const DpTask& task, DpResult& result) override { provisional_ += shared_.compute_counted(task, result); }
   bool record_sequences() const override { return shared_.record_sequences(); }
+  bool record_calls() const override { return shared_.record_calls(); }
   size_t provisional_count() const override { return provisional_; }
 
  private:
@@ -995,15 +1016,11 @@ class ThreadView final : public DpSource {
 
 namespace {
 
-// align_regions, and with `spent` (the chained anchors, owned by a caller that reads them
-// no more) those freed once the regions' anchors are squeezed out of them.
+// align_regions over the squeezed anchors `a` (squeeze_anchors), which it flags.
 std::vector<RegionAlignment> align_regions_of(const AlignOptions& opt, const index::MinimizerIndex& idx,
                                               const ReadCodes& read, std::vector<Region>& regs,
-                                              const std::vector<Anchor>& chained, DpSource& dp,
-                                              const index::Junctions* junctions, int threads,
-                                              std::vector<Anchor>* spent) {
-  std::vector<Anchor> a = squeeze_anchors(regs, chained);
-  if (spent) std::vector<Anchor>().swap(*spent);
+                                              std::vector<Anchor>& a, DpSource& dp,
+                                              const index::Junctions* junctions, int threads) {
   std::vector<RegionAlignment> out;
   if (threads <= 1 || regs.size() <= 1 || !dp.concurrent()) {
     std::vector<uint8_t> split(regs.size(), 0);
@@ -1046,7 +1063,8 @@ std::vector<RegionAlignment> align_regions(const AlignOptions& opt, const index:
                                            const ReadCodes& read, std::vector<Region>& regs,
                                            const std::vector<Anchor>& chained, DpSource& dp,
                                            const index::Junctions* junctions, int threads) {
-  return align_regions_of(opt, idx, read, regs, chained, dp, junctions, threads, nullptr);
+  std::vector<Anchor> a = squeeze_anchors(regs, chained);
+  return align_regions_of(opt, idx, read, regs, a, dp, junctions, threads);
 }
 
 std::vector<RegionAlignment> align_regions(const AlignOptions& opt, const index::MinimizerIndex& idx,
@@ -1059,10 +1077,28 @@ std::vector<RegionAlignment> align_regions(const AlignOptions& opt, const index:
 
 namespace {
 
-void skeleton(const AlignOptions& opt, const index::MinimizerIndex& idx, const ReadCodes& read,
-              std::vector<Region>& regs, const std::vector<Anchor>& chained, DpSource& dp,
-              const index::Junctions* junctions, int threads, std::vector<Anchor>* spent) {
-  (void)align_regions_of(opt, idx, read, regs, chained, dp, junctions, threads, spent);
+// A source as another, whose calls the regions do not record (record_calls).
+class Unrecorded final : public DpSource {
+ public:
+  explicit Unrecorded(DpSource& dp) : dp_(dp) {}
+  void compute(const DpTask& task, DpResult& result) override { dp_.compute(task, result); }
+  bool compute_counted(const DpTask& task, DpResult& result) override { return dp_.compute_counted(task, result); }
+  bool record_sequences() const override { return false; }
+  bool record_calls() const override { return false; }
+  size_t provisional_count() const override { return dp_.provisional_count(); }
+  bool concurrent() const override { return dp_.concurrent(); }
+
+ private:
+  DpSource& dp_;
+};
+
+}  // namespace
+
+void align_skeleton(const AlignOptions& opt, const index::MinimizerIndex& idx, const ReadCodes& read,
+                    std::vector<Region>& regs, RegionAnchors& anchors, DpSource& dp,
+                    const index::Junctions* junctions, int threads) {
+  Unrecorded unrecorded(dp);
+  (void)align_regions_of(opt, idx, read, regs, anchors.for_pass(), unrecorded, junctions, threads);
   const int qlen = static_cast<int>(read.fwd.size());
   map::filter_regions(opt, qlen, regs);
   // Not with sr or --sr=rna; with --split-prefix, at the merge; 2.31 not with the
@@ -1073,20 +1109,6 @@ void skeleton(const AlignOptions& opt, const index::MinimizerIndex& idx, const R
     map::filter_regions(opt, qlen, regs);
   }
   map::hit_sort(regs, opt.alt_drop);
-}
-
-}  // namespace
-
-void align_skeleton(const AlignOptions& opt, const index::MinimizerIndex& idx, const ReadCodes& read,
-                    std::vector<Region>& regs, const std::vector<Anchor>& chained, DpSource& dp,
-                    const index::Junctions* junctions, int threads) {
-  skeleton(opt, idx, read, regs, chained, dp, junctions, threads, nullptr);
-}
-
-void align_skeleton(const AlignOptions& opt, const index::MinimizerIndex& idx, const ReadCodes& read,
-                    std::vector<Region>& regs, std::vector<Anchor>&& chained, DpSource& dp,
-                    const index::Junctions* junctions, int threads) {
-  skeleton(opt, idx, read, regs, chained, dp, junctions, threads, &chained);
 }
 
 void BackendDpSource::compute(const DpTask& task, DpResult& result) {

@@ -62,6 +62,11 @@ class DpSource {
   virtual void compute(const DpTask& task, DpResult& result) = 0;
   // Whether RegionDpCall keeps copies of the sequences (for tests and traces).
   virtual bool record_sequences() const { return true; }
+  // Whether RegionAlignment::calls keeps every call made (for tests and traces); if not,
+  // only the latest call is kept, for the caller that reads its answer (align_skeleton's
+  // callers read the regions only: on a chromosome-length query the calls would hold a
+  // copy of every answer).
+  virtual bool record_calls() const { return true; }
   // How many answers so far were provisional (the pass will be discarded); work that only
   // serves the final answer, such as the Z-drop test of a provisional first pass, is
   // skipped after one.
@@ -115,7 +120,8 @@ struct RegionDpCall {
 };
 
 struct RegionAlignment {
-  std::vector<RegionDpCall> calls;
+  std::vector<RegionDpCall> calls;         // every call made, in order (DpSource::record_calls)
+  RegionDpCall last;                       // the latest call, where calls are not recorded
   std::vector<uint32_t> cigar;             // appended pieces, before mm_fix_cigar
   int32_t qs = 0, qe = 0, rs = 0, re = 0;  // final coordinates; qs/qe on the forward read
   int32_t dp_score = 0;                    // minimap2's p->dp_score
@@ -202,19 +208,36 @@ inline constexpr uint8_t kSplitFirst = 1, kSplitSecond = 2, kSplitInv = 4;
                                                          const std::vector<map::Anchor>& chained, DpBackend& dp,
                                                          const index::Junctions* junctions = nullptr);
 
+// The regions' anchors squeezed out of the chains' once (squeeze_anchors), for a read
+// aligned in one pass or in several (over a DpMemo). A pass flags anchors as it goes
+// (align_one's mm_filter_bad_seeds and mm_filter_bad_seeds_alt: ignored, long join), and
+// mm_fix_bad_ends reads the long-join flag; so the flags as squeezed are kept aside, one
+// byte an anchor, and put back before every pass after the first: each pass starts from
+// the anchors the sequential order starts from, without a copy of them per pass.
+class RegionAnchors {
+ public:
+  RegionAnchors() = default;
+  // Squeezes the anchors of `regs` out of `chained`, rewriting the regions' `as`, and
+  // frees `chained`.
+  RegionAnchors(std::vector<map::Region>& regs, std::vector<map::Anchor>&& chained);
+  bool made() const { return made_; }  // by the squeezing constructor
+  // The anchors, with their flags as squeezed.
+  std::vector<map::Anchor>& for_pass();
+
+ private:
+  std::vector<map::Anchor> a_;
+  std::vector<uint8_t> flags_;  // bit 0: kIgnore, bit 1: kLongJoin, as squeezed
+  bool made_ = false, used_ = false;
+};
+
 // mm_align_skeleton: align_regions, then its clean-up of the aligned regions:
 // mm_filter_regs, for reads of at least rank_min_len bases mm_update_dp_max and
 // mm_filter_regs again (not with sr, nor with --split-prefix, whose merge updates dp_max
 // over all parts, nor in 2.31 with all chains: ReleaseRules::all_chains_skip_dp_max_update),
 // and mm_hit_sort (all in map/hit.hpp).
+// `regs` are the regions as `anchors` squeezed them (their `as` rewritten).
 void align_skeleton(const AlignOptions& opt, const index::MinimizerIndex& idx, const ReadCodes& read,
-                    std::vector<map::Region>& regs, const std::vector<map::Anchor>& chained, DpSource& dp,
-                    const index::Junctions* junctions = nullptr, int threads = 1);
-// The same for a caller that reads the chained anchors no more: they are freed once the
-// regions' own are squeezed out of them (a chromosome-length query's DP then holds one
-// copy of its anchors, not two).
-void align_skeleton(const AlignOptions& opt, const index::MinimizerIndex& idx, const ReadCodes& read,
-                    std::vector<map::Region>& regs, std::vector<map::Anchor>&& chained, DpSource& dp,
+                    std::vector<map::Region>& regs, RegionAnchors& anchors, DpSource& dp,
                     const index::Junctions* junctions = nullptr, int threads = 1);
 
 }  // namespace agatha::align

@@ -18,6 +18,8 @@
 #include <algorithm>
 #include <bit>
 #include <cstdlib>
+#include <memory>
+#include <span>
 
 #include "../../kernels/chain_scan.hpp"
 #include "radix_sort.hpp"
@@ -72,12 +74,26 @@ int64_t chain_start(int32_t max_drop, int32_t head_score, int64_t head, const Dp
   return max_i;
 }
 
+// The chains mg_chain_backtrack accepts, in its order: u[i] = score << 32 | cnt, and
+// chain i's anchor indices v[off[i] .. off[i] + cnt), from its end backwards.
+struct Walked {
+  std::vector<uint64_t> u;
+  std::vector<size_t> off;
+  std::unique_ptr<int32_t[]> v;  // room for every anchor; pages never written never touched
+};
+
 // Chain extraction (mg_chain_backtrack): chain ends by decreasing f (radix order for
 // ties); each end not yet used yields the anchors back to its chain_start(). Anchors
-// are marked used even when the chain is then rejected. Returns u[] and fills v with
-// the anchor indices of the accepted chains, each chain from its end backwards.
-std::vector<uint64_t> backtrack(DpArrays& dp, int32_t min_cnt, int32_t min_score, int32_t max_drop,
-                                std::vector<int32_t>& v, int threads) {
+// are marked used even when the chain is then rejected.
+//
+// `cuts` (0 = cuts[0] < ... < cuts.back() = n, from chain_rmq): boundaries of blocks of
+// anchors that no predecessor link crosses. The ends of each stretch [cuts[j], cuts[j+1])
+// are then walked on a thread of their own, in the same order: a walk reads and marks only
+// its own anchors, so each stretch yields the chains the one walk would; they are put back
+// in the one walk's order (their ends' ranks), their anchor lists left where each stretch
+// wrote them (from v + cuts[j] on, as no stretch has more anchors than that room).
+Walked backtrack(DpArrays& dp, int32_t min_cnt, int32_t min_score, int32_t max_drop, std::span<const int64_t> cuts,
+                 int threads) {
   const int64_t n = static_cast<int64_t>(dp.f.size());
   // Each end is f << 32 | anchor index, sorted on f sign-extended to 64 bits: the key
   // minimap2 sorts its (f, index) pairs on, so the radix sort's order (of equal scores
@@ -92,46 +108,79 @@ std::vector<uint64_t> backtrack(DpArrays& dp, int32_t min_cnt, int32_t min_score
       ends.data(), ends.data() + ends.size(),
       [&](uint64_t e) { return static_cast<uint64_t>(static_cast<int64_t>(end_score(e))); }, threads);
 
-  std::vector<uint64_t> u;
+  Walked out;
+  out.v.reset(new int32_t[static_cast<size_t>(std::max<int64_t>(n, 1))]);
   std::fill(dp.t.begin(), dp.t.end(), 0);
-  // Ends come in order of score, so their marks are read at random: each is fetched a
-  // few ends ahead (on a long query most ends are inside chains already taken).
-  constexpr size_t kAhead = 16;
-  for (size_t k = ends.size(); k-- > 0;) {
-    if (k >= kAhead) __builtin_prefetch(&dp.t[static_cast<uint32_t>(ends[k - kAhead])]);
-    const int64_t head = static_cast<uint32_t>(ends[k]);
-    const int32_t head_score = end_score(ends[k]);
-    if (dp.t[head] != 0) continue;
-    const size_t v0 = v.size();
-    const int64_t stop = chain_start(max_drop, head_score, head, dp, dp.t);
-    int64_t i = head;
-    for (; i != stop; i = dp.p[i]) v.push_back(static_cast<int32_t>(i)), dp.t[i] = 1;
-    const int32_t score = i < 0 ? head_score : head_score - dp.f[i];
-    const size_t cnt = v.size() - v0;
-    if (score >= min_score && cnt > 0 && cnt >= static_cast<size_t>(min_cnt)) {
-      u.push_back(static_cast<uint64_t>(score) << 32 | cnt);
-    } else {
-      v.resize(v0);
+  struct Stretch {
+    std::vector<uint64_t> u;
+    std::vector<size_t> off, rank;  // off from the stretch's start; rank: the end's place in `ends`
+  };
+  // The walk over the ends of anchors [lo, hi).
+  auto walk = [&](int64_t lo, int64_t hi, Stretch& st) {
+    int32_t* const v = out.v.get() + lo;
+    size_t len = 0;
+    // Ends come in order of score, so their marks are read at random: each is fetched a
+    // few ends ahead (on a long query most ends are inside chains already taken).
+    constexpr size_t kAhead = 16;
+    for (size_t k = ends.size(); k-- > 0;) {
+      if (k >= kAhead) __builtin_prefetch(&dp.t[static_cast<uint32_t>(ends[k - kAhead])]);
+      const int64_t head = static_cast<uint32_t>(ends[k]);
+      if (head < lo || head >= hi) continue;
+      const int32_t head_score = end_score(ends[k]);
+      if (dp.t[head] != 0) continue;
+      const size_t v0 = len;
+      const int64_t stop = chain_start(max_drop, head_score, head, dp, dp.t);
+      int64_t i = head;
+      for (; i != stop; i = dp.p[i]) v[len++] = static_cast<int32_t>(i), dp.t[i] = 1;
+      const int32_t score = i < 0 ? head_score : head_score - dp.f[i];
+      const size_t cnt = len - v0;
+      if (score >= min_score && cnt > 0 && cnt >= static_cast<size_t>(min_cnt)) {
+        st.u.push_back(static_cast<uint64_t>(score) << 32 | cnt);
+        st.off.push_back(v0);
+        st.rank.push_back(k);
+      } else {
+        len = v0;
+      }
     }
+  };
+  if (cuts.size() <= 2 || threads <= 1) {
+    Stretch all;
+    walk(0, n, all);
+    out.u = std::move(all.u), out.off = std::move(all.off);
+    return out;
   }
-  return u;
+  std::vector<Stretch> parts(cuts.size() - 1);
+  util::parallel_for(parts.size(), threads, [&](size_t j, int) { walk(cuts[j], cuts[j + 1], parts[j]); });
+  std::vector<std::pair<size_t, size_t>> order;  // (rank, part << 32 | chain)
+  for (size_t j = 0; j < parts.size(); ++j)
+    for (size_t c = 0; c < parts[j].u.size(); ++c) order.emplace_back(parts[j].rank[c], j << 32 | c);
+  std::sort(order.begin(), order.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
+  out.u.reserve(order.size()), out.off.reserve(order.size());
+  for (const auto& [rank, at] : order) {
+    const size_t j = at >> 32, c = at & 0xffffffffu;
+    out.u.push_back(parts[j].u[c]);
+    out.off.push_back(static_cast<size_t>(cuts[j]) + parts[j].off[c]);
+  }
+  return out;
 }
 
 // Chain anchors in increasing order, chains ordered by the x of their first anchor
 // (compact_a; radix order for chains starting at the same x). Chain i's anchors are
-// v[k_i .. k_i + cnt_i) from its end backwards, so its first anchor is v[k_i + cnt_i - 1];
-// they are copied out of `a` once, in the final order.
-Chains compact(const std::vector<Anchor>& a, const std::vector<uint64_t>& u, const std::vector<int32_t>& v) {
+// v[off_i .. off_i + cnt_i) from its end backwards, so its first anchor is
+// v[off_i + cnt_i - 1]; they are copied out of `a` once, in the final order.
+Chains compact(const std::vector<Anchor>& a, const Walked& c) {
+  const std::vector<uint64_t>& u = c.u;
+  const int32_t* v = c.v.get();
   std::vector<Anchor> w(u.size());
-  size_t k = 0;
+  size_t total = 0;
   for (size_t i = 0; i < u.size(); ++i) {
     const size_t cnt = static_cast<uint32_t>(u[i]);
-    w[i] = {a[static_cast<size_t>(v[k + cnt - 1])].x, static_cast<uint64_t>(k) << 32 | i};
-    k += cnt;
+    w[i] = {a[static_cast<size_t>(v[c.off[i] + cnt - 1])].x, static_cast<uint64_t>(c.off[i]) << 32 | i};
+    total += cnt;
   }
   radix_sort_by_x(w.data(), w.data() + w.size());
   Chains out;
-  out.anchors.reserve(v.size());
+  out.anchors.reserve(total);
   out.u.reserve(u.size());
   for (const Anchor& wi : w) {
     const uint64_t ui = u[static_cast<uint32_t>(wi.y)];
@@ -160,17 +209,13 @@ struct ScanAnchors {
   }
 };
 
+// cuts: as backtrack's (empty: one walk).
 Chains finish(const std::vector<Anchor>& a, DpArrays& dp, int min_cnt, int min_score, int32_t max_drop,
-             int threads = 1) {
-  // Anchor indices, 32-bit as DpArrays::p. At most every anchor: reserved once, so that
-  // the list is not copied as it grows (pages of the reservation never reached are never
-  // touched).
-  std::vector<int32_t> v;
-  v.reserve(dp.f.size());
-  const std::vector<uint64_t> u = backtrack(dp, min_cnt, min_score, max_drop, v, threads);
+             std::span<const int64_t> cuts = {}, int threads = 1) {
+  const Walked c = backtrack(dp, min_cnt, min_score, max_drop, cuts, threads);
   dp = DpArrays(0);  // f, p and t are spent: freed before the chains are copied out
-  if (u.empty()) return {};
-  return compact(a, u, v);
+  if (c.u.empty()) return {};
+  return compact(a, c);
 }
 
 }  // namespace
@@ -406,9 +451,21 @@ Chains chain_rmq(const std::vector<Anchor>& a, int max_dist, int max_dist_inner,
   // anchor before it is evicted), so each block's f and p are those of a pass over the
   // block alone: the blocks run apart, the largest first.
   std::vector<std::pair<int64_t, int64_t>> blocks;
+  // The backtracking's stretches: at most `threads` runs of whole blocks, of about equal
+  // anchor counts (the block boundary nearest each n * j / threads).
+  std::vector<int64_t> cuts;
   if (threads > 1) {
     for (int64_t b = 0, i = 1; i <= n; ++i)
       if (i == n || a[i].x >> 32 != a[b].x >> 32) blocks.emplace_back(b, i), b = i;
+    cuts.push_back(0);
+    for (int j = 1; j < threads; ++j) {
+      const int64_t want = n * j / threads;
+      int64_t best = n;
+      for (const auto& [b, e] : blocks)
+        if (std::abs(e - want) < std::abs(best - want)) best = e;
+      if (best > cuts.back() && best < n) cuts.push_back(best);
+    }
+    cuts.push_back(n);
     std::stable_sort(blocks.begin(), blocks.end(),
                      [](const auto& u, const auto& v) { return u.second - u.first > v.second - v.first; });
   } else {
@@ -417,7 +474,7 @@ Chains chain_rmq(const std::vector<Anchor>& a, int max_dist, int max_dist_inner,
   util::parallel_for(blocks.size(), threads, [&](size_t k, int) {
     chain_rmq_block(a, blocks[k].first, blocks[k].second, max_dist, max_dist_inner, bw, max_skip, cap_size, pen, dp);
   });
-  return finish(a, dp, min_cnt, min_score, max_drop, threads);
+  return finish(a, dp, min_cnt, min_score, max_drop, cuts, threads);
 }
 
 GapLimits gap_limits(const ChainParams& p, int qlen) {

@@ -98,6 +98,10 @@ class GroupRun {
       for (size_t k = 0; k < waiting_.size(); ++k)
         jobs_[waiting_[k]].memo.answer(std::vector<DpResult>(std::make_move_iterator(results_.begin() + first_[k]),
                                                              std::make_move_iterator(results_.begin() + first_[k + 1])));
+      // The round's tasks (spans into the memos' pending copies, gone now) and its moved
+      // answers are spent: freed before the pass, which may hold its own peak.
+      std::vector<DpTask>().swap(tasks_);
+      std::vector<DpResult>().swap(results_);
       active_ = std::move(waiting_);
     }
     util::parallel_for(active_.size(), threads, [&](size_t k, int) { aligner.pass(jobs_[active_[k]]); });

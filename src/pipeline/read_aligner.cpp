@@ -49,24 +49,25 @@ void ReadAligner::start(AlignJob& job) const {
   }
 }
 
-void ReadAligner::align_segments(AlignJob& job, std::vector<std::vector<Region>>& regs, align::DpSource& dp,
-                                 bool last_pass) const {
+void ReadAligner::align_segments(AlignJob& job, std::vector<std::vector<Region>>& regs, align::DpSource& dp) const {
   for (size_t i = 0; i < job.segs.size(); ++i) {
     SegmentJob& sg = job.segs[i];
     if (!sg.codes) continue;  // no region
-    if (last_pass)
-      align::align_skeleton(opt_, idx_, *sg.codes, regs[i], std::move(sg.mapping.chains.anchors), dp,
-                            &mapper_.junctions(), job.threads);
-    else
-      align::align_skeleton(opt_, idx_, *sg.codes, regs[i], sg.mapping.chains.anchors, dp, &mapper_.junctions(),
-                            job.threads);
+    align::align_skeleton(opt_, idx_, *sg.codes, regs[i], sg.anchors, dp, &mapper_.junctions(), job.threads);
   }
+}
+
+void ReadAligner::squeeze(SegmentJob& sg, std::vector<Region>& regs) {
+  if (sg.codes && !sg.anchors.made()) sg.anchors = align::RegionAnchors(regs, std::move(sg.mapping.chains.anchors));
 }
 
 bool ReadAligner::pass(AlignJob& job) const {
   if (job.done) return true;
   std::vector<std::vector<Region>> regs(job.segs.size());
-  for (size_t i = 0; i < regs.size(); ++i) regs[i] = job.segs[i].mapping.regions;
+  for (size_t i = 0; i < regs.size(); ++i) {
+    squeeze(job.segs[i], job.segs[i].mapping.regions);  // once, before the first pass
+    regs[i] = job.segs[i].mapping.regions;
+  }
   job.memo.begin_pass();
   // The segments' codes outlive the passes (finish() swaps the strands of a flipped
   // segment after the last one; the buffers stay where they are).
@@ -74,7 +75,7 @@ bool ReadAligner::pass(AlignJob& job) const {
   for (const SegmentJob& sg : job.segs)
     if (sg.codes) job.memo.add_stable(sg.codes->fwd), job.memo.add_stable(sg.codes->rev);
   try {
-    align_segments(job, regs, job.memo, false);
+    align_segments(job, regs, job.memo);
   } catch (const Error&) {
     // A pass that went on from provisional answers may reach states the sequential
     // order never does (a CIGAR that does not span its sequences); only a pass on real
@@ -90,8 +91,11 @@ bool ReadAligner::pass(AlignJob& job) const {
 void ReadAligner::align(AlignJob& job, align::DpSource& dp) const {
   if (job.done) return;
   std::vector<std::vector<Region>> regs(job.segs.size());
-  for (size_t i = 0; i < regs.size(); ++i) regs[i] = std::move(job.segs[i].mapping.regions);
-  align_segments(job, regs, dp, true);
+  for (size_t i = 0; i < regs.size(); ++i) {
+    regs[i] = std::move(job.segs[i].mapping.regions);
+    squeeze(job.segs[i], regs[i]);
+  }
+  align_segments(job, regs, dp);
   finish(job, std::move(regs));
 }
 
@@ -125,6 +129,7 @@ void ReadAligner::finish(AlignJob& job, std::vector<std::vector<Region>>&& regs)
     sg.regions = std::move(regs[i]);
     // Only the final regions and the read's codes are needed from here on.
     sg.mapping.chains = map::Chains();
+    sg.anchors = align::RegionAnchors();
     std::vector<Region>().swap(sg.mapping.regions);
   }
   job.done = true;

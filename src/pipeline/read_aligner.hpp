@@ -33,7 +33,8 @@ struct SegmentJob {
   // The segment's codes on both strands, made once: of the sequence as aligned until
   // the job is done, then of the read as input.
   std::optional<align::ReadCodes> codes;
-  ReadMapping mapping;                // the regions before alignment and their anchors
+  ReadMapping mapping;                // the regions before alignment and their chains
+  align::RegionAnchors anchors;       // the regions' anchors, squeezed out of the chains'
   std::vector<map::Region> regions;   // final, once done
 };
 
@@ -80,11 +81,11 @@ class ReadAligner {
  private:
   // align_regs' selection and the MAPQs on the aligned regions; the job is done.
   void finish(AlignJob& job, std::vector<std::vector<map::Region>>&& regs) const;
-  // align_skeleton of every segment with a region, in order. With `last_pass` (no pass
-  // follows: the job is finished next) each segment's chained anchors are handed over and
-  // freed once its regions' anchors are squeezed out of them.
-  void align_segments(AlignJob& job, std::vector<std::vector<map::Region>>& regs, align::DpSource& dp,
-                      bool last_pass) const;
+  // align_skeleton of every segment with a region, in order, over its squeezed anchors.
+  void align_segments(AlignJob& job, std::vector<std::vector<map::Region>>& regs, align::DpSource& dp) const;
+  // Squeezes the segment's anchors out of its chains (align::RegionAnchors), which are
+  // freed, and rewrites `regs` (its regions) to them; once, where the segment has regions.
+  static void squeeze(SegmentJob& sg, std::vector<map::Region>& regs);
   // The CIGAR to print (=/X with --eqx; empty without) and the MD/cs tag of an aligned
   // region.
   [[nodiscard]] PrintedRegion printed(const SegmentJob& seg, const map::Region& r) const;

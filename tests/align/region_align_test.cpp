@@ -316,9 +316,9 @@ struct SyntheticRead {
   std::string name, seq;
 };
 
-// tests/data/region/synthetic.fq.gz, four-line FASTQ.
-std::vector<SyntheticRead> synthetic_reads() {
-  const std::vector<std::string> lines = test::read_lines(test::source_path("tests/data/region/synthetic.fq.gz"));
+// Four-line FASTQ (by default tests/data/region/synthetic.fq.gz).
+std::vector<SyntheticRead> synthetic_reads(const char* path = "tests/data/region/synthetic.fq.gz") {
+  const std::vector<std::string> lines = test::read_lines(test::source_path(path));
   std::vector<SyntheticRead> reads;
   for (size_t i = 0; i + 3 < lines.size(); i += 4)
     reads.push_back({lines[i].substr(1, lines[i].find_first_of(" \t") - 1), lines[i + 1]});
@@ -445,6 +445,63 @@ TEST_F(RegionZdrop, LeftExtensionOfAnInversionSplitPartUsesZdropInv) {
   std::cout << left_ext << " left extensions, " << left_ext_inv << " of " << inv_parts << " split_inv parts\n";
   EXPECT_GT(left_ext_inv, 0);
   EXPECT_GT(left_ext, left_ext_inv);
+}
+
+// The alignment passes of a read over a DpMemo all run over one squeezed anchor array
+// (RegionAnchors): each pass must start from the anchors as squeezed, though the previous
+// one flagged some (mm_filter_bad_seeds, mm_filter_bad_seeds_alt; mm_fix_bad_ends reads
+// the long-join flag), and so give what the first pass gave.
+TEST_F(RegionZdrop, EveryPassOverSqueezedAnchorsStartsFromTheAnchorsAsSqueezed) {
+  const AlignOptions& opt = opt_;
+  const pipeline::ReadMapper mapper(idx_, opt);
+  auto summary = [](const std::vector<map::Region>& regs) {
+    std::ostringstream s;
+    for (const map::Region& r : regs) {
+      s << r.rid << ':' << r.rs << '-' << r.re << ' ' << r.qs << '-' << r.qe << (r.rev ? '-' : '+') << " dp "
+        << r.dp_score << '/' << r.dp_max << " split " << int{r.split} << (r.inv ? " inv" : "") << " cigar";
+      for (uint32_t c : r.cigar) s << ' ' << c;
+      s << '\n';
+    }
+    return s.str();
+  };
+  auto same = [](const std::vector<map::Anchor>& u, const std::vector<map::Anchor>& v) {
+    return u.size() == v.size() &&
+           std::equal(u.begin(), u.end(), v.begin(), [](const map::Anchor& p, const map::Anchor& q) {
+             return p.x == q.x && p.y == q.y;
+           });
+  };
+  std::vector<SyntheticRead> all = synthetic_reads();
+  for (SyntheticRead& r : synthetic_reads("data/reads.fq")) all.push_back(std::move(r));
+  int reads = 0, flagged = 0;
+  for (const SyntheticRead& read : all) {
+    SCOPED_TRACE(read.name);
+    const pipeline::ReadMapping m = mapper.map(read.name, read.seq);
+    if (m.regions.empty()) continue;
+    const ReadCodes codes(read.seq);
+    std::vector<map::Region> squeezed_regs = m.regions;
+    std::vector<map::Anchor> chained = m.chains.anchors;
+    RegionAnchors anchors(squeezed_regs, std::move(chained));
+    ASSERT_TRUE(anchors.made());
+    EXPECT_TRUE(chained.empty()) << "the chained anchors are freed";
+    std::vector<map::Anchor>& array = anchors.for_pass();  // the array the passes run over
+    const std::vector<map::Anchor> as_squeezed = array;
+    std::string first;
+    for (int pass = 1; pass <= 3; ++pass) {
+      std::vector<map::Region> regs = squeezed_regs;
+      BackendDpSource source(*dp_);
+      align_skeleton(opt, idx_, codes, regs, anchors, source);
+      if (pass == 1) {
+        first = summary(regs);
+        flagged += !same(array, as_squeezed);
+      } else {
+        EXPECT_EQ(summary(regs), first) << "pass " << pass;
+      }
+    }
+    EXPECT_TRUE(same(anchors.for_pass(), as_squeezed)) << "the flags as squeezed, put back";
+    ++reads;
+  }
+  std::cout << reads << " reads aligned in three passes each, " << flagged << " with anchors flagged by a pass\n";
+  EXPECT_GT(flagged, 0) << "the data must have anchors that a pass flags";
 }
 
 // mm_test_zdrop's Z-drop, restated cell by cell: the largest max - score - |li - lj| * e

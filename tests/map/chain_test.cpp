@@ -243,7 +243,9 @@ namespace {
 
 // RMQ chaining runs its blocks of anchors (one reference sequence and strand each) on
 // several threads; the chains are those of one thread. Anchors: noisy diagonals (with
-// repeats off the diagonal) on 5 sequences, both strands, blocks of very different sizes.
+// repeats off the diagonal) on 5 sequences, both strands, blocks of very different sizes;
+// each sequence's first stretch also hit by a second copy further along the query, so that
+// chains start at the same reference position (their order is then the backtracking's).
 TEST(ChainRmq, SameChainsForAnyNumberOfThreads) {
   std::mt19937_64 rng(38);
   std::vector<Anchor> a;
@@ -255,12 +257,21 @@ TEST(ChainRmq, SameChainsForAnyNumberOfThreads) {
         x += 5 + static_cast<int32_t>(rng() % 20), y += 5 + static_cast<int32_t>(rng() % 20);
         const int32_t yy = rng() % 10 == 0 ? static_cast<int32_t>(rng() % 100000) : y;  // a repeat hit
         a.push_back({rev << 63 | rid << 32 | static_cast<uint32_t>(x), uint64_t{15} << 32 | static_cast<uint32_t>(yy)});
+        if (i < 150 && yy == y)  // the second copy
+          a.push_back({rev << 63 | rid << 32 | static_cast<uint32_t>(x),
+                       uint64_t{15} << 32 | static_cast<uint32_t>(yy + 200000 + static_cast<int32_t>(rid) * 1000)});
       }
     }
   std::sort(a.begin(), a.end(), [](const Anchor& u, const Anchor& v) { return u.x != v.x ? u.x < v.x : u.y < v.y; });
   const GapPenalty pen{0.8f * 0.01f * 15, 0.0f};
   const Chains want = chain_rmq(a, 10000, 1000, 2000, 25, 100000, 3, 40, pen, true, 1);
   ASSERT_GT(want.size(), 9u);
+  // Chains that start at the same reference position (the copies'): their order is the
+  // order in which the backtracking accepted them.
+  int same_start = 0;
+  for (size_t i = 1, k = Chains::count(want.u[0]); i < want.size(); k += Chains::count(want.u[i]), ++i)
+    same_start += want.anchors[k].x == want.anchors[k - Chains::count(want.u[i - 1])].x;
+  EXPECT_GT(same_start, 0);
   for (const int threads : {2, 3, 8}) {
     const Chains got = chain_rmq(a, 10000, 1000, 2000, 25, 100000, 3, 40, pen, true, threads);
     EXPECT_EQ(got.u, want.u) << threads;
