@@ -41,7 +41,7 @@ inline Anchor neighbour(const Anchor* a, int32_t i) { return {a[i].x, __atomic_l
 // mm_adjust_minier
 void adjust_minier(const index::MinimizerIndex& idx, const ReadCodes& read, const Anchor& a, int32_t& r, int32_t& q) {
   if (idx.hpc()) {
-    const std::vector<uint8_t>& qs = read.strand(map::anchor_reverse(a));
+    const ReadCodes::Codes& qs = read.strand(map::anchor_reverse(a));
     q = ay(a);
     int32_t i = q - 1;
     const uint8_t c = qs[static_cast<size_t>(q)];
@@ -123,8 +123,16 @@ DpResult reset_result() {
 
 }  // namespace
 
-ReadCodes::ReadCodes(std::string_view seq) : fwd(nt4_encode(seq)), rev(seq.size()) {
-  reverse_complement(fwd, rev.data());
+ReadCodes::ReadCodes(std::string_view seq, int threads) : fwd(seq.size()), rev(seq.size()) {
+  const size_t n = seq.size();
+  // Pieces of at least 1 Mb (the pages are first touched by the thread that fills them).
+  const size_t pieces = std::clamp<size_t>(n >> 20, 1, static_cast<size_t>(std::max(1, threads)));
+  util::parallel_for(pieces, static_cast<int>(pieces), [&](size_t k, int) {
+    for (size_t i = n * k / pieces, e = n * (k + 1) / pieces; i < e; ++i) {
+      const uint8_t c = nt4(seq[i]);
+      fwd[i] = c, rev[n - 1 - i] = complement(c);
+    }
+  });
 }
 
 std::vector<Anchor> squeeze_anchors(std::vector<Region>& regs, const std::vector<Anchor>& a) {
@@ -650,7 +658,7 @@ RegionAlignment align_one(const AlignOptions& opt, const index::MinimizerIndex& 
   // --qstrand: the read on its own strand against the reference's strand of the region
   // (its anchors and coordinates are on that strand; mm_align1 with MM_F_QSTRAND).
   const bool qstrand = opt.qstrand;
-  const std::vector<uint8_t>& qseq0 = read.strand(rev && !qstrand);
+  const ReadCodes::Codes& qseq0 = read.strand(rev && !qstrand);
   const int32_t rlen = static_cast<int32_t>(idx.reference().seq(rid).len);
   const int bw = static_cast<int>(opt.bw * kDpBandScale + 1.);
   int bw_long = static_cast<int>(std::max(opt.bw_long, opt.bw) * kDpBandScale + 1.);

@@ -48,6 +48,7 @@
 #include "../index/junctions.hpp"
 #include "../map/anchor.hpp"
 #include "../map/hit.hpp"
+#include "../util/uninit_vector.hpp"
 #include "cigar_fix.hpp"
 
 namespace agatha::align {
@@ -136,11 +137,12 @@ struct RegionAlignment {
 };
 
 // The read's codes on both strands (qseq0[0] forward, qseq0[1] reverse complement),
-// made once per read.
+// made once per read; a chromosome-length read's in pieces on up to `threads` threads.
 struct ReadCodes {
-  std::vector<uint8_t> fwd, rev;
-  explicit ReadCodes(std::string_view seq);
-  const std::vector<uint8_t>& strand(bool r) const { return r ? rev : fwd; }
+  using Codes = util::UninitVector<uint8_t>;
+  Codes fwd, rev;
+  explicit ReadCodes(std::string_view seq, int threads = 1);
+  const Codes& strand(bool r) const { return r ? rev : fwd; }
 };
 
 // mm_squeeze_a: keeps only the anchors the regions refer to, in array order, and

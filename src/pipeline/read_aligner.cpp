@@ -43,7 +43,7 @@ void ReadAligner::start(AlignJob& job) const {
     SegmentJob& sg = job.segs[i];
     sg.mapping = std::move(f.segs[i]);
     if (!sg.mapping.regions.empty()) {
-      sg.codes.emplace(seqs[i]);
+      sg.codes.emplace(seqs[i], job.threads);
       job.done = false;
     }
   }
@@ -172,7 +172,7 @@ PrintedRegion ReadAligner::printed_as(const SegmentJob& seg, const Region& r, bo
   // With --qstrand the read as it is and the reference on the region's strand, in whose
   // coordinates rs/re are (write_cs_or_MD's is_qstrand).
   const bool qstrand_rev = opt_.qstrand && r.rev;
-  const std::vector<uint8_t>& strand = seg.codes->strand(r.rev && !opt_.qstrand);
+  const align::ReadCodes::Codes& strand = seg.codes->strand(r.rev && !opt_.qstrand);
   const auto qlen = static_cast<int32_t>(strand.size());
   const bool flip_q = r.rev && !opt_.qstrand;
   const std::span<const uint8_t> query(strand.data() + (flip_q ? qlen - r.qe : r.qs), static_cast<size_t>(r.qe - r.qs));

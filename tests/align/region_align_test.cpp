@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <agatha/cigar.hpp>
+#include <agatha/nt4.hpp>
 
 #include <algorithm>
 #include <climits>
@@ -202,6 +203,31 @@ TEST(RegionAlign, DpCallsMatchMinimap2_2_31TraceShortReads) {
 
 // The longest stretch of anchors on one diagonal (mm_max_stretch), by the bases its
 // k-mers cover: ties go to the first; a lone anchor or a region of one anchor is itself.
+// A chromosome-length read's codes are made in pieces on several threads: the same codes
+// as on one, both strands (lower case, N and other letters included), for lengths that do
+// and do not divide evenly.
+TEST(ReadCodes, SameCodesOnAnyNumberOfThreads) {
+  std::mt19937_64 rng(7);
+  const std::string letters = "ACGTacgtNnRY";
+  for (const size_t n : {size_t{0}, size_t{1000}, (size_t{3} << 20) + 7}) {
+    std::string seq(n, 'A');
+    for (char& c : seq) c = letters[rng() % letters.size()];
+    const ReadCodes one(seq, 1);
+    ASSERT_EQ(one.fwd.size(), n);
+    ASSERT_EQ(one.rev.size(), n);
+    for (size_t i = 0; i < n; i += 997) {
+      const uint8_t want = nt4(seq[i]);
+      EXPECT_EQ(one.fwd[i], want) << i;
+      EXPECT_EQ(one.rev[n - 1 - i], want > 3 ? 4 : 3 - want) << i;
+    }
+    for (const int threads : {2, 3, 8}) {
+      const ReadCodes many(seq, threads);
+      EXPECT_TRUE(std::equal(one.fwd.begin(), one.fwd.end(), many.fwd.begin(), many.fwd.end())) << n << " " << threads;
+      EXPECT_TRUE(std::equal(one.rev.begin(), one.rev.end(), many.rev.begin(), many.rev.end())) << n << " " << threads;
+    }
+  }
+}
+
 TEST(MaxStretch, HighestScoringRunOnOneDiagonal) {
   auto anchor = [](int32_t r, int32_t q) {
     return map::Anchor{static_cast<uint64_t>(r), 21ULL << 32 | static_cast<uint32_t>(q)};  // span 21
