@@ -177,13 +177,14 @@ double divergence(const AlignmentStats& s) {
 }
 
 AlignmentStats update_extra(AlignedSpan& span, std::vector<uint32_t>& cigar, std::span<const uint8_t> query,
-                            std::span<const uint8_t> target, const StatsScoring& sc) {
+                            std::span<const uint8_t> target, const StatsScoring& sc, bool stats) {
   const CigarShift shift = fix_cigar(cigar, query, target);
   if (span.rev)
     span.qe -= shift.qshift;
   else
     span.qs += shift.qshift;
   span.rs += shift.tshift;
+  if (!stats) return {};
   return alignment_stats(cigar, query.subspan(static_cast<size_t>(shift.qshift)),
                          target.subspan(static_cast<size_t>(shift.tshift)), sc);
 }

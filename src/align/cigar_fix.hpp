@@ -58,10 +58,11 @@ struct AlignedSpan {
 };
 
 // mm_update_extra: fix_cigar, the coordinate adjustment of a dropped leading I (qs += L,
-// or qe -= L when rev) or D (rs += L), then the statistics of the fixed CIGAR.
+// or qe -= L when rev) or D (rs += L), then the statistics of the fixed CIGAR (left
+// zero without `stats`: an alignment on provisional DP answers, dp_rounds.hpp).
 [[nodiscard]] AlignmentStats update_extra(AlignedSpan& span, std::vector<uint32_t>& cigar,
                                           std::span<const uint8_t> query, std::span<const uint8_t> target,
-                                          const StatsScoring& sc);
+                                          const StatsScoring& sc, bool stats = true);
 
 // de:f (mm_event_identity, write_tags): 1 - mlen / (blen + n_ambi - n_gap + n_gapo), gap-compressed divergence.
 [[nodiscard]] double divergence(const AlignmentStats& s);

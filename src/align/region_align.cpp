@@ -822,10 +822,12 @@ RegionAlignment align_one(const AlignOptions& opt, const index::MinimizerIndex& 
     span.qs = qlen - qe1, span.qe = qlen - qs1;
   if (!out.cigar.empty()) {  // mm_update_extra: may drop a leading I/D and move the start
     fetch(rs1, re1);
+    // After a provisional answer the pass is discarded: its statistics would never be read
+    // (what the pass asks next depends on the coordinates, which are fixed as usual).
     out.stats = update_extra(
         span, out.cigar, std::span<const uint8_t>(qseq0.data() + qs1, static_cast<size_t>(qe1 - qs1)),
         std::span<const uint8_t>(tseq.data(), static_cast<size_t>(re1 - rs1)),
-        StatsScoring{opt.dp_scoring(), !(opt.sr || sr_rna)});
+        StatsScoring{opt.dp_scoring(), !(opt.sr || sr_rna)}, dp.provisional_count() == 0);
   }
   out.qs = span.qs, out.qe = span.qe, out.rs = span.rs, out.re = span.re;
   return out;
@@ -1107,6 +1109,9 @@ void align_skeleton(const AlignOptions& opt, const index::MinimizerIndex& idx, c
                     const index::Junctions* junctions, int threads) {
   Unrecorded unrecorded(dp);
   (void)align_regions_of(opt, idx, read, regs, anchors.for_pass(), unrecorded, junctions, threads);
+  // A pass on provisional answers is discarded (dp_rounds.hpp), and its regions have no
+  // statistics (align_one): the clean-up is left to the pass on real answers.
+  if (dp.provisional_count() > 0) return;
   const int qlen = static_cast<int>(read.fwd.size());
   map::filter_regions(opt, qlen, regs);
   // Not with sr or --sr=rna; with --split-prefix, at the merge; 2.31 not with the

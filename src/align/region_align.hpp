@@ -236,7 +236,8 @@ class RegionAnchors {
 // mm_filter_regs, for reads of at least rank_min_len bases mm_update_dp_max and
 // mm_filter_regs again (not with sr, nor with --split-prefix, whose merge updates dp_max
 // over all parts, nor in 2.31 with all chains: ReleaseRules::all_chains_skip_dp_max_update),
-// and mm_hit_sort (all in map/hit.hpp).
+// and mm_hit_sort (all in map/hit.hpp). After a provisional answer (dp_rounds.hpp) the
+// regions are left as aligned, without statistics or clean-up: the pass is discarded.
 // `regs` are the regions as `anchors` squeezed them (their `as` rewritten).
 void align_skeleton(const AlignOptions& opt, const index::MinimizerIndex& idx, const ReadCodes& read,
                     std::vector<map::Region>& regs, RegionAnchors& anchors, DpSource& dp,
