@@ -38,8 +38,11 @@
 #include <agatha/dp.hpp>
 #include <agatha/options.hpp>
 
+#include <atomic>
+#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <mutex>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -91,6 +94,27 @@ class BackendDpSource final : public DpSource {
 
  private:
   DpBackend& dp_;
+};
+
+// Computes every call at once, through a backend's compute_inline, from up to
+// inline_workers() threads at once (a read's regions aligned side by side: align_regions
+// with threads): each call borrows a free worker number for its duration, and waits for
+// one when more threads than numbers call at once.
+class SharedInlineDpSource final : public DpSource {
+ public:
+  explicit SharedInlineDpSource(DpBackend& dp);
+  void compute(const DpTask& task, DpResult& result) override { (void)compute_counted(task, result); }
+  bool compute_counted(const DpTask& task, DpResult& result) override;
+  bool concurrent() const override { return true; }
+  bool record_sequences() const override { return false; }
+  uint64_t calls() const { return calls_.load(std::memory_order_relaxed); }
+
+ private:
+  DpBackend& dp_;
+  std::mutex lock_;
+  std::condition_variable freed_;
+  std::vector<int> free_;  // worker numbers not in use
+  std::atomic<uint64_t> calls_{0};
 };
 
 // Computes every call at once on the calling thread, through a backend's

@@ -19,6 +19,7 @@
 #include <exception>
 #include <future>
 #include <iterator>
+#include <optional>
 #include <span>
 #include <mutex>
 #include <string>
@@ -60,8 +61,13 @@ class GroupRun {
   // With `inline_dp` (a host backend that computes single tasks on the calling threads),
   // the first step aligns every read in one pass, each DP computed as it is asked for,
   // and the group is done after it: there are no rounds.
+  //
+  // With `side_dp` (such a backend, for a group of fewer fragments than threads), a
+  // fragment whose regions keep its threads busy side by side
+  // (ReadAligner::regions_side_by_side) is aligned so, each DP computed as it is asked
+  // for, in the first step; the others go through the rounds.
   size_t host_step(const ReadAligner& aligner, int threads, std::span<std::string> lines,
-                   DpBackend* inline_dp = nullptr) {
+                   DpBackend* inline_dp = nullptr, DpBackend* side_dp = nullptr) {
     if (next_ != Next::kHost) throw Error("GroupRun: host step out of turn");
     if (jobs_.empty() && !reads_.empty() && inline_dp) {
       by_length_ = longest_first();
@@ -86,12 +92,18 @@ class GroupRun {
       // Each fragment's chaining gets the threads of its share of the group's bases (at
       // least one): a chromosome beside a plasmid gets all of them.
       const uint64_t total = std::max<uint64_t>(1, bases());
+      // One source for all the fragments aligned side by side: its worker numbers are
+      // the backend's, which no two threads may use at once.
+      std::optional<align::SharedInlineDpSource> side;
+      if (side_dp) side.emplace(*side_dp);
       util::parallel_for(jobs_.size(), threads, [&](size_t k, int) {
         const size_t i = by_length_[k];
         jobs_[i].reads = fragment(i);
         jobs_[i].threads = static_cast<int>(std::max<uint64_t>(1, (threads * fragment_bases(i) + total / 2) / total));
         aligner.start(jobs_[i]);
+        if (side && aligner.regions_side_by_side(jobs_[i])) aligner.align(jobs_[i], *side);
       });
+      if (side) inline_tasks_ = side->calls();
       for (size_t i : by_length_)  // longest first
         if (!jobs_[i].done) active_.push_back(i);
     } else {
@@ -209,15 +221,17 @@ void align_batch(const ReadAligner& aligner, DpBackend& dp, const io::ReadBatch&
   };
   auto host = [&](GroupRun& g) {
     note(PipelineStep::kHostBegin, g.id());
-    // A group of fewer fragments than threads (a batch of no more: one long query) goes
-    // through the rounds instead: each round's DP tasks, independent of one another, run
-    // on all the backend's threads, and each fragment's chaining on threads by its bases,
-    // where inline DP would keep one thread per fragment. The records are the same either
-    // way. (A group of as many fragments as threads but one much longer — a chromosome
-    // beside a plasmid — stays inline: a round's second pass over a Mb-long query costs
-    // more than its DP spread over the threads gains.)
+    // A group of fewer fragments than threads (a batch of no more: one long query) gets
+    // each fragment's chaining on threads by its bases, where inline DP would keep one
+    // thread per fragment; then a fragment whose regions share its threads evenly enough
+    // is aligned with them side by side, DP inline, and the others go through the
+    // rounds: each round's DP tasks, independent of one another, run on all the
+    // backend's threads. The records are the same either way. (A group of as many
+    // fragments as threads but one much longer — a chromosome beside a plasmid — stays
+    // inline: a round's second pass over a Mb-long query costs more than its DP spread
+    // over the threads gains.)
     DpBackend* const group_inline = g.fragments() >= static_cast<size_t>(threads) ? inline_dp : nullptr;
-    const size_t n = g.host_step(aligner, threads, lines, group_inline);
+    const size_t n = g.host_step(aligner, threads, lines, group_inline, group_inline ? nullptr : inline_dp);
     note(PipelineStep::kHostEnd, g.id());
     if (n > 0) ++stats.rounds, stats.dp_tasks += n;
     stats.inline_dp_tasks += g.inline_tasks();

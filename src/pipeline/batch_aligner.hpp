@@ -53,8 +53,10 @@ PipelineStats map_reads(const ReadMapper& mapper, io::SeqReader& reads, const Re
 // aligned side by side, and a batch's last fragments join the group before them when
 // fewer than `threads` are left). The calls and results are those of the final pass of
 // the rounds, so the records are the same. A group of fewer fragments than threads (a
-// batch that has no more: one long query, a few contigs on many threads) runs in rounds
-// instead, so that its DP tasks use every thread.
+// batch that has no more: one long query, a few contigs on many threads) gives each
+// fragment threads by its bases; a fragment whose regions share them evenly enough
+// (ReadAligner::regions_side_by_side) has its regions aligned side by side on them, DP
+// inline, and the others run in rounds, so that their DP tasks use every thread.
 //
 // `progress`, if given, counts each group's reads and bases when its records are written.
 //

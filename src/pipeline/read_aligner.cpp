@@ -99,6 +99,21 @@ void ReadAligner::align(AlignJob& job, align::DpSource& dp) const {
   finish(job, std::move(regs));
 }
 
+bool ReadAligner::regions_side_by_side(const AlignJob& job) const {
+  if (job.done || job.threads <= 1) return false;
+  for (const SegmentJob& sg : job.segs) {
+    uint64_t total = 0, longest = 0;
+    for (const Region& r : sg.mapping.regions) {
+      const auto span = static_cast<uint64_t>(std::max(0, r.qe - r.qs));
+      total += span, longest = std::max(longest, span);
+    }
+    // A quarter over the share still pays: the rounds' provisional pass and memo cost
+    // about a third of the DP's time on such a query (a 12 Mb query on two threads).
+    if (longest * 4 * static_cast<uint64_t>(job.threads) > total * 5) return false;
+  }
+  return true;
+}
+
 void ReadAligner::finish(AlignJob& job, std::vector<std::vector<Region>>&& regs) const {
   // align_regs for each segment: primaries and secondaries again, now with the
   // alignments' dp_max; then mm_map_frag's MAPQ, and the inversions' from their

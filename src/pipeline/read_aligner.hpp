@@ -66,6 +66,12 @@ class ReadAligner {
   // The whole alignment in one pass, each DP computed by `dp` when it is asked for (a
   // backend's compute_inline): the calls and results of the final pass of the rounds.
   void align(AlignJob& job, align::DpSource& dp) const;
+  // Whether a started job of several threads (job.threads) keeps them busy with its
+  // regions aligned side by side, each region's DP inline on its thread (align() over a
+  // SharedInlineDpSource), rather than in rounds: when no segment has a region longer on
+  // the query than 5/4 of its threads' share of the segment's regions (a 12 Mb query's
+  // alignments to three chromosomes on two threads, not one chromosome's).
+  bool regions_side_by_side(const AlignJob& job) const;
   // The output records of a finished job; with OutputKind::kRegions its regions (with
   // --eqx, their =/X CIGARs) as append_part_result writes them.
   void format(const AlignJob& job, std::string& out) const;

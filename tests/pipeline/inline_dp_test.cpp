@@ -9,12 +9,17 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <memory>
+#include <random>
 #include <string>
+#include <thread>
 
 #include "support/align_run.hpp"
 #include "support/dp.hpp"
+#include "support/files.hpp"
 
 namespace agatha {
 namespace {
@@ -43,10 +48,15 @@ class Counting final : public DpBackend {
   void compute_inline(int worker, const DpTask& task, DpResult& result) override {
     ++calls;
     worker_seen[worker] = true;
+    // A worker number is one workspace: two threads must never hold it at once.
+    if (busy[worker].exchange(true)) ++shared_worker;
+    if (linger) std::this_thread::sleep_for(std::chrono::microseconds(200));
     inner_.compute_inline(worker, task, result);
+    busy[worker] = false;
   }
-  std::atomic<uint64_t> calls{0}, runs{0};
-  std::atomic<bool> worker_seen[8] = {};
+  std::atomic<uint64_t> calls{0}, runs{0}, shared_worker{0};
+  std::atomic<bool> worker_seen[8] = {}, busy[8] = {};
+  bool linger = false;  // hold each worker a while, so that overlapping calls are seen
 
  private:
   DpBackend& inner_;
@@ -165,6 +175,86 @@ TEST(InlineDp, TheLastFewReadsOfABatchJoinTheGroupBeforeThem) {
     EXPECT_GT(got.stats.inline_dp_tasks, 0u);
     EXPECT_EQ(groups.size(), threads == 7 ? 1u : 2u);
   }
+}
+
+}  // namespace
+}  // namespace agatha
+
+namespace agatha {
+namespace {
+
+// A random sequence of n bases (a fixed seed), and a copy with every 300th base changed.
+std::string random_bases(size_t n, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::string s(n, 'A');
+  for (char& c : s) c = "ACGT"[rng() & 3];
+  return s;
+}
+std::string diverged(std::string s) {
+  for (size_t i = 150; i < s.size(); i += 300) s[i] = s[i] == 'A' ? 'C' : 'A';
+  return s;
+}
+
+// One query that is a diverged copy of two reference sequences joined: its two regions
+// aligned side by side on two threads, each DP inline, when the longer is at most 5/4 of
+// a thread's share (ReadAligner::regions_side_by_side); in rounds otherwise, and on
+// three threads. The records are those of one thread either way.
+TEST(InlineDp, ALongQuerysRegionsSideBySideWhenTheyShareTheThreads) {
+  struct Case {
+    size_t a, b;
+    int threads;
+    bool side_by_side;
+  };
+  for (const Case c : {Case{20000, 24000, 2, true}, Case{20000, 20000, 2, true}, Case{30000, 10000, 2, false},
+                       Case{20000, 24000, 3, false}}) {
+    SCOPED_TRACE(testing::Message() << c.a << "+" << c.b << " on " << c.threads);
+    test::TempDir dir;
+    const std::string a = random_bases(c.a, 11), b = random_bases(c.b, 12);
+    const std::string ref = dir.string() + "/ref.fa", reads = dir.string() + "/q.fa";
+    ASSERT_TRUE(test::write_file(ref, ">a\n" + a + "\n>b\n" + b + "\n"));
+    ASSERT_TRUE(test::write_file(reads, ">q\n" + diverged(a + b) + "\n"));
+    const std::unique_ptr<DpBackend> one = test::try_backend("cpu-sse41", 1), dp = test::try_backend("cpu-sse41", c.threads);
+    ASSERT_TRUE(one && dp);
+    const Aligned want = test::align_paf(*one, 1, ref, reads, "asm5");
+    ASSERT_EQ(std::count(want.records.begin(), want.records.end(), '\n'), 2) << want.records;
+    Counting counting(*dp);
+    counting.linger = true;
+    const Aligned got = test::align_paf(counting, c.threads, ref, reads, "asm5");
+    EXPECT_EQ(got.records, want.records);
+    if (c.side_by_side) {
+      EXPECT_EQ(got.stats.rounds, 0u);
+      EXPECT_EQ(counting.runs.load(), 0u);
+      EXPECT_EQ(got.stats.inline_dp_tasks, counting.calls.load());
+      EXPECT_EQ(got.stats.inline_dp_tasks, want.stats.inline_dp_tasks) << "the calls of one thread";
+      EXPECT_EQ(counting.shared_worker.load(), 0u) << "a worker number held by two threads at once";
+    } else {
+      EXPECT_GE(got.stats.rounds, 1u);
+      EXPECT_EQ(got.stats.inline_dp_tasks, 0u);
+      EXPECT_EQ(counting.calls.load(), 0u);
+    }
+  }
+}
+
+// Two such queries on four threads: each aligned side by side on two, up to four
+// computing at once, never two on one worker number (one workspace of the backend).
+TEST(InlineDp, LongQueriesSideBySideShareTheWorkerNumbers) {
+  test::TempDir dir;
+  const std::string a = random_bases(20000, 11), b = random_bases(24000, 12);
+  const std::string ref = dir.string() + "/ref.fa", reads = dir.string() + "/q.fa";
+  const std::string q = diverged(a + b);
+  ASSERT_TRUE(test::write_file(ref, ">a\n" + a + "\n>b\n" + b + "\n"));
+  ASSERT_TRUE(test::write_file(reads, ">q1\n" + q + "\n>q2\n" + q + "\n"));
+  const std::unique_ptr<DpBackend> one = test::try_backend("cpu-sse41", 1), dp = test::try_backend("cpu-sse41", 4);
+  ASSERT_TRUE(one && dp);
+  const Aligned want = test::align_paf(*one, 1, ref, reads, "asm5");
+  ASSERT_EQ(std::count(want.records.begin(), want.records.end(), '\n'), 4) << want.records;
+  Counting counting(*dp);
+  counting.linger = true;
+  const Aligned got = test::align_paf(counting, 4, ref, reads, "asm5");
+  EXPECT_EQ(got.records, want.records);
+  EXPECT_EQ(got.stats.rounds, 0u);
+  EXPECT_EQ(got.stats.inline_dp_tasks, want.stats.inline_dp_tasks);
+  EXPECT_EQ(counting.shared_worker.load(), 0u) << "a worker number held by two threads at once";
 }
 
 }  // namespace

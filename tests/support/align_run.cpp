@@ -24,4 +24,21 @@ AlignRun align_mt_sub(DpBackend& dp, int threads, const pipeline::StepObserver& 
   return r;
 }
 
+AlignRun align_paf(DpBackend& dp, int threads, const std::string& ref, const std::string& reads,
+                   const std::string& preset, uint64_t round_bases) {
+  AlignOptions opt;
+  opt.apply_preset(preset);
+  opt.validate();
+  const index::MinimizerIndex idx = io::build_index_from_file(ref, opt);
+  const pipeline::ReadMapper mapper(idx, opt);
+  pipeline::OutputOptions out;
+  out.kind = pipeline::OutputKind::kPaf;
+  const pipeline::ReadAligner aligner(mapper, opt, out);
+  io::SeqReader in(reads);
+  AlignRun r;
+  r.stats = pipeline::align_reads(aligner, dp, in, [&r](std::string_view s) { r.records += s; }, threads, round_bases,
+                                  1);
+  return r;
+}
+
 }  // namespace agatha::test

@@ -19,4 +19,9 @@ struct AlignRun {
 // threads; round_bases 1: every read a group of its own.
 AlignRun align_mt_sub(DpBackend& dp, int threads, const pipeline::StepObserver& observe = {});
 
+// `reads` against `ref` (paths) with `preset` and PAF with CIGAR (-c) on `threads`
+// threads, reads in groups of up to round_bases bases.
+AlignRun align_paf(DpBackend& dp, int threads, const std::string& ref, const std::string& reads,
+                   const std::string& preset, uint64_t round_bases = 1 << 20);
+
 }  // namespace agatha::test
