@@ -152,14 +152,17 @@ std::vector<Anchor> squeeze_anchors(std::vector<Region>& regs, const std::vector
   return out;
 }
 
-RegionAnchors::RegionAnchors(std::vector<Region>& regs, std::vector<Anchor>&& chained)
-    : a_(squeeze_anchors(regs, chained)), flags_(a_.size()), made_(true) {
+RegionAnchors::RegionAnchors(std::vector<Region>& regs, std::vector<Anchor>&& chained, bool one_pass)
+    : a_(squeeze_anchors(regs, chained)), made_(true), one_pass_(one_pass) {
   std::vector<Anchor>().swap(chained);
+  if (one_pass) return;
+  flags_.resize(a_.size());
   for (size_t i = 0; i < a_.size(); ++i)
     flags_[i] = static_cast<uint8_t>((a_[i].y & ab::kIgnore ? 1 : 0) | (a_[i].y & ab::kLongJoin ? 2 : 0));
 }
 
 std::vector<Anchor>& RegionAnchors::for_pass() {
+  if (used_ && one_pass_) throw Error("internal: a second alignment pass over anchors squeezed for one");
   if (used_)
     for (size_t i = 0; i < a_.size(); ++i)
       a_[i].y = (a_[i].y & ~(ab::kIgnore | ab::kLongJoin)) | (flags_[i] & 1 ? ab::kIgnore : 0) |

@@ -244,8 +244,9 @@ class RegionAnchors {
  public:
   RegionAnchors() = default;
   // Squeezes the anchors of `regs` out of `chained`, rewriting the regions' `as`, and
-  // frees `chained`.
-  RegionAnchors(std::vector<map::Region>& regs, std::vector<map::Anchor>&& chained);
+  // frees `chained`. With `one_pass` (the alignment is one pass, its DP inline) the flags
+  // are not kept aside, and for_pass() may be called once.
+  RegionAnchors(std::vector<map::Region>& regs, std::vector<map::Anchor>&& chained, bool one_pass = false);
   bool made() const { return made_; }  // by the squeezing constructor
   // The anchors, with their flags as squeezed.
   std::vector<map::Anchor>& for_pass();
@@ -253,7 +254,7 @@ class RegionAnchors {
  private:
   std::vector<map::Anchor> a_;
   std::vector<uint8_t> flags_;  // bit 0: kIgnore, bit 1: kLongJoin, as squeezed
-  bool made_ = false, used_ = false;
+  bool made_ = false, used_ = false, one_pass_ = false;
 };
 
 // mm_align_skeleton: align_regions, then its clean-up of the aligned regions:

@@ -57,15 +57,16 @@ void ReadAligner::align_segments(AlignJob& job, std::vector<std::vector<Region>>
   }
 }
 
-void ReadAligner::squeeze(SegmentJob& sg, std::vector<Region>& regs) {
-  if (sg.codes && !sg.anchors.made()) sg.anchors = align::RegionAnchors(regs, std::move(sg.mapping.chains.anchors));
+void ReadAligner::squeeze(SegmentJob& sg, std::vector<Region>& regs, bool one_pass) {
+  if (sg.codes && !sg.anchors.made())
+    sg.anchors = align::RegionAnchors(regs, std::move(sg.mapping.chains.anchors), one_pass);
 }
 
 bool ReadAligner::pass(AlignJob& job) const {
   if (job.done) return true;
   std::vector<std::vector<Region>> regs(job.segs.size());
   for (size_t i = 0; i < regs.size(); ++i) {
-    squeeze(job.segs[i], job.segs[i].mapping.regions);  // once, before the first pass
+    squeeze(job.segs[i], job.segs[i].mapping.regions, false);  // once, before the first pass
     regs[i] = job.segs[i].mapping.regions;
   }
   job.memo.begin_pass();
@@ -93,7 +94,7 @@ void ReadAligner::align(AlignJob& job, align::DpSource& dp) const {
   std::vector<std::vector<Region>> regs(job.segs.size());
   for (size_t i = 0; i < regs.size(); ++i) {
     regs[i] = std::move(job.segs[i].mapping.regions);
-    squeeze(job.segs[i], regs[i]);
+    squeeze(job.segs[i], regs[i], true);
   }
   align_segments(job, regs, dp);
   finish(job, std::move(regs));

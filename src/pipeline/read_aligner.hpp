@@ -91,7 +91,8 @@ class ReadAligner {
   void align_segments(AlignJob& job, std::vector<std::vector<map::Region>>& regs, align::DpSource& dp) const;
   // Squeezes the segment's anchors out of its chains (align::RegionAnchors), which are
   // freed, and rewrites `regs` (its regions) to them; once, where the segment has regions.
-  static void squeeze(SegmentJob& sg, std::vector<map::Region>& regs);
+  // `one_pass`: for align(), whose one pass needs no copy of the anchors' flags.
+  static void squeeze(SegmentJob& sg, std::vector<map::Region>& regs, bool one_pass);
   // The CIGAR to print (=/X with --eqx; empty without) and the MD/cs tag of an aligned
   // region.
   [[nodiscard]] PrintedRegion printed(const SegmentJob& seg, const map::Region& r) const;

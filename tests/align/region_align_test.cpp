@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <agatha/cigar.hpp>
+#include <agatha/error.hpp>
 #include <agatha/nt4.hpp>
 
 #include <algorithm>
@@ -528,6 +529,35 @@ TEST_F(RegionZdrop, EveryPassOverSqueezedAnchorsStartsFromTheAnchorsAsSqueezed) 
   }
   std::cout << reads << " reads aligned in three passes each, " << flagged << " with anchors flagged by a pass\n";
   EXPECT_GT(flagged, 0) << "the data must have anchors that a pass flags";
+}
+
+// Squeezed for one pass (inline DP), the anchors keep no copy of their flags: the one
+// pass gives what a pass over anchors squeezed for several gives, and a second pass,
+// which would start from flagged anchors, is refused.
+TEST_F(RegionZdrop, AnchorsSqueezedForOnePassAlignOnce) {
+  const pipeline::ReadMapper mapper(idx_, opt_);
+  int reads = 0;
+  for (const SyntheticRead& read : synthetic_reads("data/reads.fq")) {
+    SCOPED_TRACE(read.name);
+    const pipeline::ReadMapping m = mapper.map(read.name, read.seq);
+    if (m.regions.empty()) continue;
+    const ReadCodes codes(read.seq);
+    std::vector<map::Region> regs_many = m.regions, regs_one = m.regions;
+    std::vector<map::Anchor> chained_many = m.chains.anchors, chained_one = m.chains.anchors;
+    RegionAnchors many(regs_many, std::move(chained_many)), one(regs_one, std::move(chained_one), true);
+    BackendDpSource source(*dp_);
+    align_skeleton(opt_, idx_, codes, regs_many, many, source);
+    align_skeleton(opt_, idx_, codes, regs_one, one, source);
+    ASSERT_EQ(regs_one.size(), regs_many.size());
+    for (size_t i = 0; i < regs_one.size(); ++i) {
+      EXPECT_EQ(regs_one[i].cigar, regs_many[i].cigar);
+      EXPECT_EQ(regs_one[i].dp_score, regs_many[i].dp_score);
+    }
+    EXPECT_THROW(one.for_pass(), Error);
+    EXPECT_NO_THROW(many.for_pass());
+    ++reads;
+  }
+  EXPECT_GT(reads, 0);
 }
 
 // mm_test_zdrop's Z-drop, restated cell by cell: the largest max - score - |li - lj| * e
