@@ -1127,31 +1127,13 @@ void align_skeleton(const AlignOptions& opt, const index::MinimizerIndex& idx, c
   map::hit_sort(regs, opt.alt_drop);
 }
 
-SharedInlineDpSource::SharedInlineDpSource(DpBackend& dp) : dp_(dp) {
+SharedInlineDpSource::SharedInlineDpSource(DpBackend& dp) : dp_(dp), workers_(dp.inline_workers()) {
   if (dp.inline_workers() <= 0) throw Error("internal: the DP backend computes no single tasks");
-  for (int w = dp.inline_workers() - 1; w >= 0; --w) free_.push_back(w);
 }
 
 bool SharedInlineDpSource::compute_counted(const DpTask& task, DpResult& result) {
-  int worker;
-  {
-    std::unique_lock<std::mutex> lock(lock_);
-    freed_.wait(lock, [&] { return !free_.empty(); });
-    worker = free_.back();
-    free_.pop_back();
-  }
-  struct Release {
-    SharedInlineDpSource& s;
-    int worker;
-    ~Release() {
-      {
-        const std::lock_guard<std::mutex> lock(s.lock_);
-        s.free_.push_back(worker);
-      }
-      s.freed_.notify_one();
-    }
-  } release{*this, worker};
-  dp_.compute_inline(worker, task, result);
+  const util::WorkerPool::Lease lease(workers_);
+  dp_.compute_inline(lease.worker(), task, result);
   calls_.fetch_add(1, std::memory_order_relaxed);
   return false;
 }

@@ -39,10 +39,8 @@
 #include <agatha/options.hpp>
 
 #include <atomic>
-#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
-#include <mutex>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -52,6 +50,7 @@
 #include "../map/anchor.hpp"
 #include "../map/hit.hpp"
 #include "../util/uninit_vector.hpp"
+#include "../util/worker_pool.hpp"
 #include "cigar_fix.hpp"
 
 namespace agatha::align {
@@ -111,9 +110,7 @@ class SharedInlineDpSource final : public DpSource {
 
  private:
   DpBackend& dp_;
-  std::mutex lock_;
-  std::condition_variable freed_;
-  std::vector<int> free_;  // worker numbers not in use
+  util::WorkerPool workers_;
   std::atomic<uint64_t> calls_{0};
 };
 

@@ -131,7 +131,7 @@ MappyAligner::MappyAligner(const AlignerOptions& o) : n_threads_(std::max(1, o.n
   dp_ = make_dp_backend(bo);
   backend_name_ = dp_->name();
   inline_workers_ = dp_->inline_workers();
-  for (int i = inline_workers_ - 1; i >= 0; --i) free_workers_.push_back(i);
+  workers_ = std::make_unique<util::WorkerPool>(inline_workers_);
   setup_ = make_setup(opt_, eqx_);
   opt_.mid_occ = setup_->mapper->mid_occ();
 }
@@ -145,22 +145,6 @@ std::unique_ptr<MappyAligner::Setup> MappyAligner::make_setup(const AlignOptions
   s->mapper = std::make_unique<pipeline::ReadMapper>(*idx_, s->opt);
   s->aligner = std::make_unique<pipeline::ReadAligner>(*s->mapper, s->opt, pipeline::OutputOptions{});
   return s;
-}
-
-int MappyAligner::take_worker() const {
-  std::unique_lock lock(mu_);
-  worker_freed_.wait(lock, [this] { return !free_workers_.empty(); });
-  const int w = free_workers_.back();
-  free_workers_.pop_back();
-  return w;
-}
-
-void MappyAligner::give_worker(int w) const {
-  {
-    std::lock_guard lock(mu_);
-    free_workers_.push_back(w);
-  }
-  worker_freed_.notify_one();
 }
 
 std::vector<Hit> MappyAligner::map(std::string_view seq, std::optional<std::string_view> seq2, std::string_view name,
@@ -189,15 +173,9 @@ std::vector<Hit> MappyAligner::map_with(const Setup& s, std::string_view seq, st
   s.aligner->start(job);
   if (!job.done) {
     if (inline_workers_ > 0) {
-      const int w = take_worker();
-      try {
-        align::InlineDpSource src(*dp_, w);
-        s.aligner->align(job, src);
-      } catch (...) {
-        give_worker(w);
-        throw;
-      }
-      give_worker(w);
+      const util::WorkerPool::Lease lease(*workers_);
+      align::InlineDpSource src(*dp_, lease.worker());
+      s.aligner->align(job, src);
     } else {  // a backend without inline workers: passes over the DP memo
       while (!s.aligner->pass(job)) {
         std::vector<DpTask> tasks = job.memo.pending_tasks();

@@ -29,7 +29,6 @@
 #include <agatha/dp.hpp>
 #include <agatha/options.hpp>
 
-#include <condition_variable>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -41,6 +40,7 @@
 #include "../index/index.hpp"
 #include "../pipeline/read_aligner.hpp"
 #include "../pipeline/read_mapper.hpp"
+#include "../util/worker_pool.hpp"
 
 namespace agatha::python {
 
@@ -127,9 +127,6 @@ class MappyAligner {
   [[nodiscard]] std::vector<Hit> map_with(const Setup& s, std::string_view seq, std::optional<std::string_view> seq2,
                                           std::string_view name, MapExtras extras) const;
   [[nodiscard]] std::unique_ptr<Setup> make_setup(const AlignOptions& opt, bool eqx) const;
-  // A worker number of the DP backend's inline workspaces, held while a read aligns.
-  int take_worker() const;
-  void give_worker(int w) const;
 
   std::optional<index::MinimizerIndex> idx_;
   AlignOptions opt_;
@@ -139,9 +136,9 @@ class MappyAligner {
   std::string backend_name_;
   int inline_workers_ = 0;
   std::unique_ptr<Setup> setup_;
-  mutable std::mutex mu_;  // free_workers_; run() of a backend without inline workers
-  mutable std::condition_variable worker_freed_;
-  mutable std::vector<int> free_workers_;
+  // The DP backend's inline worker numbers, one held while a read aligns.
+  std::unique_ptr<util::WorkerPool> workers_;
+  mutable std::mutex mu_;  // run() of a backend without inline workers
 };
 
 }  // namespace agatha::python
