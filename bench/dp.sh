@@ -5,6 +5,7 @@
 # Usage:
 #   bench/dp.sh [GOLDEN_DIR]
 #     GOLDEN_DIR  folder holding NAME.golden.tsv.gz (default: <repo>/../shared/golden)
+#                 (or a run's own tasks, recorded with AGATHA_DP_RECORD: bench/README.md)
 #
 # Environment (all optional):
 #   REPEATS=5          timed repeats per kernel and file; the median is reported

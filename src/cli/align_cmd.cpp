@@ -20,6 +20,7 @@
 #include <cerrno>
 #include <cstdarg>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <functional>
@@ -30,6 +31,7 @@
 #include <string_view>
 #include <vector>
 
+#include "../dp/recording.hpp"
 #include "../index/index.hpp"
 #include "../format/diff_tags.hpp"
 #include "../io/bam_sort.hpp"
@@ -397,12 +399,22 @@ void check_parts_output(const AlignArgs& a, bool split, bool one_part, bool bam)
   check_parts_output(a, split, one_part, bam);
 
   std::unique_ptr<DpBackend> dp;
+  RecordingBackend* recording = nullptr;
   if (!a.map_only) {
     DpBackendOptions bo = a.dp;
     bo.threads = opt.threads;
     bo.log = [](const std::string& msg) { info("[M::align] %s\n", msg.c_str()); };
     dp = make_dp_backend(bo);
     info("[M::align] DP backend: %s\n", dp->name().c_str());
+    // AGATHA_DP_RECORD=FILE: every DP task, with its answer, to FILE (src/dp/recording.hpp).
+    if (const char* path = std::getenv("AGATHA_DP_RECORD"); path && *path) {
+      if (opt.dp_scoring().generic())
+        throw OptionError("AGATHA_DP_RECORD: a task file has no column for -b's transition penalty");
+      io::refuse_input_as_output(path, inputs_of(a));
+      auto rec = std::make_unique<RecordingBackend>(std::move(dp), path);
+      recording = rec.get();
+      dp = std::move(rec);
+    }
   }
 
   // The header: @SQ lines, @RG, @PG. A multi-part index without --split-prefix has no
@@ -435,6 +447,11 @@ void check_parts_output(const AlignArgs& a, bool split, bool one_part, bool bam)
   }
   if (index_file && !one_part) finish_index();
   out.close();
+  if (recording) {
+    recording->close();
+    info("[M::align] wrote %llu DP tasks to '%s'\n", static_cast<unsigned long long>(recording->recorded()),
+         recording->path().c_str());
+  }
   if (const io::SortedBamWriter* sorted = out.sorted())
     info("[M::align::%.3f] sorted %lld records (%d temporary file(s)) into '%s', indexed in '%s'\n",
                  seconds_since(t0), static_cast<long long>(sorted->records()), sorted->runs_written(),

@@ -5,6 +5,7 @@
 #include <agatha/nt4.hpp>
 
 #include <charconv>
+#include <span>
 #include <string_view>
 
 namespace agatha::io {
@@ -154,6 +155,41 @@ std::array<std::string, kTaskAnswerColumns> format_answer(const DpResult& r) {
           std::to_string(r.reach_end ? 1 : 0),
           std::to_string(r.cigar.size()),
           cigar::to_string(r.cigar)};
+}
+
+std::string format_task_line(std::string_view id, const DpTask& task, const DpResult* answer) {
+  const DpScoring& sc = task.scoring;
+  if (sc.generic())
+    throw Error("a DP task with a transition penalty (-b) has no task-file form");
+  std::string s(id);
+  auto put = [&s](int64_t v) { s += '\t', s += std::to_string(v); };
+  auto put_seq = [&s](std::span<const uint8_t> codes) {
+    s += '\t';
+    if (codes.empty()) {
+      s += '*';
+      return;
+    }
+    for (uint8_t c : codes) s += "ACGTN"[c < 4 ? c : 4];
+  };
+  put(task.flag);
+  put(sc.a), put(sc.b), put(sc.ambi), put(sc.q), put(sc.e), put(sc.q2);
+  if (task.flag & dp_flag::kSplice) {
+    put(task.noncan), put(task.junc_bonus), put(task.zdrop);
+    if (task.end_bonus != 0) s += ',', s += std::to_string(task.end_bonus);
+    s += '\t';
+    if (task.junc.empty()) s += '*';
+    for (uint8_t j : task.junc) {
+      if (j > 15) throw Error("a splice task's junction byte " + std::to_string(j) + " has no task-file digit");
+      s += "0123456789abcdef"[j];
+    }
+  } else {
+    put(sc.e2), put(task.w), put(task.zdrop), put(task.end_bonus);
+  }
+  put_seq(task.query), put_seq(task.target);
+  if (answer)
+    for (const std::string& f : format_answer(*answer)) s += '\t', s += f;
+  s += '\n';
+  return s;
 }
 
 }  // namespace agatha::io

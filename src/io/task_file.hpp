@@ -12,6 +12,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace agatha::io {
@@ -42,5 +43,10 @@ TaskRecord parse_task_line(const std::string& line, const std::string& path, siz
 
 // The twelve answer fields of a result, formatted as in columns 15-26.
 [[nodiscard]] std::array<std::string, kTaskAnswerColumns> format_answer(const DpResult& r);
+
+// The line (newline included) that parse_task_line reads back as `task`, with the answer
+// columns 15-26 when `answer` is given. Throws Error for a task the columns cannot hold:
+// one scored from a matrix with transitions (DpScoring::generic).
+[[nodiscard]] std::string format_task_line(std::string_view id, const DpTask& task, const DpResult* answer = nullptr);
 
 }  // namespace agatha::io

@@ -11,6 +11,7 @@
 #include "support/files.hpp"
 #include "support/paths.hpp"
 #include "support/run.hpp"
+#include "support/text.hpp"
 
 namespace agatha {
 namespace {
@@ -97,6 +98,35 @@ TEST_F(DpCli, UnwritableOutput) {
   const Outcome r = dp(write("a.tsv", kTask + "\n") + " -o " + (dir_ / "no" / "such" / "dir.tsv").string());
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.out.find("[E::dp] cannot create"), std::string::npos) << r.out;
+}
+
+// AGATHA_DP_RECORD: `agatha align` writes every DP task it computed, with its answer, to
+// a task file that `agatha dp --check` reproduces; the alignments are those of a run
+// without it.
+TEST_F(DpCli, AlignRecordsItsDpTasks) {
+  const std::string inputs = " " + test::quoted_source_path("data/ref.fa") + " " +
+                             test::quoted_source_path("data/reads.fq");
+  const std::string tasks = dir_.file("tasks.tsv");
+  const Outcome plain = test::run_agatha("align -t 2" + inputs + " 2>/dev/null");
+  const Outcome recorded =
+      test::run_shell("AGATHA_DP_RECORD=" + test::shell_quote(tasks) + " " + test::shell_quote(test::agatha_binary()) +
+                      " align -t 2" + inputs);
+  ASSERT_EQ(plain.code, 0);
+  ASSERT_EQ(recorded.code, 0) << recorded.err;
+  EXPECT_EQ(test::lines_without_pg(recorded.out), test::lines_without_pg(plain.out));
+  EXPECT_NE(recorded.err.find("DP tasks to '" + tasks + "'"), std::string::npos) << recorded.err;
+  const Outcome check = dp("--backend scalar --check -o /dev/null " + test::shell_quote(tasks));
+  EXPECT_EQ(check.code, 0) << check.out;
+  EXPECT_NE(check.out.find(", mismatches 0"), std::string::npos) << check.out;
+  EXPECT_EQ(check.out.find("checked 0,"), std::string::npos) << check.out;  // tasks were recorded
+  // A transition penalty (-b) has no column: refused before anything runs.
+  const std::string refused = dir_.file("refused.tsv");
+  const Outcome b = test::run_shell("AGATHA_DP_RECORD=" + test::shell_quote(refused) + " " +
+                                    test::shell_quote(test::agatha_binary()) + " align -b 2" + inputs + " 2>&1 >/dev/null");
+  EXPECT_EQ(b.code, 1);
+  EXPECT_NE(b.out.find("AGATHA_DP_RECORD: a task file has no column for -b's transition penalty"), std::string::npos)
+      << b.out;
+  EXPECT_FALSE(fs::exists(refused));
 }
 
 TEST_F(DpCli, UnknownBackendIsRejected) {

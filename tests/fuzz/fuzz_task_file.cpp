@@ -1,6 +1,7 @@
 // Fuzz target: the DP task file (agatha dp's input), line by line, and the tasks it
 // accepts run on the scalar oracle and every other CPU backend here: the answers must
-// be identical (a difference aborts). At most four tasks, sequences cut to 100 bases, to keep runs fast.
+// be identical (a difference aborts); and each accepted line, written back, reads back
+// as the same task. At most four tasks, sequences cut to 100 bases, to keep runs fast.
 #include "../../src/io/task_file.hpp"
 
 #include <agatha/dp.hpp>
@@ -30,6 +31,19 @@ std::vector<std::unique_ptr<agatha::DpBackend>>& backends() {
   return b;
 }
 
+// An accepted task, written back (format_task_line, as AGATHA_DP_RECORD writes tasks),
+// reads back as the same task; anything else aborts.
+void same_when_written_back(const agatha::io::TaskRecord& r) {
+  const std::string line = agatha::io::format_task_line(r.id, r.task(), nullptr);
+  const agatha::io::TaskRecord b = agatha::io::parse_task_line(line.substr(0, line.size() - 1), "written.tsv", 1);
+  const agatha::DpScoring &x = r.scoring, &y = b.scoring;
+  if (b.id != r.id || b.flag != r.flag || x.a != y.a || x.b != y.b || x.ambi != y.ambi || x.q != y.q || x.e != y.e ||
+      x.q2 != y.q2 || x.e2 != y.e2 || b.w != r.w || b.zdrop != r.zdrop || b.end_bonus != r.end_bonus ||
+      b.noncan != r.noncan || b.junc_bonus != r.junc_bonus || b.query != r.query || b.target != r.target ||
+      b.junc != r.junc)
+    std::abort();
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -42,6 +56,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     ++line_no;
     try {
       agatha::io::TaskRecord r = agatha::io::parse_task_line(line, "fuzz.tsv", line_no);
+      same_when_written_back(r);
       if (r.query.size() > 100) r.query.resize(100);
       if (r.target.size() > 100) r.target.resize(100);
       recs.push_back(std::move(r));

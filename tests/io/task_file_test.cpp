@@ -188,5 +188,77 @@ TEST(TaskFile, FormatsAnswers) {
   EXPECT_EQ(cigar::to_string({}), "*");
 }
 
+// A task written by format_task_line reads back as the same task, with its answer.
+void expect_reads_back(const DpTask& t, const DpResult* answer) {
+  const std::string line = format_task_line("id7", t, answer);
+  ASSERT_FALSE(line.empty());
+  ASSERT_EQ(line.back(), '\n');
+  const TaskRecord r = parse_task_line(line.substr(0, line.size() - 1), "f", 1);
+  EXPECT_EQ(r.id, "id7");
+  const DpTask back = r.task();
+  EXPECT_EQ(back.flag, t.flag);
+  EXPECT_EQ(back.scoring.a, t.scoring.a);
+  EXPECT_EQ(back.scoring.b, t.scoring.b);
+  EXPECT_EQ(back.scoring.ambi, t.scoring.ambi);
+  EXPECT_EQ(back.scoring.q, t.scoring.q);
+  EXPECT_EQ(back.scoring.e, t.scoring.e);
+  EXPECT_EQ(back.scoring.q2, t.scoring.q2);
+  if (!(t.flag & dp_flag::kSplice)) {
+    EXPECT_EQ(back.scoring.e2, t.scoring.e2);
+    EXPECT_EQ(back.w, t.w);
+  }
+  EXPECT_EQ(back.zdrop, t.zdrop);
+  EXPECT_EQ(back.end_bonus, t.end_bonus);
+  EXPECT_EQ(back.noncan, t.noncan);
+  EXPECT_EQ(back.junc_bonus, t.junc_bonus);
+  EXPECT_EQ(std::vector<uint8_t>(back.query.begin(), back.query.end()),
+            std::vector<uint8_t>(t.query.begin(), t.query.end()));
+  EXPECT_EQ(std::vector<uint8_t>(back.target.begin(), back.target.end()),
+            std::vector<uint8_t>(t.target.begin(), t.target.end()));
+  EXPECT_EQ(std::vector<uint8_t>(back.junc.begin(), back.junc.end()), std::vector<uint8_t>(t.junc.begin(), t.junc.end()));
+  EXPECT_EQ(r.has_answer, answer != nullptr);
+  if (answer) EXPECT_EQ(r.answer, format_answer(*answer));
+}
+
+TEST(TaskFile, FormattedTasksReadBack) {
+  const std::vector<uint8_t> q = {0, 1, 2, 3, 4, 0}, t = {3, 3, 2, 1, 0};
+  DpTask g;
+  g.query = q, g.target = t;
+  g.scoring = {2, 4, 1, 4, 2, 24, 1};
+  g.flag = 194, g.w = 751, g.zdrop = 400, g.end_bonus = -1;
+  DpResult r;
+  r.score = -48, r.max = 19, r.max_q = 5, r.max_t = 4, r.mqe = 11, r.mqe_t = 3, r.zdropped = true, r.reach_end = true;
+  r.cigar = {4u << 4 | 0, 1u << 4 | 1};
+  expect_reads_back(g, &r);
+  expect_reads_back(g, nullptr);
+  DpTask empty = g;  // empty sequences are '*'
+  empty.query = {}, empty.target = {};
+  empty.flag = 0, empty.w = -1, empty.zdrop = -1, empty.end_bonus = 0;
+  expect_reads_back(empty, &r);
+  // A splice task: noncan, junc_bonus, zdrop[,end_bonus] and the junction digits.
+  const std::vector<uint8_t> junc = {0, 1, 2, 4, 8};
+  DpTask sp;
+  sp.query = q, sp.target = t, sp.junc = junc;
+  sp.scoring = {1, 2, 1, 2, 1, 32, 0};
+  sp.flag = dp_flag::kSplice | dp_flag::kSpliceFor, sp.noncan = 9, sp.junc_bonus = 9, sp.zdrop = 200;
+  expect_reads_back(sp, &r);
+  sp.end_bonus = 5, sp.junc = {};
+  expect_reads_back(sp, nullptr);
+}
+
+TEST(TaskFile, FormatRefusesWhatTheColumnsCannotHold) {
+  const std::vector<uint8_t> q = {0, 1}, t = {0, 2};
+  DpTask g;
+  g.query = q, g.target = t;
+  g.scoring.transition = 1;  // a matrix with transitions: no column for it
+  EXPECT_THROW((void)format_task_line("x", g, nullptr), Error);
+  const std::vector<uint8_t> junc = {16, 0};
+  DpTask sp;
+  sp.query = q, sp.target = t, sp.junc = junc;
+  sp.scoring = {1, 2, 1, 2, 1, 32, 0};
+  sp.flag = dp_flag::kSplice;
+  EXPECT_THROW((void)format_task_line("x", sp, nullptr), Error);
+}
+
 }  // namespace
 }  // namespace agatha::io
