@@ -106,7 +106,10 @@ std::vector<Seed> lookup_seeds(const std::vector<index::Minimizer>& mv, const in
   constexpr size_t kWindow = 4096;
   const size_t n = mv.size();
   std::vector<Seed> seeds(n);  // seed i is minimizer i's until the empty ones are dropped
-  const auto [n_pieces, piece] = pieces_of(n, threads);
+  // (Plain variables, not a structured binding: lambdas below capture them, which
+  // clang before 16 refuses for bindings.)
+  const std::pair<size_t, size_t> pieces = pieces_of(n, threads);
+  const size_t n_pieces = pieces.first, piece = pieces.second;
   util::parallel_for(n_pieces, threads, [&](size_t k, int) {
     std::vector<uint64_t> hashes(kWindow), scratch(kWindow);
     std::vector<std::span<const uint64_t>> hits(kWindow);
@@ -217,7 +220,7 @@ std::vector<Anchor> make_anchors(const std::vector<Seed>& seeds, int32_t qlen, s
   // [first[i], first[i] + its hits) of the array, and pieces of the seeds fill their
   // slots side by side.
   const bool every_hit = !opt.no_diag && !opt.no_dual && !opt.for_only && !opt.rev_only;
-  const auto [n_pieces, piece] = pieces_of(total, threads);
+  const size_t n_pieces = pieces_of(total, threads).first;  // (a plain variable, captured: see lookup_seeds)
   if (every_hit && n_pieces > 1) {
     const size_t seeds_per_piece = (seeds.size() + n_pieces - 1) / n_pieces;
     std::vector<size_t> first(n_pieces + 1, 0);
