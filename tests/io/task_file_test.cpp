@@ -217,7 +217,9 @@ void expect_reads_back(const DpTask& t, const DpResult* answer) {
             std::vector<uint8_t>(t.target.begin(), t.target.end()));
   EXPECT_EQ(std::vector<uint8_t>(back.junc.begin(), back.junc.end()), std::vector<uint8_t>(t.junc.begin(), t.junc.end()));
   EXPECT_EQ(r.has_answer, answer != nullptr);
-  if (answer) EXPECT_EQ(r.answer, format_answer(*answer));
+  if (answer) {
+    EXPECT_EQ(r.answer, format_answer(*answer));
+  }
 }
 
 TEST(TaskFile, FormattedTasksReadBack) {
