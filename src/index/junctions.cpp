@@ -22,6 +22,15 @@ int64_t leading_long(const std::string& s, size_t pos, size_t* end = nullptr) {
   return v;
 }
 
+// a + b, held at the int64 limits where it would pass them (strtoll saturates a field
+// at them: "5 + such a field" must not overflow).
+int64_t sat_add(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_add_overflow(a, b, &r))
+    return b > 0 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min();
+  return r;
+}
+
 // The introns of one BED line, appended to `out`; false if the line is skipped.
 bool parse_line(const std::string& line, const Reference& ref, std::vector<std::vector<Junctions::Intron>>& out) {
   std::vector<size_t> starts{0};  // where each tab-separated field begins
@@ -61,13 +70,13 @@ bool parse_line(const std::string& line, const Reference& ref, std::vector<std::
   int64_t off = leading_long(line, bs, &bs);
   int64_t sz = leading_long(line, bl, &bl);
   ++bs, ++bl;
-  int64_t end = t.st + off + sz;
+  int64_t end = sat_add(sat_add(t.st, off), sz);
   for (int64_t i = 1; i < n_blk; ++i) {
     off = leading_long(line, std::min(bs, line.size()), &bs);
     sz = leading_long(line, std::min(bl, line.size()), &bl);
     ++bs, ++bl;
-    const int64_t ist = end, ien = t.st + off;
-    end = t.st + off + sz;
+    const int64_t ist = end, ien = sat_add(t.st, off);
+    end = sat_add(ien, sz);
     if (ien > ist && ist >= 0 && ien <= std::numeric_limits<int32_t>::max()) {
       Junctions::Intron s = t;
       s.st = static_cast<int32_t>(ist), s.en = static_cast<int32_t>(ien);

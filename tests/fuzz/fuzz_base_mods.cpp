@@ -10,8 +10,15 @@
 
 namespace {
 
+// The values of the first ML:B:C field (a field's start: the text may hold "ML:B:C"
+// inside another field's value).
 size_t ml_values(std::string_view s) {
-  const size_t at = s.find("ML:B:C");
+  size_t at = std::string_view::npos;
+  for (size_t i = s.find("ML:B:C"); i != std::string_view::npos; i = s.find("ML:B:C", i + 1))
+    if (i == 0 || s[i - 1] == '\t') {
+      at = i;
+      break;
+    }
   if (at == std::string_view::npos) return 0;
   size_t n = 0;
   for (size_t i = at; i < s.size() && s[i] != '\t'; ++i) n += s[i] == ',';

@@ -96,6 +96,22 @@ TEST_F(JunctionsTest, PositionsPast2To31AreSkippedAndBlockCountsCapped) {
   EXPECT_EQ(marks(j, 1, 0, 50), c2);
 }
 
+// Block offsets and sizes as large as a field can hold (strtoll saturates them at the
+// int64 limits) are summed without overflow: their introns lie past 2^31 - 1 or end before
+// they start, and are skipped; the line's other introns and the next line stay.
+TEST_F(JunctionsTest, BlockFieldsAtTheInt64LimitsAddNoIntron) {
+  const Junctions j = read(
+      "c1\t10\t42\ttx\t0\t+\t10\t42\t0\t3\t5,99999999999999999999,2,\t0,10,30,\n"
+      "c1\t10\t42\ttx\t0\t+\t10\t42\t0\t3\t5,10,2,\t0,99999999999999999999,-99999999999999999999,\n"
+      "c2\t10\t40\tx\t0\t+\n");
+  std::vector<uint8_t> c1(100, 0);
+  c1[15] = kJuncForStart, c1[19] = kJuncForEnd;  // the first line's [15, 20); the second adds none
+  EXPECT_EQ(marks(j, 0, 0, 100), c1);
+  std::vector<uint8_t> c2(50, 0);
+  c2[10] = kJuncForStart, c2[39] = kJuncForEnd;
+  EXPECT_EQ(marks(j, 1, 0, 50), c2);
+}
+
 TEST_F(JunctionsTest, MissingFileIsAnInputError) {
   EXPECT_THROW((void)io::read_junction_bed(dir_.file("none.bed"), idx_->reference()), InputError);
 }
