@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds agatha and its tests with AddressSanitizer and UndefinedBehaviorSanitizer in
 # ./build-asan and runs the suites that cover input handling and the CPU engine: options,
-# io, index, map, format, dp, align, pipeline, cli, eval, util; kernels but for its differential
+# io, index, map, format, align, pipeline, cli, eval, util; kernels but for its differential
 # tests, the full golden files and gpu-sim's run of the splice golden files (the
 # hand-checked fixtures, the extremes, local_sw, the committed golden subset on every
 # backend, the splice golden files on the others, gpu-emu's kernel source among them);
@@ -17,7 +17,7 @@ if [ ! -f build-asan/build.ninja ]; then
 fi
 # Only what the suites below run (the GPU suites and the differential tests are left to
 # the main build).
-ninja -C build-asan agatha tests/test_options tests/test_io tests/test_index tests/test_map tests/test_format tests/test_dp \
+ninja -C build-asan agatha tests/test_options tests/test_io tests/test_index tests/test_map tests/test_format \
   tests/test_align tests/test_pipeline tests/test_kernels tests/test_cli tests/test_eval tests/test_e2e tests/test_util \
   tests/fuzz/fuzz_seq_reader tests/fuzz/fuzz_agi tests/fuzz/fuzz_mmi tests/fuzz/fuzz_task_file tests/fuzz/fuzz_eval_alignments \
   tests/fuzz/fuzz_eval_truth tests/fuzz/fuzz_junc_bed tests/fuzz/fuzz_base_mods
@@ -29,7 +29,7 @@ run() {  # run [MESON-TEST-OPTION...] SUITE... with GTEST_FILTER=$filter
 status=0
 # (The 400 Mb index build of the progress lines is left to the main build: the same code
 # as the small index of the other progress tests, at several times the memory here.)
-filter='-ProgressLargeIndex.*' run options io index map format dp align pipeline cli eval util fuzz-seq_reader fuzz-agi fuzz-mmi fuzz-task_file \
+filter='-ProgressLargeIndex.*' run options io index map format align pipeline cli eval util fuzz-seq_reader fuzz-agi fuzz-mmi fuzz-task_file \
   fuzz-eval_alignments fuzz-eval_truth fuzz-junc_bed fuzz-base_mods || status=1
 # kernels and e2e are one test process each, mostly on one core: they run side by side,
 # each with meson logs of its own name.

@@ -31,10 +31,10 @@
 #include <string_view>
 #include <vector>
 
-#include "../dp/recording.hpp"
 #include "../index/index.hpp"
 #include "../format/diff_tags.hpp"
 #include "../io/bam_sort.hpp"
+#include "../io/dp_recording.hpp"
 #include "../io/bam_writer.hpp"
 #include "../io/index_file.hpp"
 #include "../io/output_file.hpp"
@@ -406,7 +406,7 @@ void check_parts_output(const AlignArgs& a, bool split, bool one_part, bool bam)
     bo.log = [](const std::string& msg) { info("[M::align] %s\n", msg.c_str()); };
     dp = make_dp_backend(bo);
     info("[M::align] DP backend: %s\n", dp->name().c_str());
-    // AGATHA_DP_RECORD=FILE: every DP task, with its answer, to FILE (src/dp/recording.hpp).
+    // AGATHA_DP_RECORD=FILE: every DP task, with its answer, to FILE (src/io/dp_recording.hpp).
     if (const char* path = std::getenv("AGATHA_DP_RECORD"); path && *path) {
       if (opt.dp_scoring().generic())
         throw OptionError("AGATHA_DP_RECORD: a task file has no column for -b's transition penalty");

@@ -1,4 +1,4 @@
-// src/dp/recording.hpp — a DP backend that writes every task it computes, with its
+// src/io/dp_recording.hpp — a DP backend that writes every task it computes, with its
 // answer, to a task file (the golden vectors' columns: src/io/task_file.hpp), so that the
 // DP work of a real run can be replayed and timed on its own (`agatha dp FILE --bench`,
 // bench/dp.sh against minimap2's kernel). `agatha align` wraps its backend in one when
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "../io/output_file.hpp"
+#include "output_file.hpp"
 
 namespace agatha {
 

@@ -1,6 +1,6 @@
-#include "recording.hpp"
+#include "dp_recording.hpp"
 
-#include "../io/task_file.hpp"
+#include "task_file.hpp"
 
 namespace agatha {
 

@@ -1,7 +1,7 @@
 // The recording backend (AGATHA_DP_RECORD): every task it computes, one-at-a-time calls
 // from several threads and batches alike, is written once with its answer, and the file
 // reads back as the tasks and the answers the backend it wraps gives.
-#include "../../src/dp/recording.hpp"
+#include "../../src/io/dp_recording.hpp"
 
 #include <gtest/gtest.h>
 
