@@ -399,7 +399,7 @@ void check_parts_output(const AlignArgs& a, bool split, bool one_part, bool bam)
   check_parts_output(a, split, one_part, bam);
 
   std::unique_ptr<DpBackend> dp;
-  RecordingBackend* recording = nullptr;
+  io::RecordingBackend* recording = nullptr;
   if (!a.map_only) {
     DpBackendOptions bo = a.dp;
     bo.threads = opt.threads;
@@ -411,7 +411,7 @@ void check_parts_output(const AlignArgs& a, bool split, bool one_part, bool bam)
       if (opt.dp_scoring().generic())
         throw OptionError("AGATHA_DP_RECORD: a task file has no column for -b's transition penalty");
       io::refuse_input_as_output(path, inputs_of(a));
-      auto rec = std::make_unique<RecordingBackend>(std::move(dp), path);
+      auto rec = std::make_unique<io::RecordingBackend>(std::move(dp), path);
       recording = rec.get();
       dp = std::move(rec);
     }

@@ -15,7 +15,7 @@
 
 #include "output_file.hpp"
 
-namespace agatha {
+namespace agatha::io {
 
 class RecordingBackend final : public DpBackend {
  public:
@@ -36,8 +36,8 @@ class RecordingBackend final : public DpBackend {
   std::unique_ptr<DpBackend> inner_;
   std::string path_;
   mutable std::mutex mutex_;
-  io::OutputFile out_;
+  OutputFile out_;
   uint64_t next_id_ = 0;  // the id column: tasks numbered in the order they were written
 };
 
-}  // namespace agatha
+}  // namespace agatha::io

@@ -19,7 +19,7 @@
 #include "support/dp.hpp"
 #include "support/files.hpp"
 
-namespace agatha {
+namespace agatha::io {
 namespace {
 
 struct Owned {
@@ -77,13 +77,13 @@ TEST(RecordingBackend, WritesEveryTaskOnceWithItsAnswer) {
     for (const Owned& o : *set) {
       std::vector<DpResult> one(1);
       reference->run(std::span<const DpTask>(&o.task, 1), one);
-      expected.insert(io::format_task_line("", o.task, &one[0]));
+      expected.insert(format_task_line("", o.task, &one[0]));
     }
-  io::LineReader in(path);
+  LineReader in(path);
   std::set<std::string> ids;
   size_t lines = 0;
   for (std::string line; in.next(line); ++lines) {
-    const io::TaskRecord rec = io::parse_task_line(line, path, in.line_number());
+    const TaskRecord rec = parse_task_line(line, path, in.line_number());
     ASSERT_TRUE(rec.has_answer);
     ids.insert(rec.id);
     const std::string without_id = line.substr(line.find('\t')) + "\n";
@@ -115,4 +115,4 @@ TEST(RecordingBackend, UncreatableFileIsAnError) {
 }
 
 }  // namespace
-}  // namespace agatha
+}  // namespace agatha::io
