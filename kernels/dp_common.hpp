@@ -219,8 +219,15 @@ inline constexpr int kPad = 128;
 // copies, which for the largest tasks (a spliced gap fill across a long intron writes
 // qlen x tlen bytes) would set the peak memory of a whole run. The old buffer is freed
 // before the new one is allocated; pages of it the task never reaches stay unmapped.
+// It grows to at least twice its old capacity: a run of slowly growing tasks would
+// otherwise allocate a fresh buffer for nearly every task, and the kernel would map and
+// zero every page of it again as the rows reach them. Only pages a task writes take
+// memory, so the resident size stays that of the largest task's rows.
 inline void reserve_rows(Workspace& ws, size_t bytes) {
-  if (bytes + kPad > ws.dir.capacity()) ws.dir.release(), ws.dir.reserve(bytes + kPad);
+  if (bytes + kPad > ws.dir.capacity()) {
+    const size_t want = std::max(bytes + kPad, 2 * ws.dir.capacity());
+    ws.dir.release(), ws.dir.reserve(want);
+  }
 }
 
 // Sizes the per-anti-diagonal row index of the traceback (rows are written for every

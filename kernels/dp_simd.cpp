@@ -32,23 +32,31 @@ namespace {
 // [st, en-1] was either computed on r-1 (and sits in the read buffer) or never computed
 // (the initial constant, in both buffers); position st-1 is written into the read
 // buffer before the loop (the carry of dp_scalar.cpp). Every array is preceded by at
-// least one byte (kPad before the first, the previous array's padding otherwise) for
-// that write at st = 0.
+// least 64 bytes holding its initial constant, for that write at st = 0 and the reads
+// of x and x2 at -1.
+//
+// The ten arrays lie `stride` bytes apart, a multiple of 64 (so cell t has the same
+// alignment in all of them): u y y2 s, then x v x2 of parity 0, then of parity 1. For
+// the tasks of at most kFixedStride - kPad - 64 target bases (nearly all of them) the
+// stride is the constant kFixedStride, and the kernel is compiled for it: every array
+// is then one register and a constant displacement away from u or from its parity's x,
+// where a stride known only at run time needs a register for each of them, more than
+// the cell loop has to spare.
+inline constexpr size_t kFixedStride = 8192 + 128;  // 128 mod 4096: no two arrays' cell t on one L1 set
 struct Arrays {
-  int8_t *u, *y, *y2, *s;
-  int8_t *x[2], *v[2], *x2[2];  // indexed by the parity of the anti-diagonal written
+  int8_t* base;  // u
+  size_t stride;
 };
+enum ArrayIndex { kU = 0, kY = 1, kY2 = 2, kS = 3, kGroup0 = 4, kGroup1 = 7 };  // group: x v x2
 
 Arrays init_arrays(const Setup& st, Workspace& ws) {
-  const size_t stride = static_cast<size_t>(st.tlen16) + kPad;
-  int8_t* base = ws.diff.reserve(stride * 10 + kPad) + kPad;
-  auto arr = [&](int k) { return base + k * stride; };
-  // Layout: u y v0 v1 x0 x1 (init -qe) | y2 x2_0 x2_1 (init -qe2) | s (0).
-  Arrays a{arr(0), arr(1), arr(6), arr(9), {arr(4), arr(5)}, {arr(2), arr(3)}, {arr(7), arr(8)}};
-  std::memset(arr(0), static_cast<uint8_t>(-st.qe), stride * 6);
-  std::memset(arr(6), static_cast<uint8_t>(-st.qe2), stride * 3);
-  std::memset(arr(9), 0, stride);
-  return a;
+  const size_t used = static_cast<size_t>(st.tlen16) + kPad;
+  const size_t stride = used + 64 <= kFixedStride ? kFixedStride : (used + 64 + 63) & ~size_t{63};
+  int8_t* base = ws.diff.reserve(stride * 10 + 64) + 64;
+  const auto qe = static_cast<uint8_t>(-st.qe), qe2 = static_cast<uint8_t>(-st.qe2);
+  const uint8_t init[10] = {qe, qe, qe2, 0, qe, qe, qe2, qe, qe, qe2};
+  for (int k = 0; k < 10; ++k) std::memset(base + k * stride - 64, init[k], used + 64);
+  return {base, stride};
 }
 
 // Base codes as the kernel lays them out: the query's as given (0-3, N = 4), the
@@ -135,15 +143,27 @@ struct Row {
 
 // The reference refreshes the scores in 16-cell chunks starting at st0 while the chunk
 // start is <= en0, i.e. the cells [st0, cend]; the other cells keep the score last
-// stored for them. Returns the scores of [t, t+W) and stores them back.
-template <class VX, class K>
+// stored for them. Returns the scores of [t, t+W) and (kStore) stores them back.
+//
+// Only two kinds of cell are ever read stale, and so only vectors holding them need
+// the store. st0 and en0 grow by at most one an anti-diagonal (BandWalker). A cell p
+// below a later st0 (in [st, st0)) was last refreshed on the anti-diagonal whose st0 was
+// p, where it lies in the first 16 cells of the range: the first vector. A cell above a
+// later cend (in (cend, en], so past that en0) was last refreshed on an anti-diagonal
+// whose cend was at most 15 beyond it (cend <= en0 + 15, and en0 never decreases): a
+// vector that reaches [cend - 15, cend]. The vectors between hold scores that are
+// refreshed again before anything reads them. Those vectors (kMiddle) lie inside
+// [st0, cend], so they have no stale lanes either.
+template <class VX, class K, bool kMiddle = false>
 __attribute__((always_inline)) inline typename VX::T score_vector(const K& k, const Row& w, int t) {
   typename VX::T sc = scores<VX>(k, w.sf, w.qrr, t);
-  if (t < w.st0 || t + VX::W - 1 > w.cend) {  // partly stale
-    const int lo = std::max(w.st0 - t, 0), hi = std::min(w.cend - t, VX::W - 1);
-    sc = VX::keep_outside(VX::load(w.s + t), sc, lo, hi);
+  if constexpr (!kMiddle) {
+    if (t < w.st0 || t + VX::W - 1 > w.cend) {  // partly stale
+      const int lo = std::max(w.st0 - t, 0), hi = std::min(w.cend - t, VX::W - 1);
+      sc = VX::keep_outside(VX::load(w.s + t), sc, lo, hi);
+    }
+    VX::store(w.s + t, sc);
   }
-  VX::store(w.s + t, sc);
   return sc;
 }
 
@@ -153,7 +173,7 @@ struct Cells {
   typename VX::T u, v, x, y, x2, y2, dir;
 };
 
-template <Mode M, class VX, class K>
+template <Mode M, class VX, class K, bool kMiddle = false>
 __attribute__((always_inline)) inline Cells<VX> compute_cells(const K& k, const Row& w, int t) {
   using Vec = VX;
   using V = typename VX::T;
@@ -164,7 +184,7 @@ __attribute__((always_inline)) inline Cells<VX> compute_cells(const K& k, const 
   V a2 = Vec::add(Vec::load(w.x2_in + t - 1), vt1);
   V b2 = Vec::add(Vec::load(w.y2 + t), ut);
   // Phase 2: z = H - H(t-1,j-1), the max of the five sources, and which one won.
-  V z = score_vector<VX>(k, w, t);
+  V z = score_vector<VX, K, kMiddle>(k, w, t);
   V dsrc = k.zero;
   // A source that takes over gets its number, which is larger than every number before
   // it (take_gt/take_le: a max where masks are bytes, a masked move where they are
@@ -230,6 +250,18 @@ __attribute__((always_inline)) inline void store_cells(const Row& w, int t, cons
   if constexpr (M != Mode::kScoreOnly) VX::store(dir, c.dir);
 }
 
+#if defined(AGATHA_ISA_AVX512)
+// Stores the lanes of `keep` of a vector of cells at t.
+template <Mode M>
+__attribute__((always_inline)) inline void store_cells_masked(const Row& w, int t, const Cells<Vec>& c, uint8_t* dir,
+                                                              __mmask64 keep) {
+  _mm512_mask_storeu_epi8(w.u + t, keep, c.u), _mm512_mask_storeu_epi8(w.v_out + t, keep, c.v);
+  _mm512_mask_storeu_epi8(w.x_out + t, keep, c.x), _mm512_mask_storeu_epi8(w.y + t, keep, c.y);
+  _mm512_mask_storeu_epi8(w.x2_out + t, keep, c.x2), _mm512_mask_storeu_epi8(w.y2 + t, keep, c.y2);
+  if constexpr (M != Mode::kScoreOnly) _mm512_mask_storeu_epi8(dir, keep, c.dir);
+}
+#endif
+
 // The cells of one anti-diagonal, [st, en]; dir receives one direction byte per cell.
 template <Mode M, class HK>
 __attribute__((always_inline)) inline void core_loop(const Params& k, [[maybe_unused]] const HK& hk, const Row& w,
@@ -237,7 +269,29 @@ __attribute__((always_inline)) inline void core_loop(const Params& k, [[maybe_un
   // Score-only runs have no direction rows (dir is null, and stays unoffset).
   const auto at = [dir, &d](int t) { return M == Mode::kScoreOnly ? dir : dir + (t - d.st); };
   int t = d.st;
-  for (; t + Vec::W - 1 <= d.en; t += Vec::W) store_cells<M, false>(w, t, compute_cells<M, Vec>(k, w, t), at(t));
+#if defined(AGATHA_ISA_AVX512)
+  // The vectors start on 64-byte boundaries of the arrays, so that their loads and
+  // stores at t do not straddle cache lines: the first one starts below st, and stores
+  // only the lanes of [st, en] (cells below st are never read again; the ones it
+  // computes there are discarded). Its scores are stored whole: the lanes below st0
+  // keep the values loaded for them.
+  if (const int t64 = d.st & ~(Vec::W - 1); t64 != d.st) {
+    const __mmask64 keep = Vec::lanes_below(std::min(d.en - t64, Vec::W - 1) + 1) & ~Vec::lanes_below(d.st - t64);
+    store_cells_masked<M>(w, t64, compute_cells<M, Vec>(k, w, t64), at(t64), keep);
+    t = t64 + Vec::W;
+  }
+#endif
+  // The full vectors: the range's first vector (the masked one above, if any, and the
+  // first full one in any case) and those reaching [cend - 15, cend] keep their scores
+  // (score_vector), the ones between (starting below keep_from) need not.
+  const int keep_from = w.cend - (kBlock - 1) - (Vec::W - 1);
+  if (t + Vec::W - 1 <= d.en) {
+    store_cells<M, false>(w, t, compute_cells<M, Vec>(k, w, t), at(t));
+    const int mid_end = std::min(keep_from, d.en - (Vec::W - 1));  // middle vectors start below it
+    for (t += Vec::W; t < mid_end; t += Vec::W)
+      store_cells<M, false>(w, t, compute_cells<M, Vec, Params, true>(k, w, t), at(t));
+    for (; t + Vec::W - 1 <= d.en; t += Vec::W) store_cells<M, false>(w, t, compute_cells<M, Vec>(k, w, t), at(t));
+  }
   if (Vec::W > kBlock && t <= d.en) {  // the rounded range ends mid-vector: 16, 32 or 48 cells left
     const int n = d.en - t + 1;
 #if defined(AGATHA_ISA_AVX512)
@@ -262,7 +316,7 @@ __attribute__((always_inline)) inline void core_loop(const Params& k, [[maybe_un
 // it can reach: the compiler keeps them in registers across the byte stores of the
 // cell loop instead of reloading them after each one (a store through int8_t* may
 // alias any object whose address is known elsewhere).
-template <Mode M, bool kApprox>
+template <Mode M, bool kApprox, size_t kStride>
 __attribute__((noinline)) void run_diagonals(const DpTask& task_in, const Setup& st_in, const Arrays& ar,
                                              const uint8_t* sf, const uint8_t* qr, int32_t* H, Workspace& ws,
                                              DpResult& res_out) {
@@ -279,11 +333,11 @@ __attribute__((noinline)) void run_diagonals(const DpTask& task_in, const Setup&
   const Params& hk = k;  // (no half vectors)
 #endif
   const BandWalker band(st);
-  int8_t *const u = ar.u, *const y = ar.y, *const y2 = ar.y2, *const s = ar.s;
+  const size_t S = kStride != 0 ? kStride : ar.stride;
+  int8_t *const u = ar.base, *const y = u + kY * S, *const y2 = u + kY2 * S, *const s = u + kS * S;
   int8_t* const border = ws.border.data();
   // Anti-diagonal r writes buffer r & 1 and reads the other.
-  int8_t *x_in = ar.x[1], *v_in = ar.v[1], *x2_in = ar.x2[1];
-  int8_t *x_out = ar.x[0], *v_out = ar.v[0], *x2_out = ar.x2[0];
+  int8_t *g_in = u + kGroup1 * S, *g_out = u + kGroup0 * S;
   const int8_t neg_qe = static_cast<int8_t>(-st.qe), neg_qe2 = static_cast<int8_t>(-st.qe2);
   const int n_diag = st.qlen + st.tlen - 1;
   RowWriter rows(ws);
@@ -301,7 +355,9 @@ __attribute__((noinline)) void run_diagonals(const DpTask& task_in, const Setup&
     }
     res.cells += static_cast<uint64_t>(d.en0 - d.st0 + 1);
     const int cend = d.st0 + ((d.en0 - d.st0) & ~(kBlock - 1)) + kBlock - 1;  // en0 >= st0
-    const Row w{x_in, v_in, x2_in, x_out, v_out, x2_out, u, y, y2, s, sf, qr + (st.qlen - 1 - r), d.st0, cend};
+    int8_t *const x_in = g_in, *const v_in = g_in + S, *const x2_in = g_in + 2 * S;
+    int8_t* const v_out = g_out + S;
+    const Row w{x_in, v_in, x2_in, g_out, v_out, g_out + 2 * S, u, y, y2, s, sf, qr + (st.qlen - 1 - r), d.st0, cend};
     // The r-1 values at st-1 (see dp_scalar.cpp): already in the read buffer when st-1
     // was computed on r-1 (the start moved up: st-1 >= the last start, and the band is
     // contiguous), the initial constants if not. Bytes that already hold the value are
@@ -332,7 +388,7 @@ __attribute__((noinline)) void run_diagonals(const DpTask& task_in, const Setup&
       if (close_exact(task, st, d, r, H, max_h, max_t, res)) break;
     }
     last_st = d.st;
-    std::swap(x_in, x_out), std::swap(v_in, v_out), std::swap(x2_in, x2_out);
+    std::swap(g_in, g_out);
   }
   res_out = std::move(res);
 }
@@ -340,10 +396,11 @@ __attribute__((noinline)) void run_diagonals(const DpTask& task_in, const Setup&
 template <Mode M>
 void run_mode(const DpTask& task, const Setup& st, const Arrays& ar, const uint8_t* sf, const uint8_t* qr, int32_t* H,
               Workspace& ws, DpResult& res) {
+  const bool fixed = ar.stride == kFixedStride;
   if (st.approx_max)
-    run_diagonals<M, true>(task, st, ar, sf, qr, H, ws, res);
+    (fixed ? run_diagonals<M, true, kFixedStride> : run_diagonals<M, true, 0>)(task, st, ar, sf, qr, H, ws, res);
   else
-    run_diagonals<M, false>(task, st, ar, sf, qr, H, ws, res);
+    (fixed ? run_diagonals<M, false, kFixedStride> : run_diagonals<M, false, 0>)(task, st, ar, sf, qr, H, ws, res);
 }
 
 }  // namespace
