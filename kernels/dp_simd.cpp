@@ -262,6 +262,9 @@ __attribute__((always_inline)) inline void store_cells_masked(const Row& w, int 
 }
 #endif
 
+// Anti-diagonals of fewer cells than this (en - st) start their vectors at st: for them
+// the masked vector below st would more often be one vector more than the range needs.
+inline constexpr int kAlignFrom = 256;
 // The cells of one anti-diagonal, [st, en]; dir receives one direction byte per cell.
 template <Mode M, class HK>
 __attribute__((always_inline)) inline void core_loop(const Params& k, [[maybe_unused]] const HK& hk, const Row& w,
@@ -270,13 +273,13 @@ __attribute__((always_inline)) inline void core_loop(const Params& k, [[maybe_un
   const auto at = [dir, &d](int t) { return M == Mode::kScoreOnly ? dir : dir + (t - d.st); };
   int t = d.st;
 #if defined(AGATHA_ISA_AVX512)
-  // The vectors start on 64-byte boundaries of the arrays, so that their loads and
-  // stores at t do not straddle cache lines: the first one starts below st, and stores
-  // only the lanes of [st, en] (cells below st are never read again; the ones it
-  // computes there are discarded). Its scores are stored whole: the lanes below st0
-  // keep the values loaded for them.
-  if (const int t64 = d.st & ~(Vec::W - 1); t64 != d.st) {
-    const __mmask64 keep = Vec::lanes_below(std::min(d.en - t64, Vec::W - 1) + 1) & ~Vec::lanes_below(d.st - t64);
+  // On wide anti-diagonals the vectors start on 64-byte boundaries of the arrays, so
+  // that their loads and stores at t do not straddle cache lines: the first one starts
+  // below st and stores only its lanes from st on (cells below st are never read again;
+  // the ones it computes there are discarded). Its scores are stored whole: the lanes
+  // below st0 keep the values loaded for them.
+  if (const int t64 = d.st & ~(Vec::W - 1); t64 != d.st && d.en - d.st >= kAlignFrom) {
+    const __mmask64 keep = ~Vec::lanes_below(d.st - t64);  // (en is past this vector)
     store_cells_masked<M>(w, t64, compute_cells<M, Vec>(k, w, t64), at(t64), keep);
     t = t64 + Vec::W;
   }
@@ -308,7 +311,12 @@ __attribute__((always_inline)) inline void core_loop(const Params& k, [[maybe_un
       t += Vec::W;
     }
   }
-  if (t <= w.cend) score_vector<Vec>(k, w, t);  // the last refreshed chunk ends past en
+  // The last refreshed chunk ends past en (by at most 15 cells: cend <= en0 + 15).
+#if defined(AGATHA_ISA_AVX512)
+  if (t <= w.cend) score_vector<Half>(hk, w, t);
+#else
+  if (t <= w.cend) score_vector<Vec>(k, w, t);
+#endif
 }
 
 // Every anti-diagonal of a task, for one mode and one maximum rule. The broadcast
