@@ -143,7 +143,7 @@ struct Row {
 
 // The reference refreshes the scores in 16-cell chunks starting at st0 while the chunk
 // start is <= en0, i.e. the cells [st0, cend]; the other cells keep the score last
-// stored for them. Returns the scores of [t, t+W) and (kStore) stores them back.
+// stored for them. Returns the scores of [t, t+W) and (unless kMiddle) stores them back.
 //
 // Only two kinds of cell are ever read stale, and so only vectors holding them need
 // the store. st0 and en0 grow by at most one an anti-diagonal (BandWalker). A cell p
