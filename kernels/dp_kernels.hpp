@@ -33,6 +33,24 @@ void exts2_sse41(const DpTask& task, DpResult& res, Workspace& ws);
 void exts2_avx2(const DpTask& task, DpResult& res, Workspace& ws);
 void exts2_avx512(const DpTask& task, DpResult& res, Workspace& ws);
 
+// Full-band approximate-maximum gap fills, one task per lane (dp_batch_simd.cpp): n
+// tasks (1 <= n <= batch_lanes of the ISA), each one batch_task accepts, all with the
+// same key; results[l] answers tasks[l], exactly as extd2_* would.
+using BatchFn = void (*)(const DpTask* const* tasks, DpResult* const* results, int n, Workspace& ws);
+void extd2_batch_sse41(const DpTask* const* tasks, DpResult* const* results, int n, Workspace& ws);
+void extd2_batch_avx2(const DpTask* const* tasks, DpResult* const* results, int n, Workspace& ws);
+void extd2_batch_avx512(const DpTask* const* tasks, DpResult* const* results, int n, Workspace& ws);
+inline constexpr int kBatchLanesSse41 = 16, kBatchLanesAvx2 = 32, kBatchLanesAvx512 = 64;
+// Tasks longer than this on either side run alone (their direction rows would take
+// lanes x qlen x tlen bytes).
+inline constexpr int kBatchMaxLen = 320;
+// Whether the batch kernels compute this task: a ksw_extd2 task with CIGAR, left-aligned
+// gaps, KSW_EZ_APPROX_MAX without APPROX_DROP or EXTZ_ONLY, a band that holds every cell,
+// ksw_gen_simple_mat scoring, both sides 1..kBatchMaxLen long, and not one that backends
+// hand to the scalar oracle. key then identifies its scoring: tasks batch together only
+// with equal keys.
+[[nodiscard]] bool batch_task(const DpTask& task, uint64_t& key);
+
 // Single-affine tasks (flag has dp_flag::kSingleAffine), for every backend.
 void extz2_scalar(const DpTask& task, DpResult& res, Workspace& ws);
 

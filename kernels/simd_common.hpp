@@ -230,7 +230,7 @@ inline __m128i update4(int32_t* H, const int8_t* v, int t) {
 // strictly larger; then the cells [en1, en0) one by one. Two passes: the update with the
 // per-class maxima only, then the position, which is the first cell of the winning class
 // holding its maximum.
-__attribute__((noinline)) void simd_row_max(const AntiDiagonal& d, int r, const int8_t* u, const int8_t* v, int32_t qe,
+[[maybe_unused]] __attribute__((noinline)) void simd_row_max(const AntiDiagonal& d, int r, const int8_t* u, const int8_t* v, int32_t qe,
                                             int32_t* H, int32_t& max_h, int& max_t) {
   if (r == 0) {
     H[0] = v[0] - qe;

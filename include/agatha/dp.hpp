@@ -221,6 +221,10 @@ struct DpBackendOptions {
   std::string backend = "cpu";  // scalar | cpu | gpu | gpu-sim | gpu-emu | auto (gpu when a device is usable, else cpu)
   std::string isa = "auto";     // for cpu: auto | sse41 | avx2 | avx512
   int threads = 1;
+  // For cpu: run() computes full-band gap fills (the APPROX_MAX tasks whose band holds
+  // the whole matrix, up to a few hundred bases a side) several at a time, one per
+  // vector lane; false: each alone. The answers are the same either way.
+  bool batch = true;
   // Receives notes such as auto's fall-back to the CPU; may be empty.
   std::function<void(const std::string&)> log;
 };

@@ -119,6 +119,9 @@ void add_dp_command(CLI::App& app) {
   sub->add_option("--isa", args->backend.isa, "Instruction set for --backend cpu: auto, sse41, avx2 or avx512")
       ->check(CLI::IsMember(kIsaNames));
   sub->add_option("-t,--threads", args->backend.threads, "Worker threads")->check(CLI::Range(1, 1024));
+  sub->add_flag("--no-batch{false}", args->backend.batch,
+                "With --backend cpu: compute every task alone (by default full-band gap fills run several at a time, "
+                "one per vector lane; the answers are the same)");
   sub->add_flag("--check", args->check, "Compare with the answer columns 15-26; non-zero exit on a difference");
   sub->add_option("--show", args->show, "Differing tasks to print with --check")->check(CLI::NonNegativeNumber);
   sub->add_flag("--bench", args->bench, "Print tasks/s and cells/s of the DP itself to stderr, in all and by band width (the tasks of each width range timed as one batch, after an untimed run of each batch unless --profile)");

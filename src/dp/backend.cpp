@@ -15,6 +15,7 @@
 #include "../../kernels/gpu/gpu_sim.hpp"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cstdio>
 #include <exception>
@@ -51,10 +52,12 @@ std::string oracle_note(const std::string& backend) {
 class CpuBackend final : public DpBackend {
  public:
   CpuBackend(std::string name, kernels::KernelFn fn, kernels::KernelFn splice_fn, int threads,
-             std::function<void(const std::string&)> log)
+             std::function<void(const std::string&)> log, kernels::BatchFn batch_fn = nullptr, int lanes = 0)
       : name_(std::move(name)),
         fn_(fn),
         splice_fn_(splice_fn),
+        batch_fn_(lanes > 0 ? batch_fn : nullptr),
+        lanes_(lanes),
         threads_(std::max(1, threads)),
         ws_(threads_),
         log_(std::move(log)) {}
@@ -63,36 +66,25 @@ class CpuBackend final : public DpBackend {
 
   void run(std::span<const DpTask> tasks, std::span<DpResult> results) override {
     if (results.size() != tasks.size()) throw Error("DpBackend::run: results and tasks differ in size");
-    const int n_threads = static_cast<int>(std::min<size_t>(threads_, tasks.size()));
+    const std::vector<Unit> units = plan(tasks);
+    const int n_threads = static_cast<int>(std::min<size_t>(threads_, units.size()));
     if (n_threads <= 1) {
-      for (size_t i = 0; i < tasks.size(); ++i) run_one(tasks[i], results[i], ws_[0]);
+      for (const Unit& u : units) run_unit(u, tasks, results, ws_[0]);
       return;
     }
-    // Dynamic scheduling, largest tasks first (their sizes vary by orders of magnitude;
+    // Dynamic scheduling, largest units first (their sizes vary by orders of magnitude;
     // a large one taken last would leave the other threads idle).
-    std::vector<std::pair<uint64_t, uint32_t>> order(tasks.size());
-    for (size_t i = 0; i < tasks.size(); ++i) {
-      const DpTask& t = tasks[i];
-      const bool full = t.w < 0 || (t.flag & dp_flag::kSplice);  // splice tasks have no band
-      const uint64_t band = full ? t.target.size() : std::min<uint64_t>(t.target.size(), 2 * uint64_t(t.w) + 1);
-      order[i] = {t.query.size() * band, static_cast<uint32_t>(i)};
-    }
-    std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) {
-      return a.first != b.first ? a.first > b.first : a.second < b.second;
-    });
     std::atomic<size_t> next{0};
     std::exception_ptr failure;
     std::mutex failure_mu;
     auto worker = [&](int id) {
       try {
-        for (size_t k; (k = next.fetch_add(1, std::memory_order_relaxed)) < tasks.size();) {
-          const uint32_t i = order[k].second;
-          run_one(tasks[i], results[i], ws_[id]);
-        }
+        for (size_t k; (k = next.fetch_add(1, std::memory_order_relaxed)) < units.size();)
+          run_unit(units[k], tasks, results, ws_[id]);
       } catch (...) {
         std::lock_guard lock(failure_mu);
         if (!failure) failure = std::current_exception();
-        next.store(tasks.size());
+        next.store(units.size());
       }
     };
     std::vector<std::jthread> pool;
@@ -118,8 +110,70 @@ class CpuBackend final : public DpBackend {
                                           : kernels::extd2_scalar)(task, res, ws);
   }
 
+  // A unit of work: one task, or (batch) up to lanes_ tasks for batch_fn_.
+  struct Unit {
+    uint64_t cost;
+    uint32_t first, n;  // members_[first, first + n) when batch, else task `first`
+    bool batch;
+  };
+
+  // The units of a run, largest first: the tasks batch_task accepts, grouped by scoring
+  // and sorted by size so that a batch's tasks are alike (its vectors span the largest
+  // matrix in it), in batches of lanes_; every other task alone. The grouping depends on
+  // the tasks only, and no answer depends on it.
+  std::vector<Unit> plan(std::span<const DpTask> tasks) {
+    std::vector<Unit> units;
+    units.reserve(tasks.size());
+    std::vector<std::pair<std::array<uint64_t, 3>, uint32_t>> batchable;  // (key, longer side, shorter side), task
+    for (size_t i = 0; i < tasks.size(); ++i) {
+      const DpTask& t = tasks[i];
+      uint64_t key = 0;
+      if (batch_fn_ && kernels::batch_task(t, key)) {
+        const uint64_t a = t.target.size(), b = t.query.size();
+        batchable.push_back({{key, std::max(a, b), std::min(a, b)}, static_cast<uint32_t>(i)});
+        continue;
+      }
+      const bool full = t.w < 0 || (t.flag & dp_flag::kSplice);  // splice tasks have no band
+      const uint64_t band = full ? t.target.size() : std::min<uint64_t>(t.target.size(), 2 * uint64_t(t.w) + 1);
+      units.push_back({t.query.size() * band, static_cast<uint32_t>(i), 1, false});
+    }
+    std::sort(batchable.begin(), batchable.end());
+    members_.resize(batchable.size());
+    for (size_t k = 0; k < batchable.size();) {
+      size_t e = k + 1;
+      while (e < batchable.size() && e - k < static_cast<size_t>(lanes_) && batchable[e].first[0] == batchable[k].first[0])
+        ++e;
+      uint64_t t_max = 0, q_max = 0;
+      for (size_t m = k; m < e; ++m) {
+        const DpTask& t = tasks[batchable[m].second];
+        members_[m] = batchable[m].second;
+        t_max = std::max<uint64_t>(t_max, t.target.size()), q_max = std::max<uint64_t>(q_max, t.query.size());
+      }
+      units.push_back({t_max * q_max, static_cast<uint32_t>(k), static_cast<uint32_t>(e - k), true});
+      k = e;
+    }
+    std::sort(units.begin(), units.end(), [](const Unit& a, const Unit& b) {
+      return a.cost != b.cost ? a.cost > b.cost : a.first < b.first;
+    });
+    return units;
+  }
+
+  void run_unit(const Unit& u, std::span<const DpTask> tasks, std::span<DpResult> results, kernels::Workspace& ws) {
+    if (!u.batch) return run_one(tasks[u.first], results[u.first], ws);
+    std::array<const DpTask*, kernels::kBatchLanesAvx512> tp;
+    std::array<DpResult*, kernels::kBatchLanesAvx512> rp;
+    for (uint32_t m = 0; m < u.n; ++m) {
+      const uint32_t i = members_[u.first + m];
+      tp[m] = &tasks[i], rp[m] = &results[i];
+    }
+    batch_fn_(tp.data(), rp.data(), static_cast<int>(u.n), ws);
+  }
+
   std::string name_;
   kernels::KernelFn fn_, splice_fn_;
+  kernels::BatchFn batch_fn_ = nullptr;
+  int lanes_ = 0;
+  std::vector<uint32_t> members_;  // the batched tasks of the current run, batch by batch
   int threads_;
   std::vector<kernels::Workspace> ws_;
   std::function<void(const std::string&)> log_;
@@ -214,12 +268,15 @@ std::unique_ptr<DpBackend> make_cpu_backend(const DpBackendOptions& opt) {
 #else
   const kernels::IsaChoice isa = kernels::resolve_isa(opt.isa, kernels::cpu_isas());
   if (isa.name.empty()) throw OptionError(isa.error);
+  const auto lanes = [&opt](int n) { return opt.batch ? n : 0; };
   if (isa.name == "avx512")
     return std::make_unique<CpuBackend>("cpu-avx512", kernels::extd2_avx512, kernels::exts2_avx512, opt.threads,
-                                        opt.log);
+                                        opt.log, kernels::extd2_batch_avx512, lanes(kernels::kBatchLanesAvx512));
   if (isa.name == "avx2")
-    return std::make_unique<CpuBackend>("cpu-avx2", kernels::extd2_avx2, kernels::exts2_avx2, opt.threads, opt.log);
-  return std::make_unique<CpuBackend>("cpu-sse41", kernels::extd2_sse41, kernels::exts2_sse41, opt.threads, opt.log);
+    return std::make_unique<CpuBackend>("cpu-avx2", kernels::extd2_avx2, kernels::exts2_avx2, opt.threads, opt.log,
+                                        kernels::extd2_batch_avx2, lanes(kernels::kBatchLanesAvx2));
+  return std::make_unique<CpuBackend>("cpu-sse41", kernels::extd2_sse41, kernels::exts2_sse41, opt.threads, opt.log,
+                                      kernels::extd2_batch_sse41, lanes(kernels::kBatchLanesSse41));
 #endif
 }
 
