@@ -14,6 +14,9 @@
 #                      build it first: meson setup build && ninja -C build
 #   ISAS="sse41 avx2 avx512"  agatha --isa values to run (each skipped on CPUs
 #                      without it; avx512 needs AVX-512 F, BW and VL)
+#   NO_BATCH=1         run agatha with --no-batch: every task alone, as the
+#                      per-task kernels compute them (by default the full-band gap
+#                      fills are computed several at a time, one per vector lane)
 #   MINIMAP2_ONLY=1    run only the minimap2 kernel (no agatha binary needed)
 #   KSW_ALLOC=kalloc   kalloc: minimap2's per-thread kalloc pool, as minimap2 runs;
 #                      malloc: km=NULL, i.e. plain malloc/free per call
@@ -199,7 +202,7 @@ for f in $FILES; do
 		[[ $i == 1 ]] && note "$f: minimap2: golden check: $(kv "$line" mismatches) mismatches / $mm_tasks tasks"
 		for isa in ${RUN_ISAS[@]+"${RUN_ISAS[@]}"}; do
 			err=$LOG/$f.agatha-$isa.$i.err
-			"$AGATHA" dp "$path" --backend cpu --isa "$isa" --bench >/dev/null 2>"$err" || {
+			"$AGATHA" dp "$path" --backend cpu --isa "$isa" --bench ${NO_BATCH:+--no-batch} >/dev/null 2>"$err" || {
 				tail -n 20 "$err" >&2
 				die "'$AGATHA dp $path --backend cpu --isa $isa --bench' failed"
 			}

@@ -215,6 +215,10 @@ class DpBackend {
   // rounds. 0 (the default): run() only.
   virtual int inline_workers() const { return 0; }
   virtual void compute_inline(int worker, const DpTask& task, DpResult& result);
+  // True when run() computes some tasks several at a time (the cpu backend's full-band
+  // gap fills, one per vector lane), faster than one by one: the read pipeline then
+  // gives it the tasks of many reads in rounds rather than each task inline.
+  virtual bool batches_tasks() const { return false; }
 };
 
 struct DpBackendOptions {

@@ -204,10 +204,14 @@ struct AlignOptions {
 // must hold enough tasks to fill the device; the CPU threads are kept busy by far fewer,
 // and a smaller group holds less memory: what its reads wait with between rounds
 // (pending tasks and their sequences, chains, read codes) is about 12 bytes per base.
+// A CPU backend that batches gap fills (DpBackend::batches_tasks) runs reads in rounds
+// for them: a group of 500 kb already gives it enough tasks of each size to fill its
+// vector lanes, at less memory than a larger one.
 inline constexpr uint64_t kDpBatchCpu = 2'000'000;
+inline constexpr uint64_t kDpBatchCpuBatching = 500'000;
 inline constexpr uint64_t kDpBatchGpu = 8'000'000;
-[[nodiscard]] inline uint64_t dp_batch_for(const AlignOptions& opt, bool gpu_backend) {
-  return opt.dp_batch ? opt.dp_batch : gpu_backend ? kDpBatchGpu : kDpBatchCpu;
+[[nodiscard]] inline uint64_t dp_batch_for(const AlignOptions& opt, bool gpu_backend, bool batching = false) {
+  return opt.dp_batch ? opt.dp_batch : gpu_backend ? kDpBatchGpu : batching ? kDpBatchCpuBatching : kDpBatchCpu;
 }
 
 // Names accepted by AlignOptions::apply_preset.

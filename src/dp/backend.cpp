@@ -66,10 +66,11 @@ class CpuBackend final : public DpBackend {
 
   void run(std::span<const DpTask> tasks, std::span<DpResult> results) override {
     if (results.size() != tasks.size()) throw Error("DpBackend::run: results and tasks differ in size");
-    const std::vector<Unit> units = plan(tasks);
+    std::vector<uint32_t> members;
+    const std::vector<Unit> units = plan(tasks, members);
     const int n_threads = static_cast<int>(std::min<size_t>(threads_, units.size()));
     if (n_threads <= 1) {
-      for (const Unit& u : units) run_unit(u, tasks, results, ws_[0]);
+      for (const Unit& u : units) run_unit(u, members, tasks, results, ws_[0]);
       return;
     }
     // Dynamic scheduling, largest units first (their sizes vary by orders of magnitude;
@@ -80,7 +81,7 @@ class CpuBackend final : public DpBackend {
     auto worker = [&](int id) {
       try {
         for (size_t k; (k = next.fetch_add(1, std::memory_order_relaxed)) < units.size();)
-          run_unit(units[k], tasks, results, ws_[id]);
+          run_unit(units[k], members, tasks, results, ws_[id]);
       } catch (...) {
         std::lock_guard lock(failure_mu);
         if (!failure) failure = std::current_exception();
@@ -95,6 +96,7 @@ class CpuBackend final : public DpBackend {
   }
 
   int inline_workers() const override { return threads_; }
+  bool batches_tasks() const override { return batch_fn_ != nullptr; }
   void compute_inline(int worker, const DpTask& task, DpResult& result) override {
     if (worker < 0 || worker >= threads_) throw Error("internal: DP worker number out of range");
     run_one(task, result, ws_[static_cast<size_t>(worker)]);
@@ -113,15 +115,16 @@ class CpuBackend final : public DpBackend {
   // A unit of work: one task, or (batch) up to lanes_ tasks for batch_fn_.
   struct Unit {
     uint64_t cost;
-    uint32_t first, n;  // members_[first, first + n) when batch, else task `first`
+    uint32_t first, n;  // members[first, first + n) of plan()'s when batch, else task `first`
     bool batch;
   };
 
-  // The units of a run, largest first: the tasks batch_task accepts, grouped by scoring
+  // The units of a run, largest first (members: the batched tasks, batch by batch): the
+  // tasks batch_task accepts, grouped by scoring
   // and sorted by size so that a batch's tasks are alike (its vectors span the largest
   // matrix in it), in batches of lanes_; every other task alone. The grouping depends on
   // the tasks only, and no answer depends on it.
-  std::vector<Unit> plan(std::span<const DpTask> tasks) {
+  std::vector<Unit> plan(std::span<const DpTask> tasks, std::vector<uint32_t>& members) const {
     std::vector<Unit> units;
     units.reserve(tasks.size());
     std::vector<std::pair<std::array<uint64_t, 3>, uint32_t>> batchable;  // (key, longer side, shorter side), task
@@ -138,15 +141,25 @@ class CpuBackend final : public DpBackend {
       units.push_back({t.query.size() * band, static_cast<uint32_t>(i), 1, false});
     }
     std::sort(batchable.begin(), batchable.end());
-    members_.resize(batchable.size());
+    members.resize(batchable.size());
     for (size_t k = 0; k < batchable.size();) {
       size_t e = k + 1;
       while (e < batchable.size() && e - k < static_cast<size_t>(lanes_) && batchable[e].first[0] == batchable[k].first[0])
         ++e;
+      // A batch costs what a full one does: too few tasks run alone (a full batch of
+      // tasks alike takes about as long as 40 of them one by one with AVX-512).
+      if ((e - k) * 8 < static_cast<size_t>(lanes_) * 5) {
+        for (size_t m = k; m < e; ++m) {
+          const DpTask& t = tasks[batchable[m].second];
+          units.push_back({t.query.size() * t.target.size(), batchable[m].second, 1, false});
+        }
+        k = e;
+        continue;
+      }
       uint64_t t_max = 0, q_max = 0;
       for (size_t m = k; m < e; ++m) {
         const DpTask& t = tasks[batchable[m].second];
-        members_[m] = batchable[m].second;
+        members[m] = batchable[m].second;
         t_max = std::max<uint64_t>(t_max, t.target.size()), q_max = std::max<uint64_t>(q_max, t.query.size());
       }
       units.push_back({t_max * q_max, static_cast<uint32_t>(k), static_cast<uint32_t>(e - k), true});
@@ -158,12 +171,13 @@ class CpuBackend final : public DpBackend {
     return units;
   }
 
-  void run_unit(const Unit& u, std::span<const DpTask> tasks, std::span<DpResult> results, kernels::Workspace& ws) {
+  void run_unit(const Unit& u, const std::vector<uint32_t>& members, std::span<const DpTask> tasks,
+                std::span<DpResult> results, kernels::Workspace& ws) {
     if (!u.batch) return run_one(tasks[u.first], results[u.first], ws);
     std::array<const DpTask*, kernels::kBatchLanesAvx512> tp;
     std::array<DpResult*, kernels::kBatchLanesAvx512> rp;
     for (uint32_t m = 0; m < u.n; ++m) {
-      const uint32_t i = members_[u.first + m];
+      const uint32_t i = members[u.first + m];
       tp[m] = &tasks[i], rp[m] = &results[i];
     }
     batch_fn_(tp.data(), rp.data(), static_cast<int>(u.n), ws);
@@ -173,7 +187,6 @@ class CpuBackend final : public DpBackend {
   kernels::KernelFn fn_, splice_fn_;
   kernels::BatchFn batch_fn_ = nullptr;
   int lanes_ = 0;
-  std::vector<uint32_t> members_;  // the batched tasks of the current run, batch by batch
   int threads_;
   std::vector<kernels::Workspace> ws_;
   std::function<void(const std::string&)> log_;

@@ -29,6 +29,10 @@
 namespace agatha::pipeline {
 namespace {
 
+// Read batches with a query longer than this align inline even with a backend that
+// batches tasks (see align_batch).
+constexpr size_t kBatchedRoundsMaxQuery = 1'000'000;
+
 // One group of reads on its way through the rounds (minimap2's mm_map_frag, then
 // mm_align_skeleton replayed pass by pass over a DpMemo): host steps, run on the
 // threads, and DP rounds alternate until every read is final. jobs[i] aligns reads[i].
@@ -194,13 +198,21 @@ class GroupRun {
 void align_batch(const ReadAligner& aligner, DpBackend& dp, const io::ReadBatch& rb,
                  std::vector<std::string>& lines, const RecordWriter& write, int threads, uint64_t round_bases,
                  AlignStats& stats, const StepObserver& observe, uint64_t& next_id, util::Progress* progress) {
-  // A host backend that computes single tasks on these threads: no rounds. The groups
-  // stay, as they bound the records held before they are written.
-  DpBackend* const inline_dp = !dp.runs_on_device() && dp.inline_workers() >= threads ? &dp : nullptr;
-  std::vector<size_t> cuts{0};
   const std::vector<io::SeqRecord>& batch = rb.reads;
   const std::vector<uint32_t>& fs = rb.frag_start;
   const size_t n_frag = rb.fragments();
+  // A host backend that computes single tasks on these threads: no rounds (the groups
+  // stay, as they bound the records held before they are written). Unless it computes
+  // gap fills several at a time (DpBackend::batches_tasks) and these are such gap fills:
+  // groups of reads then go through rounds, whose tasks it batches (batched_rounds),
+  // except where a query is of a chromosome's length (a round's second pass over it
+  // costs more than batching gains).
+  DpBackend* const inline_dp = !dp.runs_on_device() && dp.inline_workers() >= threads ? &dp : nullptr;
+  size_t longest = 0;
+  for (const io::SeqRecord& r : batch) longest = std::max(longest, r.seq.size());
+  const bool batched_rounds =
+      inline_dp && dp.batches_tasks() && aligner.gap_fills_batch() && longest <= kBatchedRoundsMaxQuery;
+  std::vector<size_t> cuts{0};
   // With inline DP a group also holds at least `threads` fragments (where the batch has
   // them), so that long queries — contigs of an assembly, of several Mb each — are aligned
   // side by side rather than one group, and so one thread, at a time.
@@ -230,8 +242,12 @@ void align_batch(const ReadAligner& aligner, DpBackend& dp, const io::ReadBatch&
     // fragments as threads but one much longer — a chromosome beside a plasmid — stays
     // inline: a round's second pass over a Mb-long query costs more than its DP spread
     // over the threads gains.)
-    DpBackend* const group_inline = g.fragments() >= static_cast<size_t>(threads) ? inline_dp : nullptr;
-    const size_t n = g.host_step(aligner, threads, lines, group_inline, group_inline ? nullptr : inline_dp);
+    // With batched_rounds such a group's reads (as many as threads or more) go through
+    // the rounds, none of them inline.
+    const bool many = g.fragments() >= static_cast<size_t>(threads);
+    DpBackend* const group_inline = many && !batched_rounds ? inline_dp : nullptr;
+    DpBackend* const side_dp = many ? nullptr : inline_dp;
+    const size_t n = g.host_step(aligner, threads, lines, group_inline, side_dp);
     note(PipelineStep::kHostEnd, g.id());
     if (n > 0) ++stats.rounds, stats.dp_tasks += n;
     stats.inline_dp_tasks += g.inline_tasks();

@@ -100,6 +100,10 @@ void ReadAligner::align(AlignJob& job, align::DpSource& dp) const {
   finish(job, std::move(regs));
 }
 
+bool ReadAligner::gap_fills_batch() const {
+  return !opt_.sr && !opt_.splicing() && !(opt_.q == opt_.q2 && opt_.e == opt_.e2);
+}
+
 bool ReadAligner::regions_side_by_side(const AlignJob& job) const {
   if (job.done || job.threads <= 1) return false;
   for (const SegmentJob& sg : job.segs) {

@@ -72,6 +72,10 @@ class ReadAligner {
   // the query than 5/4 of its threads' share of the segment's regions (a 12 Mb query's
   // alignments to three chromosomes on two threads, not one chromosome's).
   bool regions_side_by_side(const AlignJob& job) const;
+  // Whether the gap fills of this alignment are ksw_extd2 tasks with APPROX_MAX (not
+  // spliced, sr's ungapped fills or single-affine ksw_extz2 ones): the kind a backend that
+  // batches tasks (DpBackend::batches_tasks) computes several at a time.
+  bool gap_fills_batch() const;
   // The output records of a finished job; with OutputKind::kRegions its regions (with
   // --eqx, their =/X CIGARs) as append_part_result writes them.
   void format(const AlignJob& job, std::string& out) const;
