@@ -267,5 +267,55 @@ TEST(InlineDp, LongQueriesSideBySideShareTheWorkerNumbers) {
   EXPECT_EQ(counting.shared_worker.load(), 0u) << "a worker number held by two threads at once";
 }
 
+// A backend that computes gap fills several at a time (DpBackend::batches_tasks: the cpu
+// backend) gets a group's reads in rounds where their gap fills are ones it batches
+// (map-pb's), with the records of one pass per read; not with spliced alignment, and not
+// for a query over 1 Mb.
+TEST(InlineDp, BatchingBackendTakesReadsThroughRounds) {
+  const std::unique_ptr<DpBackend> scalar = test::try_backend("scalar", 2);
+  ASSERT_TRUE(scalar);
+  EXPECT_FALSE(scalar->batches_tasks());
+  const Aligned want = align(*scalar, 2);
+  EXPECT_EQ(want.stats.rounds, 0u);
+  // Two queries in one read batch and one group (as many as threads): one over 1 Mb and
+  // one of 30 kb, or two of 30 kb.
+  test::TempDir dir;
+  const std::string ref = dir.string() + "/ref.fa", long_q = dir.string() + "/long.fa",
+                    short_q = dir.string() + "/short.fa";
+  const std::string a = random_bases(1'050'000, 21);
+  ASSERT_TRUE(test::write_file(ref, ">a\n" + a + "\n"));
+  ASSERT_TRUE(test::write_file(long_q, ">q\n" + diverged(a) + "\n>r\n" + diverged(a.substr(5000, 30000)) + "\n"));
+  ASSERT_TRUE(test::write_file(short_q, ">q\n" + diverged(a.substr(90000, 30000)) + "\n>r\n" +
+                                             diverged(a.substr(5000, 30000)) + "\n"));
+  constexpr uint64_t kBatch = 4 << 20;
+  size_t tried = 0;
+  for (const std::string name : {"cpu-sse41", "cpu-avx2", "cpu-avx512"}) {
+    SCOPED_TRACE(name);
+    const std::unique_ptr<DpBackend> dp = test::try_backend(name, 2);
+    if (!dp) continue;  // this processor lacks the instruction set
+    ++tried;
+    EXPECT_TRUE(dp->batches_tasks());
+    const Aligned got = align(*dp, 2);
+    EXPECT_GE(got.stats.rounds, 1u);
+    EXPECT_EQ(got.stats.inline_dp_tasks, 0u);
+    EXPECT_EQ(got.records, want.records);
+    struct Case {
+      const char* preset;
+      const std::string& reads;
+      bool rounds;
+    };
+    for (const Case& c : {Case{"asm5", short_q, true}, Case{"splice", short_q, false}, Case{"asm5", long_q, false}}) {
+      SCOPED_TRACE(std::string(c.preset) + (&c.reads == &long_q ? " with a query over 1 Mb" : ""));
+      const Aligned one = test::align_paf(*scalar, 2, ref, c.reads, c.preset, kBatch);
+      const Aligned two = test::align_paf(*dp, 2, ref, c.reads, c.preset, kBatch);
+      EXPECT_EQ(two.records, one.records);
+      EXPECT_EQ(one.stats.rounds, 0u);
+      EXPECT_EQ(two.stats.rounds > 0, c.rounds);
+      EXPECT_EQ(two.stats.inline_dp_tasks > 0, !c.rounds);
+    }
+  }
+  if (tried == 0) GTEST_SKIP() << "this processor has no SIMD instruction set for the cpu backend";
+}
+
 }  // namespace
 }  // namespace agatha
