@@ -288,8 +288,10 @@ std::unique_ptr<DpBackend> make_cpu_backend(const DpBackendOptions& opt) {
   if (isa.name == "avx2")
     return std::make_unique<CpuBackend>("cpu-avx2", kernels::extd2_avx2, kernels::exts2_avx2, opt.threads, opt.log,
                                         kernels::extd2_batch_avx2, lanes(kernels::kBatchLanesAvx2));
-  return std::make_unique<CpuBackend>("cpu-sse41", kernels::extd2_sse41, kernels::exts2_sse41, opt.threads, opt.log,
-                                      kernels::extd2_batch_sse41, lanes(kernels::kBatchLanesSse41));
+  // (SSE4.1's batch kernel, 16 tasks a step, is no faster than its per-task kernel: measured
+  // with `agatha dp --bench` and --no-batch on the PacBio and HiFi tasks; it stays for the
+  // tests, and the backend does not batch.)
+  return std::make_unique<CpuBackend>("cpu-sse41", kernels::extd2_sse41, kernels::exts2_sse41, opt.threads, opt.log);
 #endif
 }
 

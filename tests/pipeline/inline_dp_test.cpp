@@ -289,7 +289,9 @@ TEST(InlineDp, BatchingBackendTakesReadsThroughRounds) {
                                              diverged(a.substr(5000, 30000)) + "\n"));
   constexpr uint64_t kBatch = 4 << 20;
   size_t tried = 0;
-  for (const std::string name : {"cpu-sse41", "cpu-avx2", "cpu-avx512"}) {
+  // (SSE4.1's batch kernel is no faster than its per-task one: that backend batches nothing.)
+  if (const std::unique_ptr<DpBackend> sse = test::try_backend("cpu-sse41", 2)) EXPECT_FALSE(sse->batches_tasks());
+  for (const std::string name : {"cpu-avx2", "cpu-avx512"}) {
     SCOPED_TRACE(name);
     const std::unique_ptr<DpBackend> dp = test::try_backend(name, 2);
     if (!dp) continue;  // this processor lacks the instruction set
@@ -314,7 +316,7 @@ TEST(InlineDp, BatchingBackendTakesReadsThroughRounds) {
       EXPECT_EQ(two.stats.inline_dp_tasks > 0, !c.rounds);
     }
   }
-  if (tried == 0) GTEST_SKIP() << "this processor has no SIMD instruction set for the cpu backend";
+  if (tried == 0) GTEST_SKIP() << "this processor has neither AVX2 nor AVX-512 for the cpu backend's batches";
 }
 
 }  // namespace
