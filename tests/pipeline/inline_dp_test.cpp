@@ -290,7 +290,9 @@ TEST(InlineDp, BatchingBackendTakesReadsThroughRounds) {
   constexpr uint64_t kBatch = 4 << 20;
   size_t tried = 0;
   // (SSE4.1's batch kernel is no faster than its per-task one: that backend batches nothing.)
-  if (const std::unique_ptr<DpBackend> sse = test::try_backend("cpu-sse41", 2)) EXPECT_FALSE(sse->batches_tasks());
+  if (const std::unique_ptr<DpBackend> sse = test::try_backend("cpu-sse41", 2)) {
+    EXPECT_FALSE(sse->batches_tasks());
+  }
   for (const std::string name : {"cpu-avx2", "cpu-avx512"}) {
     SCOPED_TRACE(name);
     const std::unique_ptr<DpBackend> dp = test::try_backend(name, 2);
