@@ -17,6 +17,7 @@
 // task l, and the batch walks the anti-diagonals of the largest matrix in it.
 #include "dp_common.hpp"
 #include "dp_kernels.hpp"
+#include "dp_cell_simd.hpp"
 #include "simd_common.hpp"
 
 #if !defined(AGATHA_ISA_SSE41) && !defined(AGATHA_ISA_AVX2) && !defined(AGATHA_ISA_AVX512)
@@ -73,40 +74,17 @@ __attribute__((always_inline)) inline void batch_row(const Consts& k, int T, con
                                                     int8_t* v_out, uint8_t* dir) {
   for (int t = 0; t < T; ++t) {
     const size_t at = static_cast<size_t>(t) * kLanes;
-    const V vt1 = v, ut = Vec::load(u_in + at);
-    V a = Vec::add(x, vt1);
-    V b = Vec::add(Vec::load(y + at), ut);
-    V a2 = Vec::add(x2, vt1);
-    V b2 = Vec::add(Vec::load(y2 + at), ut);
-    V z = Vec::lookup(k.table, Vec::xor_(Vec::load(tg + at), qj));
-    // The first maximal source (left-aligned gaps), as dp_simd.cpp's kLeft mode.
-    V dsrc = Vec::sel_gt(a, z, k.one);
-    z = Vec::max(z, a);
-    dsrc = Vec::take_gt(dsrc, b, z, k.two);
-    z = Vec::max(z, b);
-    dsrc = Vec::take_gt(dsrc, a2, z, k.three);
-    z = Vec::max(z, a2);
-    dsrc = Vec::take_gt(dsrc, b2, z, k.four);
-    z = Vec::max(z, b2);
-    z = Vec::min(z, k.mch);
-    Vec::store(u_out + at, Vec::sub(z, vt1));
-    v = Vec::sub(z, ut);
-    Vec::store(v_out + at, v);
-    V tmp = Vec::sub(z, k.q);
-    a = Vec::sub(a, tmp), b = Vec::sub(b, tmp);
-    tmp = Vec::sub(z, k.q2);
-    a2 = Vec::sub(a2, tmp), b2 = Vec::sub(b2, tmp);
-    const V ma = Vec::max(a, k.zero), mb = Vec::max(b, k.zero), ma2 = Vec::max(a2, k.zero),
-            mb2 = Vec::max(b2, k.zero);
-    x = Vec::sub(ma, k.qe);
-    Vec::store(y + at, Vec::sub(mb, k.qe));
-    x2 = Vec::sub(ma2, k.qe2);
-    Vec::store(y2 + at, Vec::sub(mb2, k.qe2));
-    dsrc = Vec::or_if_pos(dsrc, k.cont_e, ma);
-    dsrc = Vec::or_if_pos(dsrc, k.cont_f, mb);
-    dsrc = Vec::or_if_pos(dsrc, k.cont_e2, ma2);
-    dsrc = Vec::or_if_pos(dsrc, k.cont_f2, mb2);
-    Vec::store(dir + at, dsrc);
+    const V ut = Vec::load(u_in + at);
+    const V z = Vec::lookup(k.table, Vec::xor_(Vec::load(tg + at), qj));
+    // Left-aligned gaps, as dp_simd.cpp's kLeft mode.
+    const Cells<Vec> c = update_cells<Mode::kLeft, Vec>(k, v, ut, Vec::add(x, v), Vec::add(Vec::load(y + at), ut),
+                                                        Vec::add(x2, v), Vec::add(Vec::load(y2 + at), ut), z);
+    x = c.x, v = c.v, x2 = c.x2;
+    Vec::store(u_out + at, c.u);
+    Vec::store(v_out + at, c.v);
+    Vec::store(y + at, c.y);
+    Vec::store(y2 + at, c.y2);
+    Vec::store(dir + at, c.dir);
   }
 }
 

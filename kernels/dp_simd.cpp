@@ -10,6 +10,7 @@
 // differs, so results are bit-identical to the oracle.
 #include "dp_common.hpp"
 #include "dp_kernels.hpp"
+#include "dp_cell_simd.hpp"
 #include "simd_common.hpp"
 
 #if !defined(AGATHA_ISA_SSE41) && !defined(AGATHA_ISA_AVX2) && !defined(AGATHA_ISA_AVX512)
@@ -129,8 +130,6 @@ inline typename VX::T scores(const K& k, const uint8_t* sf, const uint8_t* qrr, 
   return VX::lookup(k.score_table, VX::xor_(VX::load(sf + t), VX::load(qrr + t)));
 }
 
-enum class Mode { kScoreOnly, kLeft, kRight };
-
 // The arrays as one anti-diagonal sees them.
 struct Row {
   const int8_t *x_in, *v_in, *x2_in;  // r-1 values, read at t-1
@@ -167,75 +166,18 @@ __attribute__((always_inline)) inline typename VX::T score_vector(const K& k, co
   return sc;
 }
 
-// The new values of one vector of cells, and their direction bytes.
-template <class VX>
-struct Cells {
-  typename VX::T u, v, x, y, x2, y2, dir;
-};
-
+// The new values of the cells [t, t+W) of one anti-diagonal, and their direction bytes.
 template <Mode M, class VX, class K, bool kMiddle = false>
 __attribute__((always_inline)) inline Cells<VX> compute_cells(const K& k, const Row& w, int t) {
   using Vec = VX;
   using V = typename VX::T;
-  // Phase 1: r-1 values at t-1 (x, v, x2) and at t (u, y, y2).
+  // r-1 values at t-1 (x, v, x2) and at t (u, y, y2).
   const V vt1 = Vec::load(w.v_in + t - 1), ut = Vec::load(w.u + t);
-  V a = Vec::add(Vec::load(w.x_in + t - 1), vt1);  // E - H(t-1,j-1)
-  V b = Vec::add(Vec::load(w.y + t), ut);          // F - H(t-1,j-1)
-  V a2 = Vec::add(Vec::load(w.x2_in + t - 1), vt1);
-  V b2 = Vec::add(Vec::load(w.y2 + t), ut);
-  // Phase 2: z = H - H(t-1,j-1), the max of the five sources, and which one won.
-  V z = score_vector<VX, K, kMiddle>(k, w, t);
-  V dsrc = k.zero;
-  // A source that takes over gets its number, which is larger than every number before
-  // it (take_gt/take_le: a max where masks are bytes, a masked move where they are
-  // mask registers; either is cheaper than a byte blend).
-  if constexpr (M == Mode::kLeft) {  // first maximal source
-    dsrc = Vec::sel_gt(a, z, k.one);
-    z = Vec::max(z, a);
-    dsrc = Vec::take_gt(dsrc, b, z, k.two);
-    z = Vec::max(z, b);
-    dsrc = Vec::take_gt(dsrc, a2, z, k.three);
-    z = Vec::max(z, a2);
-    dsrc = Vec::take_gt(dsrc, b2, z, k.four);
-    z = Vec::max(z, b2);
-  } else if constexpr (M == Mode::kRight) {  // last maximal source
-    dsrc = Vec::sel_le(z, a, k.one);
-    z = Vec::max(z, a);
-    dsrc = Vec::take_le(dsrc, z, b, k.two);
-    z = Vec::max(z, b);
-    dsrc = Vec::take_le(dsrc, z, a2, k.three);
-    z = Vec::max(z, a2);
-    dsrc = Vec::take_le(dsrc, z, b2, k.four);
-    z = Vec::max(z, b2);
-  } else {
-    z = Vec::max(Vec::max(Vec::max(z, a), Vec::max(b, a2)), b2);
-  }
-  z = Vec::min(z, k.mch);
-  // Phase 3: u = H - H(t-1,j), v = H - H(t,j-1); a, b, a2, b2 become "gap state - (H -
-  // gap open)", where > 0 (left) or >= 0 (right) means the state continues.
-  Cells<VX> c;
-  c.u = Vec::sub(z, vt1), c.v = Vec::sub(z, ut);
-  V tmp = Vec::sub(z, k.q);
-  a = Vec::sub(a, tmp), b = Vec::sub(b, tmp);
-  tmp = Vec::sub(z, k.q2);
-  a2 = Vec::sub(a2, tmp), b2 = Vec::sub(b2, tmp);
-  const V ma = Vec::max(a, k.zero), mb = Vec::max(b, k.zero), ma2 = Vec::max(a2, k.zero), mb2 = Vec::max(b2, k.zero);
-  c.x = Vec::sub(ma, k.qe), c.y = Vec::sub(mb, k.qe);
-  c.x2 = Vec::sub(ma2, k.qe2), c.y2 = Vec::sub(mb2, k.qe2);
-  // Phase 4: continuation bits.
-  if constexpr (M == Mode::kLeft) {  // set where > 0, i.e. where max(., 0) is not 0
-    dsrc = Vec::or_if_pos(dsrc, k.cont_e, ma);
-    dsrc = Vec::or_if_pos(dsrc, k.cont_f, mb);
-    dsrc = Vec::or_if_pos(dsrc, k.cont_e2, ma2);
-    dsrc = Vec::or_if_pos(dsrc, k.cont_f2, mb2);
-  } else if constexpr (M == Mode::kRight) {  // set unless < 0
-    dsrc = Vec::or_if_le(dsrc, k.zero, a, k.cont_e);
-    dsrc = Vec::or_if_le(dsrc, k.zero, b, k.cont_f);
-    dsrc = Vec::or_if_le(dsrc, k.zero, a2, k.cont_e2);
-    dsrc = Vec::or_if_le(dsrc, k.zero, b2, k.cont_f2);
-  }
-  c.dir = dsrc;
-  return c;
+  const V a = Vec::add(Vec::load(w.x_in + t - 1), vt1);  // E - H(t-1,j-1)
+  const V b = Vec::add(Vec::load(w.y + t), ut);          // F - H(t-1,j-1)
+  const V a2 = Vec::add(Vec::load(w.x2_in + t - 1), vt1);
+  const V b2 = Vec::add(Vec::load(w.y2 + t), ut);
+  return update_cells<M, VX>(k, vt1, ut, a, b, a2, b2, score_vector<VX, K, kMiddle>(k, w, t));
 }
 
 // Stores a vector of cells at t, all lanes or (kPart) lanes 0..n-1 only. The direction

@@ -1,0 +1,89 @@
+// kernels/dp_cell_simd.hpp — one vector of ksw_extd2 cells in the difference form of
+// dp_common.hpp, shared by the per-task kernel (dp_simd.cpp, a vector of one
+// anti-diagonal's cells) and the batch kernel (dp_batch_simd.cpp, one cell of a vector
+// of tasks). For sources compiled once per instruction set, after simd_common.hpp.
+#pragma once
+
+#include "simd_common.hpp"
+
+#if defined(AGATHA_ISA_AVX512) || defined(AGATHA_ISA_AVX2) || defined(AGATHA_ISA_SSE41)
+namespace agatha::kernels {
+namespace {
+
+// kScoreOnly: no direction bytes; kLeft: gaps left-aligned (the first maximal source
+// wins); kRight: right-aligned (the last).
+enum class Mode { kScoreOnly, kLeft, kRight };
+
+// The new values of one vector of cells, and their direction bytes.
+template <class VX>
+struct Cells {
+  typename VX::T u, v, x, y, x2, y2, dir;
+};
+
+// The cells' new values from their inputs: vt1 = v and ut = u of the neighbours (r-1's
+// v at t-1 and u at t), a = x(t-1) + vt1 (E - H(t-1,j-1)), b = y(t) + ut, a2, b2 the same
+// for the long gap piece, z the substitution scores. K holds the broadcast constants
+// (q, q2, qe, qe2, mch, zero, one..four, cont_e, cont_f, cont_e2, cont_f2) as VX's vectors.
+template <Mode M, class VX, class K>
+__attribute__((always_inline)) inline Cells<VX> update_cells(const K& k, typename VX::T vt1, typename VX::T ut,
+                                                            typename VX::T a, typename VX::T b, typename VX::T a2,
+                                                            typename VX::T b2, typename VX::T z) {
+  using Vec = VX;
+  using V = typename VX::T;
+  // z = H - H(t-1,j-1): the max of the five sources, and which one won. A source that
+  // takes over gets its number, which is larger than every number before it
+  // (take_gt/take_le: a max where masks are bytes, a masked move where they are mask
+  // registers; either is cheaper than a byte blend).
+  V dsrc = k.zero;
+  if constexpr (M == Mode::kLeft) {  // first maximal source
+    dsrc = Vec::sel_gt(a, z, k.one);
+    z = Vec::max(z, a);
+    dsrc = Vec::take_gt(dsrc, b, z, k.two);
+    z = Vec::max(z, b);
+    dsrc = Vec::take_gt(dsrc, a2, z, k.three);
+    z = Vec::max(z, a2);
+    dsrc = Vec::take_gt(dsrc, b2, z, k.four);
+    z = Vec::max(z, b2);
+  } else if constexpr (M == Mode::kRight) {  // last maximal source
+    dsrc = Vec::sel_le(z, a, k.one);
+    z = Vec::max(z, a);
+    dsrc = Vec::take_le(dsrc, z, b, k.two);
+    z = Vec::max(z, b);
+    dsrc = Vec::take_le(dsrc, z, a2, k.three);
+    z = Vec::max(z, a2);
+    dsrc = Vec::take_le(dsrc, z, b2, k.four);
+    z = Vec::max(z, b2);
+  } else {
+    z = Vec::max(Vec::max(Vec::max(z, a), Vec::max(b, a2)), b2);
+  }
+  z = Vec::min(z, k.mch);
+  // u = H - H(t-1,j), v = H - H(t,j-1); a, b, a2, b2 become "gap state - (H - gap
+  // open)", where > 0 (left) or >= 0 (right) means the state continues.
+  Cells<VX> c;
+  c.u = Vec::sub(z, vt1), c.v = Vec::sub(z, ut);
+  V tmp = Vec::sub(z, k.q);
+  a = Vec::sub(a, tmp), b = Vec::sub(b, tmp);
+  tmp = Vec::sub(z, k.q2);
+  a2 = Vec::sub(a2, tmp), b2 = Vec::sub(b2, tmp);
+  const V ma = Vec::max(a, k.zero), mb = Vec::max(b, k.zero), ma2 = Vec::max(a2, k.zero), mb2 = Vec::max(b2, k.zero);
+  c.x = Vec::sub(ma, k.qe), c.y = Vec::sub(mb, k.qe);
+  c.x2 = Vec::sub(ma2, k.qe2), c.y2 = Vec::sub(mb2, k.qe2);
+  // Continuation bits.
+  if constexpr (M == Mode::kLeft) {  // set where > 0, i.e. where max(., 0) is not 0
+    dsrc = Vec::or_if_pos(dsrc, k.cont_e, ma);
+    dsrc = Vec::or_if_pos(dsrc, k.cont_f, mb);
+    dsrc = Vec::or_if_pos(dsrc, k.cont_e2, ma2);
+    dsrc = Vec::or_if_pos(dsrc, k.cont_f2, mb2);
+  } else if constexpr (M == Mode::kRight) {  // set unless < 0
+    dsrc = Vec::or_if_le(dsrc, k.zero, a, k.cont_e);
+    dsrc = Vec::or_if_le(dsrc, k.zero, b, k.cont_f);
+    dsrc = Vec::or_if_le(dsrc, k.zero, a2, k.cont_e2);
+    dsrc = Vec::or_if_le(dsrc, k.zero, b2, k.cont_f2);
+  }
+  c.dir = dsrc;
+  return c;
+}
+
+}  // namespace
+}  // namespace agatha::kernels
+#endif
