@@ -13,8 +13,9 @@
 // ones) feed only cells further outside. So each cell of the matrix is the same 8-bit
 // function of the same inputs as in the per-task kernel, computed with the same vector
 // operations, and so are its direction byte, the approximate-maximum path that reads
-// them, and the traceback. Only the layout differs: lane l of every vector belongs to
-// task l, and the batch walks the anti-diagonals of the largest matrix in it.
+// them, and the traceback. Only the layout and the order differ: lane l of every vector
+// belongs to task l, and the batch computes the largest matrix in it row by row (any
+// order that has a cell's left and upper neighbours before it gives the same values).
 #include "dp_common.hpp"
 #include "dp_kernels.hpp"
 #include "dp_cell_simd.hpp"
@@ -189,7 +190,9 @@ void extd2_batch_sse41(const DpTask* const* tasks, DpResult* const* results, int
     int i0, j0;
     if (!traceback_start(task, st[l].tlen, st[l].qlen, res, i0, j0)) continue;
     res.cigar.resize(static_cast<size_t>(i0) + j0 + 2);
-    const auto dir_at = [&](int i, int j) { return dir[static_cast<size_t>(j) * row_bytes + static_cast<size_t>(i) * lanes + l]; };
+    const auto dir_at = [&](int i, int j) {
+      return dir[static_cast<size_t>(j) * row_bytes + static_cast<size_t>(i) * lanes + l];
+    };
     // Every cell of the matrix is computed: the walk never leaves it, and no cell it
     // visits is outside the range given here.
     const auto range = [&](int r, int32_t& a, int32_t& b) { a = std::max(0, r - Q + 1), b = std::min(T - 1, r); };

@@ -172,9 +172,10 @@ void map_part(PassSetup& p, const index::MinimizerIndex& idx, io::ReadInput& rea
     const pipeline::ReadAligner aligner(mapper, opt, p.oo);
     // gpu, gpu-sim and gpu-emu (which runs the GPU's batches on the host) take the GPU's size.
     const bool gpu_backend = p.dp->name().starts_with("gpu");
-    const pipeline::AlignStats st = pipeline::align_reads(aligner, *p.dp, reads, write, opt.threads, opt.read_batch,
-                                                          dp_batch_for(opt, gpu_backend, p.dp->batches_tasks() && aligner.gap_fills_batch()), {},
-                                                          progress.get());
+    const bool batching = p.dp->batches_tasks() && aligner.gap_fills_batch();
+    const pipeline::AlignStats st =
+        pipeline::align_reads(aligner, *p.dp, reads, write, opt.threads, opt.read_batch,
+                              dp_batch_for(opt, gpu_backend, batching, opt.threads), {}, progress.get());
     progress.reset();
     if (st.rounds > 0 || st.inline_dp_tasks == 0)
       info(

@@ -206,8 +206,8 @@ void add_align_command(CLI::App& app) {
          "Bases of reads aligned together (K/M/G), their records written when all are done; with a GPU backend "
          "(and the cpu backend where it batches gap fills) their DP tasks go to the backend in rounds")
       ->type_name("NUM")
-      ->default_str(std::to_string(kDpBatchCpu) + " on the CPU (" + std::to_string(kDpBatchCpuBatching) +
-                    " where it batches gap fills), " + std::to_string(kDpBatchGpu) + " on the GPU");
+      ->default_str(std::to_string(kDpBatchCpu) + " on the CPU (" + std::to_string(kDpBatchCpuBatchingPerThread) +
+                    " per thread where it batches gap fills), " + std::to_string(kDpBatchGpu) + " on the GPU");
   sub->add_option("--format", args->format, "Output format: sam (default) or bam (also chosen by -o *.bam)")
       ->check(one_of({"sam", "bam"}, "--format only takes 'sam' or 'bam'"));
   sub->add_flag(

@@ -120,10 +120,10 @@ class CpuBackend final : public DpBackend {
   };
 
   // The units of a run, largest first (members: the batched tasks, batch by batch): the
-  // tasks batch_task accepts, grouped by scoring
-  // and sorted by size so that a batch's tasks are alike (its vectors span the largest
-  // matrix in it), in batches of lanes_; every other task alone. The grouping depends on
-  // the tasks only, and no answer depends on it.
+  // tasks batch_task accepts, grouped by scoring and sorted by size so that a batch's
+  // tasks are alike (its vectors span the largest matrix in it), in batches of lanes_;
+  // every other task alone. The grouping depends on the tasks only, and no answer
+  // depends on it.
   std::vector<Unit> plan(std::span<const DpTask> tasks, std::vector<uint32_t>& members) const {
     std::vector<Unit> units;
     units.reserve(tasks.size());
