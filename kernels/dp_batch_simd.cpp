@@ -37,6 +37,15 @@ namespace {
 constexpr int kLanes = Vec::W;
 using V = Vec::T;
 
+// With AVX-512 the direction bits of a cell vector are its eight masks (PlaneCells,
+// dp_cell_simd.hpp), 64 bytes as its direction bytes would be: bit l of word k is lane
+// l's bit k. Without mask registers, one byte per lane.
+#if defined(AGATHA_ISA_AVX512)
+inline constexpr bool kPlanes = true;
+#else
+inline constexpr bool kPlanes = false;
+#endif
+
 // The target's N as the per-task kernel codes it: target ^ query then indexes the
 // score table directly (0 match, 1-3 mismatch, 4-12 with an N).
 constexpr uint8_t kTargetN = 8;
@@ -78,15 +87,29 @@ __attribute__((always_inline)) inline void batch_row(const Consts& k, int T, con
     const V ut = Vec::load(u_in + at);
     const V z = Vec::lookup(k.table, Vec::xor_(Vec::load(tg + at), qj));
     // Left-aligned gaps, as dp_simd.cpp's kLeft mode.
-    const Cells<Vec> c = update_cells<Mode::kLeft, Vec>(k, v, ut, Vec::add(x, v), Vec::add(Vec::load(y + at), ut),
-                                                        Vec::add(x2, v), Vec::add(Vec::load(y2 + at), ut), z);
+    const auto c = update_cells<Mode::kLeft, Vec, Consts, kPlanes>(
+        k, v, ut, Vec::add(x, v), Vec::add(Vec::load(y + at), ut), Vec::add(x2, v), Vec::add(Vec::load(y2 + at), ut), z);
     x = c.x, v = c.v, x2 = c.x2;
     Vec::store(u_out + at, c.u);
     Vec::store(v_out + at, c.v);
     Vec::store(y + at, c.y);
     Vec::store(y2 + at, c.y2);
+#if defined(AGATHA_ISA_AVX512)
+    for (int i = 0; i < 4; ++i)
+      Vec::store_mask(dir + at + 8 * i, c.src[i]), Vec::store_mask(dir + at + 8 * (4 + i), c.cont[i]);
+#else
     Vec::store(dir + at, c.dir);
+#endif
   }
+}
+
+// Cell (t, j)'s direction byte of lane l, whose cell vector's bits start at `cell`.
+__attribute__((always_inline)) inline uint32_t dir_byte(const uint8_t* cell, int l) {
+#if defined(AGATHA_ISA_AVX512)
+  return plane_dir_byte(cell, l);
+#else
+  return cell[l];
+#endif
 }
 
 }  // namespace
@@ -191,7 +214,7 @@ void extd2_batch_sse41(const DpTask* const* tasks, DpResult* const* results, int
     if (!traceback_start(task, st[l].tlen, st[l].qlen, res, i0, j0)) continue;
     res.cigar.resize(static_cast<size_t>(i0) + j0 + 2);
     const auto dir_at = [&](int i, int j) {
-      return dir[static_cast<size_t>(j) * row_bytes + static_cast<size_t>(i) * lanes + l];
+      return dir_byte(dir + static_cast<size_t>(j) * row_bytes + static_cast<size_t>(i) * lanes, l);
     };
     // Every cell of the matrix is computed: the walk never leaves it, and no cell it
     // visits is outside the range given here.

@@ -28,6 +28,7 @@
 #include <cstring>
 #include <memory>
 #include <new>
+#include <vector>
 
 namespace agatha::kernels {
 
@@ -208,6 +209,7 @@ struct Workspace {
   AlignedArray<uint8_t> dir;      // traceback bytes, one row per anti-diagonal
   std::vector<size_t> row;        // start of each row in dir
   std::vector<int> off, off_end;  // rounded [st, en] of each row
+  std::vector<int> org;           // where each row's first vector starts (bit-plane rows)
 };
 
 // Padding after every array: vector loads and stores of up to 64 bytes (one AVX-512
@@ -236,18 +238,27 @@ inline void reserve_rows(Workspace& ws, size_t bytes) {
 // it is small (about twice the exact size at most; kept, it lets the next tasks of that size
 // skip this), else exactly what the rows of every anti-diagonal take (a task that stops
 // early uses less), counted in a pass over the anti-diagonals.
+// A kernel whose rows are not one byte per cell passes the bytes of a row (row_bytes(d))
+// and a bound on them given the widest range (widest_row(cells)).
 inline constexpr size_t kRowBoundBytes = size_t{4} << 20;
-inline void prepare_traceback(const Setup& s, Workspace& ws) {
+template <class RowBytes, class WidestRow>
+inline void prepare_traceback(const Setup& s, Workspace& ws, RowBytes row_bytes, WidestRow widest_row) {
   const auto n_diag = static_cast<size_t>(s.qlen + s.tlen - 1);
-  if (ws.row.size() < n_diag) ws.row.resize(n_diag), ws.off.resize(n_diag), ws.off_end.resize(n_diag);
-  const auto widest = static_cast<size_t>(std::min(s.tlen16, std::min({s.tlen, s.qlen, s.w + 1}) + 2 * kBlock));
+  if (ws.row.size() < n_diag)
+    ws.row.resize(n_diag), ws.off.resize(n_diag), ws.off_end.resize(n_diag), ws.org.resize(n_diag);
+  const size_t widest =
+      widest_row(static_cast<size_t>(std::min(s.tlen16, std::min({s.tlen, s.qlen, s.w + 1}) + 2 * kBlock)));
   if (n_diag * widest + kPad <= ws.dir.capacity()) return;
   if (n_diag * widest <= kRowBoundBytes) return reserve_rows(ws, n_diag * widest);
   size_t bytes = 0;
   AntiDiagonal d;
-  for (int r = 0; r < static_cast<int>(n_diag) && anti_diagonal(s, r, d); ++r)
-    bytes += static_cast<size_t>(d.en - d.st + 1);
+  for (int r = 0; r < static_cast<int>(n_diag) && anti_diagonal(s, r, d); ++r) bytes += row_bytes(d);
   reserve_rows(ws, bytes);
+}
+inline void prepare_traceback(const Setup& s, Workspace& ws) {
+  prepare_traceback(
+      s, ws, [](const AntiDiagonal& d) { return static_cast<size_t>(d.en - d.st + 1); },
+      [](size_t cells) { return cells; });
 }
 
 // Records anti-diagonal r's row: one direction byte per cell of its rounded range,
@@ -273,13 +284,22 @@ class RowWriter {
         cap_(ws.dir.capacity()),
         row_(ws.row.data()),
         off_(ws.off.data()),
-        end_(ws.off_end.data()) {}
+        end_(ws.off_end.data()),
+        org_(ws.org.data()) {}
   // next() for a task whose rows prepare_traceback has made room for.
   uint8_t* next_reserved(int r, const AntiDiagonal& d) {
     const auto i = static_cast<size_t>(r);
     row_[i] = used_, off_[i] = d.st, end_[i] = d.en;
     uint8_t* row = base_ + used_;
     used_ += static_cast<size_t>(d.en - d.st + 1);
+    return row;
+  }
+  // next_reserved() for rows of `bytes` bytes whose first vector starts at `origin`.
+  uint8_t* next_reserved(int r, const AntiDiagonal& d, int origin, size_t bytes) {
+    const auto i = static_cast<size_t>(r);
+    row_[i] = used_, off_[i] = d.st, end_[i] = d.en, org_[i] = origin;
+    uint8_t* row = base_ + used_;
+    used_ += bytes;
     return row;
   }
   uint8_t* next(int r, const AntiDiagonal& d) {
@@ -293,7 +313,7 @@ class RowWriter {
   uint8_t* base_;
   size_t cap_, used_ = 0;
   size_t* row_;
-  int *off_, *end_;
+  int *off_, *end_, *org_;
 };
 
 // Lays out the score input the way the reference reads it: the target, zeros up to

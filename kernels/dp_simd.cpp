@@ -21,6 +21,7 @@
 
 #include <array>
 #include <cstring>
+#include <type_traits>
 
 namespace agatha::kernels {
 namespace {
@@ -166,9 +167,40 @@ __attribute__((always_inline)) inline typename VX::T score_vector(const K& k, co
   return sc;
 }
 
+// The direction rows. With AVX-512 they hold bit planes (dp_cell_simd.hpp): a row is a
+// run of 64-byte blocks, one per vector of the anti-diagonal from the first vector's
+// start (its origin, row_origin), each holding the vector's eight masks as 8-byte words
+// (a 32-lane vector's in the low 4 bytes of each). Cell t's bit k is bit (t - origin)
+// mod 64 of word k of block (t - origin) / 64. Without mask registers the rows hold one
+// direction byte per cell from the range's start.
+#if defined(AGATHA_ISA_AVX512)
+inline constexpr bool kPlanes = true;
+#else
+inline constexpr bool kPlanes = false;
+#endif
+template <Mode M, class VX>
+using CellsOf = std::conditional_t<kPlanes && M != Mode::kScoreOnly, PlaneCells<VX>, Cells<VX>>;
+
+// Anti-diagonals of fewer cells than this (en - st) start their vectors at st: for them
+// the masked vector below st would more often be one vector more than the range needs.
+inline constexpr int kAlignFrom = 256;
+// Where the first vector of anti-diagonal d starts: on wide anti-diagonals with AVX-512
+// the 64-byte boundary at or below st (see core_loop), else st.
+inline int row_origin(const AntiDiagonal& d) {
+#if defined(AGATHA_ISA_AVX512)
+  if (d.en - d.st >= kAlignFrom) return d.st & ~(Vec::W - 1);
+#endif
+  return d.st;
+}
+// The bytes of anti-diagonal d's direction row.
+inline size_t row_bytes(const AntiDiagonal& d) {
+  if constexpr (kPlanes) return static_cast<size_t>((d.en - row_origin(d)) / Vec::W + 1) * Vec::W;
+  return static_cast<size_t>(d.en - d.st + 1);
+}
+
 // The new values of the cells [t, t+W) of one anti-diagonal, and their direction bytes.
 template <Mode M, class VX, class K, bool kMiddle = false>
-__attribute__((always_inline)) inline Cells<VX> compute_cells(const K& k, const Row& w, int t) {
+__attribute__((always_inline)) inline CellsOf<M, VX> compute_cells(const K& k, const Row& w, int t) {
   using Vec = VX;
   using V = typename VX::T;
   // r-1 values at t-1 (x, v, x2) and at t (u, y, y2).
@@ -177,42 +209,55 @@ __attribute__((always_inline)) inline Cells<VX> compute_cells(const K& k, const 
   const V b = Vec::add(Vec::load(w.y + t), ut);          // F - H(t-1,j-1)
   const V a2 = Vec::add(Vec::load(w.x2_in + t - 1), vt1);
   const V b2 = Vec::add(Vec::load(w.y2 + t), ut);
-  return update_cells<M, VX>(k, vt1, ut, a, b, a2, b2, score_vector<VX, K, kMiddle>(k, w, t));
+  return update_cells<M, VX, K, kPlanes && M != Mode::kScoreOnly>(k, vt1, ut, a, b, a2, b2,
+                                                                  score_vector<VX, K, kMiddle>(k, w, t));
+}
+
+// Stores a vector's direction bits: one byte per cell, or its eight masks (kPlanes).
+template <Mode M, class VX>
+__attribute__((always_inline)) inline void store_dir(uint8_t* dir, const CellsOf<M, VX>& c) {
+  if constexpr (M == Mode::kScoreOnly) {
+    return;
+  } else if constexpr (kPlanes) {
+    for (int i = 0; i < 4; ++i) VX::store_mask(dir + 8 * i, c.src[i]), VX::store_mask(dir + 8 * (4 + i), c.cont[i]);
+  } else {
+    VX::store(dir, c.dir);
+  }
 }
 
 // Stores a vector of cells at t, all lanes or (kPart) lanes 0..n-1 only. The direction
 // bytes are always stored whole: the bytes past the row belong to the next row, which
 // overwrites them, or to the padding.
-template <Mode M, bool kPart, class VX>
-__attribute__((always_inline)) inline void store_cells(const Row& w, int t, const Cells<VX>& c, uint8_t* dir,
-                                                       int n = 0) {
+template <Mode M, bool kPart, class C>
+__attribute__((always_inline)) inline void store_cells(const Row& w, int t, const C& c, uint8_t* dir, int n = 0) {
+  using VX = typename C::Vx;
   auto put = [n](int8_t* p, typename VX::T val) { kPart ? VX::store_part(p, val, n) : VX::store(p, val); };
   put(w.u + t, c.u), put(w.v_out + t, c.v), put(w.x_out + t, c.x);
   put(w.y + t, c.y), put(w.x2_out + t, c.x2), put(w.y2 + t, c.y2);
-  if constexpr (M != Mode::kScoreOnly) VX::store(dir, c.dir);
+  store_dir<M, VX>(dir, c);
 }
 
 #if defined(AGATHA_ISA_AVX512)
-// Stores the lanes of `keep` of a vector of cells at t.
-template <Mode M>
-__attribute__((always_inline)) inline void store_cells_masked(const Row& w, int t, const Cells<Vec>& c, uint8_t* dir,
+// Stores the lanes of `keep` of a vector of cells at t (its direction bits whole: the
+// row starts at t, and the traceback reads no cell below st).
+template <Mode M, class C>
+__attribute__((always_inline)) inline void store_cells_masked(const Row& w, int t, const C& c, uint8_t* dir,
                                                               __mmask64 keep) {
   _mm512_mask_storeu_epi8(w.u + t, keep, c.u), _mm512_mask_storeu_epi8(w.v_out + t, keep, c.v);
   _mm512_mask_storeu_epi8(w.x_out + t, keep, c.x), _mm512_mask_storeu_epi8(w.y + t, keep, c.y);
   _mm512_mask_storeu_epi8(w.x2_out + t, keep, c.x2), _mm512_mask_storeu_epi8(w.y2 + t, keep, c.y2);
-  if constexpr (M != Mode::kScoreOnly) _mm512_mask_storeu_epi8(dir, keep, c.dir);
+  store_dir<M, Vec>(dir, c);
 }
 #endif
-
-// Anti-diagonals of fewer cells than this (en - st) start their vectors at st: for them
-// the masked vector below st would more often be one vector more than the range needs.
-inline constexpr int kAlignFrom = 256;
 // The cells of one anti-diagonal, [st, en]; dir receives one direction byte per cell.
 template <Mode M, class HK>
 __attribute__((always_inline)) inline void core_loop(const Params& k, [[maybe_unused]] const HK& hk, const Row& w,
                                                      const AntiDiagonal& d, uint8_t* dir) {
-  // Score-only runs have no direction rows (dir is null, and stays unoffset).
-  const auto at = [dir, &d](int t) { return M == Mode::kScoreOnly ? dir : dir + (t - d.st); };
+  // Score-only runs have no direction rows (dir is null, and stays unoffset). dir is
+  // the row of the vectors from `origin` on; a vector's bits start at its own t (whole
+  // vectors: 64 bytes of planes for 64 cells, or 64 bytes for 64 cells).
+  const int origin = row_origin(d);
+  const auto at = [dir, origin](int t) { return M == Mode::kScoreOnly ? dir : dir + (t - origin); };
   int t = d.st;
 #if defined(AGATHA_ISA_AVX512)
   // On wide anti-diagonals the vectors start on 64-byte boundaries of the arrays, so
@@ -220,7 +265,7 @@ __attribute__((always_inline)) inline void core_loop(const Params& k, [[maybe_un
   // below st and stores only its lanes from st on (cells below st are never read again;
   // the ones it computes there are discarded). Its scores are stored whole: the lanes
   // below st0 keep the values loaded for them.
-  if (const int t64 = d.st & ~(Vec::W - 1); t64 != d.st && d.en - d.st >= kAlignFrom) {
+  if (const int t64 = origin; t64 != d.st) {
     const __mmask64 keep = ~Vec::lanes_below(d.st - t64);  // (en is past this vector)
     store_cells_masked<M>(w, t64, compute_cells<M, Vec>(k, w, t64), at(t64), keep);
     t = t64 + Vec::W;
@@ -327,7 +372,7 @@ __attribute__((noinline)) void run_diagonals(const DpTask& task_in, const Setup&
       patched_st[r & 1] = d.st;
     }
     if (d.en >= r) y[r] = neg_qe, y2[r] = neg_qe2, u[r] = border[r];
-    uint8_t* dir = M == Mode::kScoreOnly ? nullptr : rows.next_reserved(r, d);
+    uint8_t* dir = M == Mode::kScoreOnly ? nullptr : rows.next_reserved(r, d, row_origin(d), row_bytes(d));
     core_loop<M>(k, hk, w, d, dir);
     if constexpr (kApprox) {
       if (close_approx(task, st, d, r, u, v_out, h0, last_h0_t, res)) break;
@@ -353,6 +398,28 @@ void run_mode(const DpTask& task, const Setup& st, const Arrays& ar, const uint8
     (fixed ? run_diagonals<M, false, kFixedStride> : run_diagonals<M, false, 0>)(task, st, ar, sf, qr, H, ws, res);
 }
 
+#if defined(AGATHA_ISA_AVX512)
+// finish_cigar (dp_common.hpp) through rows of bit planes: cell (i, j)'s eight bits are
+// bit (i - origin) mod 64 of the eight words of its block.
+void finish_cigar_planes(const DpTask& task, const Setup& s, const Workspace& ws, DpResult& res) {
+  int i0, j0;
+  if (!s.with_cigar || !traceback_start(task, s.tlen, s.qlen, res, i0, j0)) return;
+  res.cigar.resize(static_cast<size_t>(i0) + j0 + 2);
+  const uint8_t* const base = ws.dir.data();
+  const size_t* const row = ws.row.data();
+  const int* const org = ws.org.data();
+  auto dir = [base, row, org](int i, int j) -> uint32_t {
+    const auto r = static_cast<size_t>(i + j);
+    const int rel = i - org[r];
+    return plane_dir_byte(base + row[r] + (rel & ~63), rel & 63);
+  };
+  auto range = [&ws](int r, int32_t& st, int32_t& en) { st = ws.off[r], en = ws.off_end[r]; };
+  const int n = walk_back(i0, j0, (task.flag & dp_flag::kRevCigar) != 0, dir, range, res.cigar.data());
+  res.cigar.resize(static_cast<size_t>(n));
+  res.cigar.shrink_to_fit();  // as finish_cigar
+}
+#endif
+
 }  // namespace
 
 #if defined(AGATHA_ISA_AVX512)
@@ -377,14 +444,22 @@ void extd2_sse41(const DpTask& task, DpResult& res, Workspace& ws)
     H = ws.H.reserve(static_cast<size_t>(st.tlen16) + kPad);
     std::fill(H, H + st.tlen16, kDpNegInf);
   }
-  if (st.with_cigar) prepare_traceback(st, ws);
+  if (st.with_cigar)
+    prepare_traceback(st, ws, row_bytes, [](size_t cells) {
+      // a row's vectors start up to 63 cells below st (row_origin)
+      return kPlanes ? ((cells + 62) / Vec::W + 1) * Vec::W : cells;
+    });
   fill_boundary(st, ws.border.reserve(static_cast<size_t>(boundary_len(st))));
   switch (mode) {
     case Mode::kScoreOnly: run_mode<Mode::kScoreOnly>(task, st, ar, sf, qr, H, ws, res); break;
     case Mode::kLeft: run_mode<Mode::kLeft>(task, st, ar, sf, qr, H, ws, res); break;
     case Mode::kRight: run_mode<Mode::kRight>(task, st, ar, sf, qr, H, ws, res); break;
   }
+#if defined(AGATHA_ISA_AVX512)
+  finish_cigar_planes(task, st, ws, res);
+#else
   finish_cigar(task, st, ws, res);
+#endif
 }
 
 }  // namespace agatha::kernels

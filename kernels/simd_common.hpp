@@ -73,6 +73,11 @@ struct Vec {
   static T or_if_pos(T d, T n, T b) { return _mm512_mask_add_epi8(d, _mm512_test_epi8_mask(b, b), d, n); }
   static T or_if_gt(T d, T a, T b, T n) { return _mm512_mask_add_epi8(d, _mm512_cmpgt_epi8_mask(a, b), d, n); }
   static T or_if_le(T d, T a, T b, T n) { return _mm512_mask_add_epi8(d, _mm512_cmple_epi8_mask(a, b), d, n); }
+  // The lanes where a > b / a <= b / b != 0, as a mask; a mask stored as 8 bytes.
+  static M gt_mask(T a, T b) { return _mm512_cmpgt_epi8_mask(a, b); }
+  static M le_mask(T a, T b) { return _mm512_cmple_epi8_mask(a, b); }
+  static M nonzero_mask(T b) { return _mm512_test_epi8_mask(b, b); }
+  static void store_mask(void* p, M m) { _store_mask64(static_cast<__mmask64*>(p), m); }
   // Lanes lo..hi from fresh, the others from old (0 <= lo, hi < W).
   static T keep_outside(T old, T fresh, int lo, int hi) {
     return _mm512_mask_mov_epi8(old, lanes_below(hi + 1) & ~lanes_below(lo), fresh);
@@ -110,6 +115,11 @@ struct Half {
   static T take_le(T d, T a, T b, T n) { return _mm256_mask_mov_epi8(d, _mm256_cmple_epi8_mask(a, b), n); }
   static T or_if_pos(T d, T n, T b) { return _mm256_mask_add_epi8(d, _mm256_test_epi8_mask(b, b), d, n); }
   static T or_if_le(T d, T a, T b, T n) { return _mm256_mask_add_epi8(d, _mm256_cmple_epi8_mask(a, b), d, n); }
+  static M gt_mask(T a, T b) { return _mm256_cmpgt_epi8_mask(a, b); }
+  static M le_mask(T a, T b) { return _mm256_cmple_epi8_mask(a, b); }
+  static M nonzero_mask(T b) { return _mm256_test_epi8_mask(b, b); }
+  // Stored as 8 bytes like a full vector's mask, the upper 4 zero.
+  static void store_mask(void* p, M m) { _store_mask64(static_cast<__mmask64*>(p), __mmask64{m}); }
   static T keep_outside(T old, T fresh, int lo, int hi) {
     return _mm256_mask_mov_epi8(old, lanes_below(hi + 1) & ~lanes_below(lo), fresh);
   }
@@ -279,6 +289,18 @@ inline __m128i update4(int32_t* H, const int8_t* v, int t) {
   for (int k = 0; k < 4; ++k)
     if (hh[k] > max_h) max_h = hh[k], best = k;
   if (best >= 0) {  // the first cell of class `best` holding max_h (there is one before en1)
+#if defined(AGATHA_ISA_AVX512)
+    // sixteen cells a step, the lanes of class `best` only (H has kPad cells of room)
+    const __m512i want16 = _mm512_set1_epi32(max_h);
+    const auto of_class = static_cast<__mmask16>(0x1111u << best);
+    for (int s = d.st0;; s += 16) {
+      const __mmask16 eq = _mm512_mask_cmpeq_epi32_mask(of_class, _mm512_loadu_si512(H + s), want16);
+      if (eq) {
+        max_t = s + __builtin_ctz(eq);
+        break;
+      }
+    }
+#else
     const __m128i want = _mm_set1_epi32(max_h);
     for (int s = d.st0;; s += 4) {
       const int eq = _mm_movemask_ps(
@@ -288,6 +310,7 @@ inline __m128i update4(int32_t* H, const int8_t* v, int t) {
         break;
       }
     }
+#endif
   }
   for (; t < d.en0; ++t) {
     H[t] += v[t];
