@@ -30,6 +30,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cstring>
+#include <span>
 
 namespace agatha::kernels {
 namespace {
@@ -112,6 +113,38 @@ __attribute__((always_inline)) inline uint32_t dir_byte(const uint8_t* cell, int
 #endif
 }
 
+// One sequence per lane, transposed: out[t * kLanes + l] = seqs[l][t] for t < its
+// length, 0 past it and in the lanes from n on, for t below T rounded up to 16. In
+// blocks of 16 lanes by 16 positions: 16 loads, a 16 x 16 byte transpose, 16 stores.
+void transpose_codes(const std::span<const uint8_t>* const* seqs, int n, int T, uint8_t* out) {
+  for (int l0 = 0; l0 < kLanes; l0 += 16) {
+    for (int t0 = 0; t0 < T; t0 += 16) {
+      __m128i x[16];
+      for (int k = 0; k < 16; ++k) {
+        const int l = l0 + k;
+        const size_t len = l < n ? seqs[l]->size() : 0, t = static_cast<size_t>(t0);
+        if (len >= t + 16) {
+          x[k] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(seqs[l]->data() + t));
+        } else {
+          alignas(16) uint8_t part[16] = {};
+          if (len > t) std::memcpy(part, seqs[l]->data() + t, len - t);
+          x[k] = _mm_load_si128(reinterpret_cast<const __m128i*>(part));
+        }
+      }
+      // Four rounds of interleaving row i with row i + 8 (low halves into row 2i, high
+      // halves into 2i + 1) transpose a 16 x 16 block of bytes.
+      for (int round = 0; round < 4; ++round) {
+        __m128i y[16];
+        for (int i = 0; i < 8; ++i)
+          y[2 * i] = _mm_unpacklo_epi8(x[i], x[i + 8]), y[2 * i + 1] = _mm_unpackhi_epi8(x[i], x[i + 8]);
+        std::copy(y, y + 16, x);
+      }
+      for (int i = 0; i < 16; ++i)
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + static_cast<size_t>(t0 + i) * kLanes + l0), x[i]);
+    }
+  }
+}
+
 }  // namespace
 
 #if defined(AGATHA_ISA_AVX512)
@@ -137,15 +170,22 @@ void extd2_batch_sse41(const DpTask* const* tasks, DpResult* const* results, int
   const auto lanes = static_cast<size_t>(kLanes);
   const size_t row_bytes = static_cast<size_t>(T) * lanes;
 
-  // The sequences, transposed: the codes of position t of every task in one vector.
-  const size_t seq_bytes = static_cast<size_t>(T + Q) * lanes;
-  uint8_t* const seq = ws.seq.reserve(seq_bytes);
-  std::memset(seq, 0, seq_bytes);
+  // The sequences, transposed: the codes of position t of every task in one vector (the
+  // target's rows rounded up to 16 run into the query's, which are written after them).
+  uint8_t* const seq = ws.seq.reserve(static_cast<size_t>(T + Q + 16) * lanes);
   uint8_t *const tg = seq, *const qy = seq + row_bytes;
-  for (int l = 0; l < n; ++l) {
-    const DpTask& task = *tasks[l];
-    for (size_t t = 0; t < task.target.size(); ++t) tg[t * lanes + l] = task.target[t] == 4 ? kTargetN : task.target[t];
-    for (size_t j = 0; j < task.query.size(); ++j) qy[j * lanes + l] = task.query[j];
+  {
+    const std::span<const uint8_t>* side[kLanes];
+    for (int l = 0; l < n; ++l) side[l] = &tasks[l]->target;
+    transpose_codes(side, n, T, tg);
+    for (int l = 0; l < n; ++l) side[l] = &tasks[l]->query;
+    transpose_codes(side, n, Q, qy);
+  }
+  static_assert(kTargetN == 4 + 4);  // the target's N (4) recoded: code + (code & 4)
+  const V k4 = Vec::set1(4);
+  for (size_t t = 0; t < static_cast<size_t>(T); ++t) {
+    const V c = Vec::load(tg + t * lanes);
+    Vec::store(tg + t * lanes, Vec::add(c, Vec::and_(c, k4)));
   }
 
   // Rows of T vectors: u of the row above and of this row (by the parity of j), y and

@@ -80,24 +80,13 @@ __attribute__((always_inline)) inline std::conditional_t<kPlanes, PlaneCells<VX>
   // (take_gt/take_le: a max where masks are bytes, a masked move where they are mask
   // registers; either is cheaper than a byte blend).
   V dsrc = k.zero;
-  if constexpr (kPlanes && M == Mode::kLeft) {  // a source takes over where it is larger
-    c.src[0] = Vec::gt_mask(a, z);
-    z = Vec::max(z, a);
-    c.src[1] = Vec::gt_mask(b, z);
-    z = Vec::max(z, b);
-    c.src[2] = Vec::gt_mask(a2, z);
-    z = Vec::max(z, a2);
-    c.src[3] = Vec::gt_mask(b2, z);
-    z = Vec::max(z, b2);
-  } else if constexpr (kPlanes && M == Mode::kRight) {  // where it is at least as large
-    c.src[0] = Vec::le_mask(z, a);
-    z = Vec::max(z, a);
-    c.src[1] = Vec::le_mask(z, b);
-    z = Vec::max(z, b);
-    c.src[2] = Vec::le_mask(z, a2);
-    z = Vec::max(z, a2);
-    c.src[3] = Vec::le_mask(z, b2);
-    z = Vec::max(z, b2);
+  if constexpr (kPlanes) {  // (kLeft or kRight) a source takes over where it is larger / at least as large
+    const auto takes = [&z](V src) {
+      const auto m = M == Mode::kLeft ? Vec::gt_mask(src, z) : Vec::le_mask(z, src);
+      z = Vec::max(z, src);
+      return m;
+    };
+    c.src[0] = takes(a), c.src[1] = takes(b), c.src[2] = takes(a2), c.src[3] = takes(b2);
   } else if constexpr (M == Mode::kLeft) {  // first maximal source
     dsrc = Vec::sel_gt(a, z, k.one);
     z = Vec::max(z, a);
@@ -131,13 +120,9 @@ __attribute__((always_inline)) inline std::conditional_t<kPlanes, PlaneCells<VX>
   c.x = Vec::sub(ma, k.qe), c.y = Vec::sub(mb, k.qe);
   c.x2 = Vec::sub(ma2, k.qe2), c.y2 = Vec::sub(mb2, k.qe2);
   // Continuation bits.
-  if constexpr (kPlanes && M == Mode::kLeft) {
-    c.cont[0] = Vec::nonzero_mask(ma), c.cont[1] = Vec::nonzero_mask(mb);
-    c.cont[2] = Vec::nonzero_mask(ma2), c.cont[3] = Vec::nonzero_mask(mb2);
-    return c;
-  } else if constexpr (kPlanes && M == Mode::kRight) {
-    c.cont[0] = Vec::le_mask(k.zero, a), c.cont[1] = Vec::le_mask(k.zero, b);
-    c.cont[2] = Vec::le_mask(k.zero, a2), c.cont[3] = Vec::le_mask(k.zero, b2);
+  if constexpr (kPlanes) {  // as below
+    const auto cont = [&k](V m, V d) { return M == Mode::kLeft ? Vec::nonzero_mask(m) : Vec::le_mask(k.zero, d); };
+    c.cont[0] = cont(ma, a), c.cont[1] = cont(mb, b), c.cont[2] = cont(ma2, a2), c.cont[3] = cont(mb2, b2);
     return c;
   } else if constexpr (M == Mode::kLeft) {  // set where > 0, i.e. where max(., 0) is not 0
     dsrc = Vec::or_if_pos(dsrc, k.cont_e, ma);

@@ -101,7 +101,13 @@ class GapFills {
     o.t = seq(len);
     o.q = pick(8) == 0 ? seq(1 + pick(kernels::kBatchMaxLen)) : mutate(o.t);
     if (o.q.empty()) o.q.push_back(0);
-    if (pick(4) == 0) n_run(pick(2) ? o.q : o.t);
+    if (pick(4) == 0) {  // in one side, or where both have one (N against N scores as ambiguous)
+      const int side = pick(3);
+      const size_t at = static_cast<size_t>(pick(static_cast<int>(std::min(o.q.size(), o.t.size()))));
+      const size_t len = 1 + static_cast<size_t>(pick(30));
+      if (side != 0) n_run(o.q, at, len);
+      if (side != 1) n_run(o.t, at, len);
+    }
     if (pick(8) == 0) tandem(o.q, o.t);
     o.task.scoring = scoring;
     o.task.flag = dp_flag::kApproxMax | (pick(3) == 0 ? dp_flag::kRevCigar : 0u) | (pick(2) ? dp_flag::kMteQCell : 0u);
@@ -135,10 +141,9 @@ class GapFills {
     o.resize(std::min(o.size(), static_cast<size_t>(kernels::kBatchMaxLen)));
     return o;
   }
-  void n_run(std::vector<uint8_t>& s) {
-    const size_t at = static_cast<size_t>(pick(static_cast<int>(s.size())));
+  static void n_run(std::vector<uint8_t>& s, size_t at, size_t len) {
     std::fill(s.begin() + static_cast<std::ptrdiff_t>(at),
-              s.begin() + static_cast<std::ptrdiff_t>(std::min(s.size(), at + 1 + static_cast<size_t>(pick(30)))), 4);
+              s.begin() + static_cast<std::ptrdiff_t>(std::min(s.size(), at + len)), 4);
   }
   void tandem(std::vector<uint8_t>& q, std::vector<uint8_t>& t) {
     const auto unit = seq(1 + pick(5));
