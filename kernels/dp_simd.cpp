@@ -226,8 +226,8 @@ __attribute__((always_inline)) inline void store_dir(uint8_t* dir, const CellsOf
 }
 
 // Stores a vector of cells at t, all lanes or (kPart) lanes 0..n-1 only. The direction
-// bytes are always stored whole: the bytes past the row belong to the next row, which
-// overwrites them, or to the padding.
+// bits are always stored whole: direction bytes past the row belong to the next row,
+// which overwrites them, or to the padding; planes fill the vector's own block.
 template <Mode M, bool kPart, class C>
 __attribute__((always_inline)) inline void store_cells(const Row& w, int t, const C& c, uint8_t* dir, int n = 0) {
   using VX = typename C::Vx;
@@ -249,13 +249,14 @@ __attribute__((always_inline)) inline void store_cells_masked(const Row& w, int 
   store_dir<M, Vec>(dir, c);
 }
 #endif
-// The cells of one anti-diagonal, [st, en]; dir receives one direction byte per cell.
+// The cells of one anti-diagonal, [st, en]; dir receives the anti-diagonal's row of
+// direction bits (above).
 template <Mode M, class HK>
 __attribute__((always_inline)) inline void core_loop(const Params& k, [[maybe_unused]] const HK& hk, const Row& w,
                                                      const AntiDiagonal& d, uint8_t* dir) {
-  // Score-only runs have no direction rows (dir is null, and stays unoffset). dir is
-  // the row of the vectors from `origin` on; a vector's bits start at its own t (whole
-  // vectors: 64 bytes of planes for 64 cells, or 64 bytes for 64 cells).
+  // Score-only runs have no direction rows (dir is null, and stays unoffset). The
+  // vector at t keeps its bits at dir + (t - origin): one byte per cell, or with planes
+  // its 64-byte block (t - origin is then a multiple of 64).
   const int origin = row_origin(d);
   const auto at = [dir, origin](int t) { return M == Mode::kScoreOnly ? dir : dir + (t - origin); };
   int t = d.st;
