@@ -14,10 +14,6 @@
 namespace agatha::kernels {
 namespace {
 
-// kScoreOnly: no direction bytes; kLeft: gaps left-aligned (the first maximal source
-// wins); kRight: right-aligned (the last).
-enum class Mode { kScoreOnly, kLeft, kRight };
-
 // The new values of one vector of cells, and their direction bytes.
 template <class VX>
 struct Cells {
@@ -87,24 +83,8 @@ __attribute__((always_inline)) inline std::conditional_t<kPlanes, PlaneCells<VX>
       return m;
     };
     c.src[0] = takes(a), c.src[1] = takes(b), c.src[2] = takes(a2), c.src[3] = takes(b2);
-  } else if constexpr (M == Mode::kLeft) {  // first maximal source
-    dsrc = Vec::sel_gt(a, z, k.one);
-    z = Vec::max(z, a);
-    dsrc = Vec::take_gt(dsrc, b, z, k.two);
-    z = Vec::max(z, b);
-    dsrc = Vec::take_gt(dsrc, a2, z, k.three);
-    z = Vec::max(z, a2);
-    dsrc = Vec::take_gt(dsrc, b2, z, k.four);
-    z = Vec::max(z, b2);
-  } else if constexpr (M == Mode::kRight) {  // last maximal source
-    dsrc = Vec::sel_le(z, a, k.one);
-    z = Vec::max(z, a);
-    dsrc = Vec::take_le(dsrc, z, b, k.two);
-    z = Vec::max(z, b);
-    dsrc = Vec::take_le(dsrc, z, a2, k.three);
-    z = Vec::max(z, a2);
-    dsrc = Vec::take_le(dsrc, z, b2, k.four);
-    z = Vec::max(z, b2);
+  } else if constexpr (M != Mode::kScoreOnly) {  // first (kLeft) or last (kRight) maximal source
+    dsrc = max_source<M, Vec>(z, a, k.one, b, k.two, a2, k.three, b2, k.four);
   } else {
     z = Vec::max(Vec::max(Vec::max(z, a), Vec::max(b, a2)), b2);
   }

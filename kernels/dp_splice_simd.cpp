@@ -75,8 +75,6 @@ struct Params {
   }
 };
 
-enum class Mode { kScoreOnly, kLeft, kRight };
-
 // The arrays as anti-diagonal r sees them.
 struct Row {
   const int8_t *x_in, *v_in, *x2_in;  // r-1 values, read at t-1
@@ -98,20 +96,8 @@ __attribute__((always_inline)) inline V splice_cells(const Params& k, const Row&
   // Phase 2: z = H(t,j) - H(t-1,j-1), the diagonal, E, F, E2 in this order.
   V z = Vec::lookup(k.score_table, Vec::xor_(Vec::load(w.sf + t), Vec::load(w.qrr + t)));
   V d = k.zero;
-  if constexpr (M == Mode::kLeft) {  // the first maximal source
-    d = Vec::sel_gt(a, z, k.one);
-    z = Vec::max(z, a);
-    d = Vec::take_gt(d, b, z, k.two);
-    z = Vec::max(z, b);
-    d = Vec::take_gt(d, a2a, z, k.three);
-    z = Vec::max(z, a2a);
-  } else if constexpr (M == Mode::kRight) {  // the last maximal source
-    d = Vec::sel_le(z, a, k.one);
-    z = Vec::max(z, a);
-    d = Vec::take_le(d, z, b, k.two);
-    z = Vec::max(z, b);
-    d = Vec::take_le(d, z, a2a, k.three);
-    z = Vec::max(z, a2a);
+  if constexpr (M != Mode::kScoreOnly) {  // the first (kLeft) or last (kRight) maximal source
+    d = max_source<M, Vec>(z, a, k.one, b, k.two, a2a, k.three);
   } else {
     z = Vec::max(Vec::max(z, a), Vec::max(b, a2a));
   }

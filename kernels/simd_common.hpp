@@ -217,6 +217,36 @@ struct Vec : ByteVec {
 
 using V = Vec::T;
 
+// kScoreOnly: no direction bytes; kLeft: gaps left-aligned (the first maximal source of H
+// wins); kRight: right-aligned (the last).
+enum class Mode { kScoreOnly, kLeft, kRight };
+
+// The larger of z and the sources, and which one it came from: z becomes the maximum, and
+// the result holds, per lane, the number (num) of the source that won, 0 where z itself
+// did. Under kLeft a source wins only where it is larger than everything before it (the
+// first maximal one); under kRight where it is at least as large (the last). Each number
+// must be larger (unsigned) than the ones before it (take_gt/take_le rely on it).
+template <Mode M, class VX>
+__attribute__((always_inline)) inline typename VX::T max_source_from(typename VX::T d, typename VX::T&) {
+  return d;
+}
+template <Mode M, class VX, class... Rest>
+__attribute__((always_inline)) inline typename VX::T max_source_from(typename VX::T d, typename VX::T& z,
+                                                                     typename VX::T src, typename VX::T num,
+                                                                     Rest... rest) {
+  d = M == Mode::kLeft ? VX::take_gt(d, src, z, num) : VX::take_le(d, z, src, num);
+  z = VX::max(z, src);
+  return max_source_from<M, VX>(d, z, rest...);
+}
+template <Mode M, class VX, class... Rest>
+__attribute__((always_inline)) inline typename VX::T max_source(typename VX::T& z, typename VX::T src,
+                                                                typename VX::T num, Rest... rest) {
+  static_assert(M != Mode::kScoreOnly && sizeof...(Rest) % 2 == 0, "pairs of (source, number)");
+  const typename VX::T d = M == Mode::kLeft ? VX::sel_gt(src, z, num) : VX::sel_le(z, src, num);
+  z = VX::max(z, src);
+  return max_source_from<M, VX>(d, z, rest...);
+}
+
 // ---------------------------------------------------------------------------------------
 // Exact maxima (32-bit H), with the tie rule of dp_scalar.cpp: the classes (t - st0)
 // mod 4, each represented by its first largest value.
