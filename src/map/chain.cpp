@@ -376,10 +376,44 @@ Chains chain_dp(const std::vector<Anchor>& a, int max_dist_ref, int max_dist_qry
 
 namespace {
 
+// The anchors [st, i0) that mg_lchain_rmq's first tree holds before anchor i, kept in
+// step with it in a set of keys (y, index): before each anchor, the anchors x has moved
+// past go in, then those out of reach (another reference or strand, x more than `dist`
+// behind, or past the size cap) come out, oldest first.
+struct RmqWindow {
+  int64_t i0, st;
+  explicit RmqWindow(int64_t b) : i0(b), st(b) {}
+  // Brings `set` to what it holds before anchor i (after i - 1's step), calling
+  // set.insert(key, priority) and set.erase(key); `pri` gives anchor j's priority.
+  template <class Set, class Pri>
+  void step(const std::vector<Anchor>& a, int64_t i, uint64_t dist, int cap_size, Set& set, const Pri& pri) {
+    if (i0 < i && a[i0].x != a[i].x) {
+      for (int64_t j = i0; j < i; ++j) set.insert(key_of(a, j), pri(j));
+      i0 = i;
+    }
+    for (; st < i && (a[i].x >> 32 != a[st].x >> 32 || a[i].x > a[st].x + dist ||
+                      set.size() > static_cast<size_t>(cap_size));
+         ++st)
+      set.erase(key_of(a, st));
+  }
+  static int64_t key_of(const std::vector<Anchor>& a, int64_t j) {
+    return RmqTree::make_key(static_cast<int32_t>(a[j].y), j);
+  }
+};
+
 // mg_lchain_rmq's pass over anchors [b, e) of one reference sequence and strand: f and p
 // of each, written into dp.
+//
+// The range minimum of each anchor's query comes from a MinBlocks (key_blocks.hpp) that
+// holds what krmq's tree would. Where that minimum is unique, it is the node krmq_rmq
+// returns (an exact range minimum). Where several keys of the range share it, the node
+// krmq returns depends on its tree's shape, so only then is krmq's tree (rmq_tree.hpp)
+// brought up to date — by the same insertions and erasures, in the same order, from where
+// it was left — and asked. Ties are rare (none in millions of queries on real data): the
+// tree's work is then mostly spared. With krmq_every_step, the tree is kept up to date
+// and asked every time instead, as mg_lchain_rmq does.
 void chain_rmq_block(const std::vector<Anchor>& a, int64_t b, int64_t e, int max_dist, int max_dist_inner, int bw,
-                     int max_skip, int cap_size, GapPenalty pen, DpArrays& dp) {
+                     int max_skip, int cap_size, GapPenalty pen, bool krmq_every_step, DpArrays& dp) {
   const int64_t n = static_cast<int64_t>(a.size());
   const uint64_t max_dist_x = static_cast<uint64_t>(static_cast<int64_t>(max_dist));
   const uint64_t max_inner_x = static_cast<uint64_t>(static_cast<int64_t>(max_dist_inner));
@@ -387,35 +421,44 @@ void chain_rmq_block(const std::vector<Anchor>& a, int64_t b, int64_t e, int max
   // and, for the walk over near predecessors, an ordered set of those within
   // max_dist_inner (never asked for a minimum; see key_blocks.hpp).
   RmqTree tree;
+  MinBlocks window;
   KeyBlocks inner;
+  RmqWindow in_tree(b), in_window(b), in_inner(b);
+  int64_t tree_at = b;  // the steps of the anchors before tree_at have been run on the tree
+  const auto pri = [&](int64_t j) {
+    return -(dp.f[j] + 0.5 * pen.gap * (static_cast<int32_t>(a[j].x) + static_cast<int32_t>(a[j].y)));
+  };
+  const auto ord = [&](int64_t j) { return priority_order(pri(j)); };
+  const auto no_pri = [](int64_t) { return int64_t{0}; };
   // The tree holds the anchors of a window, at most cap_size + 1 after the evictions
   // (more only for the moment between a run of insertions and the evictions that follow
   // it, when the pool grows as a vector does), not the whole block.
-  tree.reserve(static_cast<size_t>(std::min<int64_t>(e - b, int64_t{cap_size} + 1)));
-  int64_t st = b, st_inner = b, i0 = b;
-  auto key_of = [&](int64_t j) { return RmqTree::make_key(static_cast<int32_t>(a[j].y), j); };
-  auto evicted = [&](int64_t front, uint64_t dist, int64_t i, size_t size) {
-    return a[i].x >> 32 != a[front].x >> 32 || a[i].x > a[front].x + dist || size > static_cast<size_t>(cap_size);
+  const auto tree_up_to = [&](int64_t i) {
+    if (tree_at == b) tree.reserve(static_cast<size_t>(std::min<int64_t>(e - b, int64_t{cap_size} + 1)));
+    for (; tree_at <= i; ++tree_at) in_tree.step(a, tree_at, max_dist_x, cap_size, tree, pri);
   };
   for (int64_t i = b; i < e; ++i) {
     const int32_t yi = static_cast<int32_t>(a[i].y);
     kernels::ChainBest best{anchor_span(a[i]), -1, 0};
-    // Anchors before i enter the trees once x has moved past them.
-    if (i0 < i && a[i0].x != a[i].x) {
-      for (int64_t j = i0; j < i; ++j) {
-        const double pri = -(dp.f[j] + 0.5 * pen.gap * (static_cast<int32_t>(a[j].x) + static_cast<int32_t>(a[j].y)));
-        tree.insert(key_of(j), pri);
-        if (max_dist_inner > 0) inner.insert(key_of(j));
+    const RmqTree::Key lo = RmqTree::make_key(yi - max_dist, INT32_MAX), hi = RmqTree::make_key(yi, 0);
+    int64_t j = -1;
+    if (krmq_every_step) {
+      tree_up_to(i);
+      const RmqTree::NodeId q = tree.range_min(lo, hi);
+      if (q != RmqTree::kNull) j = RmqTree::key_i(tree.key(q));
+    } else {
+      in_window.step(a, i, max_dist_x, cap_size, window, ord);
+      const MinBlocks::Min m = window.range_min(lo, hi);
+      if (m.count == 1) {
+        j = RmqTree::key_i(m.key);
+      } else if (m.count > 1) {  // a tie: krmq's tree decides
+        tree_up_to(i);
+        j = RmqTree::key_i(tree.key(tree.range_min(lo, hi)));
       }
-      i0 = i;
     }
-    for (; st < i && evicted(st, max_dist_x, i, tree.size()); ++st) tree.erase(key_of(st));
-    if (max_dist_inner > 0)
-      for (; st_inner < i && evicted(st_inner, max_inner_x, i, inner.size()); ++st_inner) inner.erase(key_of(st_inner));
+    if (max_dist_inner > 0) in_inner.step(a, i, max_inner_x, cap_size, inner, no_pri);
 
-    const RmqTree::NodeId q = tree.range_min(RmqTree::make_key(yi - max_dist, INT32_MAX), RmqTree::make_key(yi, 0));
-    if (q != RmqTree::kNull) {
-      int64_t j = RmqTree::key_i(tree.key(q));
+    if (j >= 0) {
       bool exact = false;
       int32_t width = 0;
       int32_t sc = dp.f[j] + score_simple(a[i], a[j], pen, &exact, &width);
@@ -437,7 +480,7 @@ void chain_rmq_block(const std::vector<Anchor>& a, int64_t b, int64_t e, int max
 }  // namespace
 
 Chains chain_rmq(const std::vector<Anchor>& a, int max_dist, int max_dist_inner, int bw, int max_skip, int cap_size,
-                 int min_cnt, int min_score, GapPenalty pen, bool inner_clamp, int threads) {
+                 int min_cnt, int min_score, GapPenalty pen, bool inner_clamp, int threads, bool krmq_every_step) {
   const int64_t n = static_cast<int64_t>(a.size());
   if (n == 0) return {};
   max_dist = std::max(max_dist, bw);
@@ -472,7 +515,8 @@ Chains chain_rmq(const std::vector<Anchor>& a, int max_dist, int max_dist_inner,
     blocks.emplace_back(0, n);
   }
   util::parallel_for(blocks.size(), threads, [&](size_t k, int) {
-    chain_rmq_block(a, blocks[k].first, blocks[k].second, max_dist, max_dist_inner, bw, max_skip, cap_size, pen, dp);
+    chain_rmq_block(a, blocks[k].first, blocks[k].second, max_dist, max_dist_inner, bw, max_skip, cap_size, pen,
+                    krmq_every_step, dp);
   });
   return finish(a, dp, min_cnt, min_score, max_drop, cuts, threads);
 }

@@ -241,20 +241,21 @@ TEST(FastLog2, MatchesMinimap2Polynomial) {
 namespace agatha::map {
 namespace {
 
-// RMQ chaining runs its blocks of anchors (one reference sequence and strand each) on
-// several threads; the chains are those of one thread. Anchors: noisy diagonals (with
-// repeats off the diagonal) on 5 sequences, both strands, blocks of very different sizes;
-// each sequence's first stretch also hit by a second copy further along the query, so that
-// chains start at the same reference position (their order is then the backtracking's).
-TEST(ChainRmq, SameChainsForAnyNumberOfThreads) {
-  std::mt19937_64 rng(38);
+// Anchors for RMQ chaining, sorted by x: noisy diagonals (with repeats off the diagonal)
+// on 5 sequences, both strands, blocks of very different sizes; each sequence's first
+// stretch also hit by a second copy further along the query, so that chains start at the
+// same reference position (their order is then the backtracking's). `step` (> 0) is the
+// largest step along the diagonal, 5 + step - 1 bases.
+std::vector<Anchor> rmq_test_anchors(uint64_t seed, int step) {
+  std::mt19937_64 rng(seed);
   std::vector<Anchor> a;
   for (uint64_t rid = 0; rid < 5; ++rid)
     for (uint64_t rev = 0; rev < 2; ++rev) {
       const int n = static_cast<int>(200 + rng() % (rev ? 500 : 6000));
       int32_t x = 1000, y = static_cast<int32_t>(rng() % 500);
       for (int i = 0; i < n; ++i) {
-        x += 5 + static_cast<int32_t>(rng() % 20), y += 5 + static_cast<int32_t>(rng() % 20);
+        x += 5 + static_cast<int32_t>(rng() % static_cast<uint64_t>(step));
+        y += 5 + static_cast<int32_t>(rng() % static_cast<uint64_t>(step));
         const int32_t yy = rng() % 10 == 0 ? static_cast<int32_t>(rng() % 100000) : y;  // a repeat hit
         a.push_back({rev << 63 | rid << 32 | static_cast<uint32_t>(x), uint64_t{15} << 32 | static_cast<uint32_t>(yy)});
         if (i < 150 && yy == y)  // the second copy
@@ -263,6 +264,13 @@ TEST(ChainRmq, SameChainsForAnyNumberOfThreads) {
       }
     }
   std::sort(a.begin(), a.end(), [](const Anchor& u, const Anchor& v) { return u.x != v.x ? u.x < v.x : u.y < v.y; });
+  return a;
+}
+
+// RMQ chaining runs its blocks of anchors (one reference sequence and strand each) on
+// several threads; the chains are those of one thread.
+TEST(ChainRmq, SameChainsForAnyNumberOfThreads) {
+  const std::vector<Anchor> a = rmq_test_anchors(38, 20);
   const GapPenalty pen{0.8f * 0.01f * 15, 0.0f};
   const Chains want = chain_rmq(a, 10000, 1000, 2000, 25, 100000, 3, 40, pen, true, 1);
   ASSERT_GT(want.size(), 9u);
@@ -277,6 +285,31 @@ TEST(ChainRmq, SameChainsForAnyNumberOfThreads) {
     EXPECT_EQ(got.u, want.u) << threads;
     EXPECT_EQ(got.anchors, want.anchors) << threads;
   }
+}
+
+// The range minima come from krmq's tree only where several anchors tie for one; the
+// chains are those of asking the tree every time, as mg_lchain_rmq does. With no gap
+// penalty an anchor's priority is -f, and with a gap penalty of 0.5 a multiple of 0.25 on
+// anchors whose steps are whole: ties are then everywhere, and which of the tied anchors
+// krmq returns (the tree's shape) decides the chains. Also with minimap2's penalty for
+// k = 15, where ties are rare.
+TEST(ChainRmq, TiedRangeMinimaTakeKrmqsAnswer) {
+  for (const GapPenalty pen : {GapPenalty{0.0f, 0.0f}, GapPenalty{0.5f, 0.0f}, GapPenalty{0.8f * 0.01f * 15, 0.0f}})
+    for (const int step : {1, 3, 20}) {
+      const std::vector<Anchor> a = rmq_test_anchors(40 + static_cast<uint64_t>(step), step);
+      const Chains want = chain_rmq(a, 10000, 1000, 2000, 25, 100000, 3, 40, pen, true, 1, true);
+      ASSERT_GT(want.size(), 5u) << pen.gap << " " << step;
+      for (const int threads : {1, 3}) {
+        const Chains got = chain_rmq(a, 10000, 1000, 2000, 25, 100000, 3, 40, pen, true, threads, false);
+        EXPECT_EQ(got.u, want.u) << pen.gap << " " << step << " " << threads;
+        EXPECT_EQ(got.anchors, want.anchors) << pen.gap << " " << step << " " << threads;
+      }
+      // A small cap on the window: anchors also leave it by the size rule.
+      const Chains capped = chain_rmq(a, 10000, 1000, 2000, 25, 50, 3, 40, pen, true, 1, true);
+      const Chains got = chain_rmq(a, 10000, 1000, 2000, 25, 50, 3, 40, pen, true, 1, false);
+      EXPECT_EQ(got.u, capped.u) << pen.gap << " " << step;
+      EXPECT_EQ(got.anchors, capped.anchors) << pen.gap << " " << step;
+    }
 }
 
 }  // namespace

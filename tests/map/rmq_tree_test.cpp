@@ -1,10 +1,13 @@
 // The krmq-style tree of RMQ chaining: randomised inserts and erases checked against a
 // brute-force oracle (sorted keys, range minima), with a fixed seed. Priorities are
-// distinct here; tie order is covered by the golden chains. Also the ordered key set of
-// the near-predecessor walk (KeyBlocks) against std::set: membership, floor and the
-// backward walk, through splits, emptied blocks and joins.
+// distinct here; tie order is covered by the golden chains. Also the ordered key sets of
+// key_blocks.hpp against std::set / std::map: membership, floor and the backward walk
+// (KeyBlocks), and range minima with their tie counts (MinBlocks), through splits,
+// emptied blocks and joins.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
 #include <map>
 #include <random>
 #include <set>
@@ -122,6 +125,80 @@ TEST(KeyBlocks, EmptyAndSingle) {
   EXPECT_TRUE(set.erase(3));
   EXPECT_EQ(set.size(), 0u);
   EXPECT_FALSE(set.floor(100).valid());
+}
+
+TEST(MinBlocks, PriorityOrderOrdersAsDoubles) {
+  std::mt19937_64 rng(99);
+  std::vector<double> v = {0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 1e-300, -1e-300, 1e300, -1e300,
+                           std::numeric_limits<double>::denorm_min(), -std::numeric_limits<double>::denorm_min(),
+                           std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()};
+  for (int i = 0; i < 200; ++i) {
+    const double x = static_cast<double>(static_cast<int64_t>(rng() % 2000001) - 1000000) * 0.095;
+    v.push_back(x), v.push_back(std::nextafter(x, 1e9)), v.push_back(-x);
+  }
+  for (const double x : v)
+    for (const double y : v) {
+      ASSERT_EQ(x < y, priority_order(x) < priority_order(y)) << x << " " << y;
+      ASSERT_EQ(x == y, priority_order(x) == priority_order(y)) << x << " " << y;
+    }
+}
+
+// Random inserts and erases, with priorities from a small set (many ties) or a large one,
+// and range minima over random ranges against a brute-force scan: the minimum, how many
+// keys in the range have it, and the key when it is one.
+TEST(MinBlocks, RangeMinimaAndTiesAgreeWithBruteForce) {
+  for (const int64_t distinct : {int64_t{5}, int64_t{1} << 40}) {
+    std::mt19937_64 rng(4242 + static_cast<uint64_t>(distinct));
+    MinBlocks set;
+    std::map<int64_t, int64_t> oracle;  // key -> order
+    int64_t ascending = 0;
+    int64_t ties_seen = 0, unique_seen = 0;
+    for (int step = 0; step < 40000; ++step) {
+      const int phase = step / 8000;  // even phases grow, odd ones shrink
+      const int64_t k = rng() % 3 == 0 ? ascending++ : static_cast<int64_t>(rng() % 6000) - 1000;
+      const bool grow = phase % 2 == 0 ? rng() % 4 != 0 : rng() % 4 == 0;
+      if (grow) {
+        const int64_t ord = priority_order(-static_cast<double>(static_cast<int64_t>(rng() % distinct)) * 0.25);
+        if (oracle.emplace(k, ord).second) set.insert(k, ord);
+      } else {
+        int64_t e = k;
+        if (!oracle.empty() && rng() % 2 == 0) {
+          auto it = oracle.lower_bound(k);
+          e = it == oracle.end() ? oracle.begin()->first : it->first;
+        }
+        ASSERT_EQ(set.erase(e), oracle.erase(e) == 1);
+      }
+      ASSERT_EQ(set.size(), oracle.size());
+      if (step % 23 != 0) continue;
+      for (int q = 0; q < 8; ++q) {
+        int64_t lo = static_cast<int64_t>(rng() % 9000) - 1500, hi = static_cast<int64_t>(rng() % 9000) - 1500;
+        if (q == 0) lo = INT64_MIN, hi = INT64_MAX;
+        if (q == 1) hi = lo + static_cast<int64_t>(rng() % 50);  // within a block or two
+        const MinBlocks::Min got = set.range_min(lo, hi);
+        MinBlocks::Min want;
+        for (auto it = oracle.lower_bound(lo); it != oracle.end() && it->first <= hi; ++it) {
+          if (it->second < want.ord)
+            want = {it->second, it->first, 1};
+          else if (it->second == want.ord)
+            ++want.count;
+        }
+        ASSERT_EQ(got.count, want.count) << step << " [" << lo << ", " << hi << "]";
+        if (want.count == 0) continue;
+        ASSERT_EQ(got.ord, want.ord);
+        if (want.count == 1) {
+          ASSERT_EQ(got.key, want.key);
+          ++unique_seen;
+        } else {
+          ++ties_seen;
+        }
+      }
+    }
+    // Both outcomes occur (with 5 priorities ties are the rule, with 2^40 unique minima).
+    EXPECT_GT(unique_seen, 300) << distinct;
+    if (distinct == 5) {
+      EXPECT_GT(ties_seen, 3000);
+    }
+  }
 }
 
 }  // namespace
