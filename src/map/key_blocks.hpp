@@ -87,6 +87,11 @@ class OrderedBlocks {
   Min range_min(int64_t lo, int64_t hi) const
     requires kWithMin;
 
+  // Whether the block list is consistent: keys ascending within and across blocks, no
+  // block empty or over kBlock, the count, each block's largest key, and (MinBlocks) each
+  // block's and each group's minimum and count. For tests; linear in the size.
+  bool consistent() const;
+
  private:
   struct Keys {
     int32_t n = 0;
@@ -306,6 +311,37 @@ typename OrderedBlocks<kWithMin>::Cursor OrderedBlocks<kWithMin>::floor(int64_t 
   const Block& b = block(bi);
   c.keys_ = b.k, c.blk_ = bi, c.pos_ = b.n - 1;
   return c;
+}
+
+template <bool kWithMin>
+bool OrderedBlocks<kWithMin>::consistent() const {
+  size_t total = 0;
+  int64_t prev = INT64_MIN;
+  bool first = true;
+  if (max_.size() != order_.size()) return false;
+  for (size_t bi = 0; bi < order_.size(); ++bi) {
+    const Block& b = block(bi);
+    if (b.n < 1 || b.n > kBlock || b.k[b.n - 1] != max_[bi]) return false;
+    for (int p = 0; p < b.n; ++p) {
+      if (!first && b.k[p] <= prev) return false;
+      prev = b.k[p], first = false;
+    }
+    total += static_cast<size_t>(b.n);
+    if constexpr (kWithMin) {
+      BlockMin m;
+      for (int p = 0; p < b.n; ++p) m.add({b.o[p], 1});
+      if (min_.size() != order_.size() || m.ord != min_[bi].ord || m.count != min_[bi].count) return false;
+    }
+  }
+  if constexpr (kWithMin) {
+    if (group_min_.size() != (order_.size() + kGroup - 1) / kGroup) return false;
+    for (size_t g = 0; g < group_min_.size(); ++g) {
+      BlockMin m;
+      for (size_t bi = g * kGroup; bi < std::min(order_.size(), (g + 1) * kGroup); ++bi) m.add(min_[bi]);
+      if (m.ord != group_min_[g].ord || m.count != group_min_[g].count) return false;
+    }
+  }
+  return total == count_;
 }
 
 template <bool kWithMin>
