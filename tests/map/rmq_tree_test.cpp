@@ -6,11 +6,13 @@
 // emptied blocks and joins.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <map>
 #include <random>
 #include <set>
+#include <vector>
 
 #include "../../src/map/key_blocks.hpp"
 #include "../../src/map/rmq_tree.hpp"
@@ -196,6 +198,16 @@ TEST(MinBlocks, RangeMinimaAndTiesAgreeWithBruteForce) {
         }
       }
     }
+    // Then everything goes, in random order (blocks empty, some between full ones).
+    std::vector<int64_t> left;
+    for (const auto& [k, ord] : oracle) left.push_back(k);
+    std::shuffle(left.begin(), left.end(), rng);
+    for (const int64_t k : left) {
+      ASSERT_TRUE(set.erase(k));
+      ASSERT_TRUE(set.consistent());
+    }
+    EXPECT_EQ(set.size(), 0u);
+    EXPECT_EQ(set.range_min(INT64_MIN, INT64_MAX).count, 0);
     // Both outcomes occur (with 5 priorities ties are the rule, with 2^40 unique minima).
     EXPECT_GT(unique_seen, 300) << distinct;
     if (distinct == 5) {
