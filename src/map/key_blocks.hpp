@@ -353,52 +353,49 @@ typename OrderedBlocks<kWithMin>::Min OrderedBlocks<kWithMin>::range_min(int64_t
   const size_t bl = find_block(lo);
   if (bl == order_.size()) return m;
   const size_t bh = std::min(find_block(hi), order_.size() - 1);
-  auto scan = [&m](const Block& b, int from, int to) {
+  // Keys of the range's end blocks are read one by one, where the range holds part of
+  // the block; blocks it holds whole are read by their minima, and where whole groups of
+  // them lie in the range, by the groups'. A minimum found in a block or a group is
+  // looked up in it at the end, if it is still the only one (the count and the minimum
+  // do not depend on the order of reading).
+  enum class From { kKey, kBlock, kGroup } from_what = From::kKey;
+  size_t where = 0;
+  const auto scan = [&](const Block& b, int from, int to) {
     for (int p = from; p < to; ++p) {
       if (b.o[p] < m.ord)
-        m = {b.o[p], b.k[p], 1};
+        m = {b.o[p], b.k[p], 1}, from_what = From::kKey;
       else if (b.o[p] == m.ord)
         ++m.count;
     }
   };
-  const Block& first = block(bl);
-  const int from = static_cast<int>(std::lower_bound(first.k, first.k + first.n, lo) - first.k);
-  if (bl == bh) {
-    scan(first, from, static_cast<int>(std::upper_bound(first.k, first.k + first.n, hi) - first.k));
-    return m;
-  }
-  scan(first, from, first.n);
-  // The blocks between, by their minima; the key of a minimum found there is looked up
-  // at the end, if it is still the only one.
-  // Blocks whole groups of which lie between are read by group; a minimum found in a
-  // group is looked up among its blocks at the end, too.
-  size_t min_block = order_.size(), min_group = group_min_.size();
-  const auto take = [&m](const BlockMin& c) {
-    if (c.ord < m.ord) {
-      m = {c.ord, 0, c.count};
-      return true;
-    }
-    if (c.ord == m.ord) m.count += c.count;
-    return false;
+  const auto take = [&](const BlockMin& c, From what, size_t at) {
+    if (c.ord < m.ord)
+      m = {c.ord, 0, c.count}, from_what = what, where = at;
+    else if (c.ord == m.ord)
+      m.count += c.count;
   };
-  size_t bi = bl + 1;
-  for (; bi < bh && bi % kGroup != 0; ++bi)
-    if (take(min_[bi])) min_block = bi, min_group = group_min_.size();
-  for (; bi + kGroup <= bh; bi += kGroup)
-    if (take(group_min_[bi / kGroup])) min_group = bi / kGroup, min_block = order_.size();
-  for (; bi < bh; ++bi)
-    if (take(min_[bi])) min_block = bi, min_group = group_min_.size();
+  const Block& first = block(bl);
   const Block& last = block(bh);
-  const int64_t before = m.ord;
-  scan(last, 0, static_cast<int>(std::upper_bound(last.k, last.k + last.n, hi) - last.k));
-  if (m.ord == before && m.count == 1 && min_group < group_min_.size())
-    for (size_t b = min_group * kGroup; min_block == order_.size(); ++b)
-      if (min_[b].ord == m.ord) min_block = b;
-  if (m.ord == before && min_block < order_.size() && m.count == 1) {
-    const Block& b = block(min_block);
-    for (int p = 0; p < b.n; ++p)
-      if (b.o[p] == m.ord) m.key = b.k[p];
+  const int from = static_cast<int>(std::lower_bound(first.k, first.k + first.n, lo) - first.k);
+  const int to = static_cast<int>(std::upper_bound(last.k, last.k + last.n, hi) - last.k);
+  size_t whole_lo = bl, whole_hi = bh + 1;  // the blocks [whole_lo, whole_hi) lie in the range whole
+  if (bl == bh && (from > 0 || to < last.n)) {
+    scan(first, from, to);
+    whole_hi = bl;
+  } else {
+    if (from > 0) scan(first, from, first.n), whole_lo = bl + 1;
+    if (to < last.n) scan(last, 0, to), whole_hi = bh;
   }
+  size_t bi = whole_lo;
+  for (; bi < whole_hi && bi % kGroup != 0; ++bi) take(min_[bi], From::kBlock, bi);
+  for (; bi + kGroup <= whole_hi; bi += kGroup) take(group_min_[bi / kGroup], From::kGroup, bi / kGroup);
+  for (; bi < whole_hi; ++bi) take(min_[bi], From::kBlock, bi);
+  if (m.count != 1 || from_what == From::kKey) return m;
+  if (from_what == From::kGroup)
+    for (where *= kGroup; min_[where].ord != m.ord;) ++where;
+  const Block& b = block(where);
+  for (int p = 0; p < b.n; ++p)
+    if (b.o[p] == m.ord) m.key = b.k[p];
   return m;
 }
 
