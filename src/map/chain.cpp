@@ -22,8 +22,8 @@
 #include <span>
 
 #include "../../kernels/chain_scan.hpp"
-#include "radix_sort.hpp"
 #include "key_blocks.hpp"
+#include "radix_sort.hpp"
 #include "rmq_tree.hpp"
 
 namespace agatha::map {
@@ -211,7 +211,7 @@ struct ScanAnchors {
 
 // cuts: as backtrack's (empty: one walk).
 Chains finish(const std::vector<Anchor>& a, DpArrays& dp, int min_cnt, int min_score, int32_t max_drop,
-             std::span<const int64_t> cuts = {}, int threads = 1) {
+              std::span<const int64_t> cuts = {}, int threads = 1) {
   const Walked c = backtrack(dp, min_cnt, min_score, max_drop, cuts, threads);
   dp = DpArrays(0);  // f, p and t are spent: freed before the chains are copied out
   if (c.u.empty()) return {};
@@ -391,8 +391,8 @@ struct RmqWindow {
       for (int64_t j = i0; j < i; ++j) set.insert(key_of(a, j), pri(j));
       i0 = i;
     }
-    for (; st < i && (a[i].x >> 32 != a[st].x >> 32 || a[i].x > a[st].x + dist ||
-                      set.size() > static_cast<size_t>(cap_size));
+    for (; st < i &&
+           (a[i].x >> 32 != a[st].x >> 32 || a[i].x > a[st].x + dist || set.size() > static_cast<size_t>(cap_size));
          ++st)
       set.erase(key_of(a, st));
   }

@@ -132,8 +132,7 @@ struct GapLimits {
 // The same, for a caller that needs the anchors no more: they are freed after the first
 // pass, before the long join allocates its own (a chromosome-length query holds one
 // array of anchors fewer at its peak).
-[[nodiscard]] Chains chain_read(std::vector<Anchor>&& sorted_anchors, int qlen, int n_seg, int k,
-                                const ChainParams& p);
+[[nodiscard]] Chains chain_read(std::vector<Anchor>&& sorted_anchors, int qlen, int n_seg, int k, const ChainParams& p);
 
 // mm_map_frag's second chaining pass, mostly for short reads: when the long join does not
 // apply (it needs bw_long > bw, no splicing, no sr, no --no-long-join, one segment and at

@@ -84,8 +84,7 @@ class OrderedBlocks {
     int64_t key = 0;
     int64_t count = 0;
   };
-  Min range_min(int64_t lo, int64_t hi) const
-    requires kWithMin;
+  Min range_min(int64_t lo, int64_t hi) const requires kWithMin;
 
   // Whether the block list is consistent: keys ascending within and across blocks, no
   // block empty or over kBlock, the count, each block's largest key, and (MinBlocks) each
@@ -131,8 +130,7 @@ class OrderedBlocks {
     if constexpr (kWithMin) std::memmove(dst.o + to, src.o + from, sizeof(int64_t) * static_cast<size_t>(n));
   }
   // min_[bi] from block bi's keys (its group's minimum is left as it was).
-  void recount(size_t bi)
-    requires kWithMin;
+  void recount(size_t bi) requires kWithMin;
   // group_min_ of the groups from block bi's on (after blocks came or went there), or of
   // block bi's group alone (after its minimum changed).
   void regroup_from(size_t bi);
@@ -146,10 +144,10 @@ class OrderedBlocks {
   }
 
   std::vector<Block> pool_;
-  std::vector<int32_t> free_;   // unused slots of pool_
-  std::vector<int32_t> order_;  // blocks in key order
-  std::vector<int64_t> max_;    // the largest key of each block of order_
-  std::vector<BlockMin> min_;   // MinBlocks: the minimum of each block of order_
+  std::vector<int32_t> free_;        // unused slots of pool_
+  std::vector<int32_t> order_;       // blocks in key order
+  std::vector<int64_t> max_;         // the largest key of each block of order_
+  std::vector<BlockMin> min_;        // MinBlocks: the minimum of each block of order_
   std::vector<BlockMin> group_min_;  // and of each group of kGroup of them
   size_t count_ = 0;
 };
@@ -195,9 +193,7 @@ void OrderedBlocks<kWithMin>::regroup_from(size_t bi) {
 }
 
 template <bool kWithMin>
-void OrderedBlocks<kWithMin>::recount(size_t bi)
-  requires kWithMin
-{
+void OrderedBlocks<kWithMin>::recount(size_t bi) requires kWithMin {
   const Block& b = block(bi);
   BlockMin m;
   for (int p = 0; p < b.n; ++p) {
@@ -221,7 +217,7 @@ void OrderedBlocks<kWithMin>::insert(int64_t k, int64_t ord) {
     return;
   }
   size_t bi = std::min(find_block(k), order_.size() - 1);  // past every key: the last block
-  if (block(bi).n == kBlock) {                              // split in halves
+  if (block(bi).n == kBlock) {                             // split in halves
     const int32_t nb = new_block();
     insert_block(bi + 1, nb, max_[bi]);
     Block &lo = block(bi), &hi = block(bi + 1);
@@ -345,9 +341,8 @@ bool OrderedBlocks<kWithMin>::consistent() const {
 }
 
 template <bool kWithMin>
-typename OrderedBlocks<kWithMin>::Min OrderedBlocks<kWithMin>::range_min(int64_t lo, int64_t hi) const
-  requires kWithMin
-{
+typename OrderedBlocks<kWithMin>::Min OrderedBlocks<kWithMin>::range_min(int64_t lo,
+                                                                         int64_t hi) const requires kWithMin {
   Min m;
   if (order_.empty() || lo > hi) return m;
   const size_t bl = find_block(lo);

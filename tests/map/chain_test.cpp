@@ -182,7 +182,8 @@ TEST_P(ChainGolden, ChainsAndPafMatchMinimap2) {
         ASSERT_TRUE(owned.anchors[i].x == chains.anchors[i].x && owned.anchors[i].y == chains.anchors[i].y)
             << r.name << " anchor " << i;
     }
-    const std::vector<Region> regs = gen_regions(pipeline::read_hash(r.name, r.qlen, c.region.seed, c.region.hash_name), r.qlen, chains);
+    const std::vector<Region> regs =
+        gen_regions(pipeline::read_hash(r.name, r.qlen, c.region.seed, c.region.hash_name), r.qlen, chains);
     const std::string diff = compare_chains(r, chains, regs);
     if (diff.empty()) {
       ++chain_ok;
@@ -190,9 +191,11 @@ TEST_P(ChainGolden, ChainsAndPafMatchMinimap2) {
       ADD_FAILURE() << r.name << ": " << diff;
     }
     if (c.paf.empty()) continue;
-    const auto sel = pipeline::regions_unaligned(r.name, r.qlen, c.k, r.rep_len, chains, seed_positions(r), refs.lens, c.region);
+    const auto sel =
+        pipeline::regions_unaligned(r.name, r.qlen, c.k, r.rep_len, chains, seed_positions(r), refs.lens, c.region);
     std::string got;
-    for (const Region& g : sel) got += pipeline::paf_line(r.name, r.qlen, refs.names[g.rid], refs.lens[g.rid], g, r.rep_len);
+    for (const Region& g : sel)
+      got += pipeline::paf_line(r.name, r.qlen, refs.names[g.rid], refs.lens[g.rid], g, r.rep_len);
     const auto it = paf.find(r.name);
     const std::string want = it == paf.end() ? "" : it->second;
     if (got == want) {

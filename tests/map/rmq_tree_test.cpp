@@ -132,9 +132,20 @@ TEST(KeyBlocks, EmptyAndSingle) {
 
 TEST(MinBlocks, PriorityOrderOrdersAsDoubles) {
   std::mt19937_64 rng(99);
-  std::vector<double> v = {0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 1e-300, -1e-300, 1e300, -1e300,
-                           std::numeric_limits<double>::denorm_min(), -std::numeric_limits<double>::denorm_min(),
-                           std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()};
+  std::vector<double> v = {0.0,
+                           -0.0,
+                           1.0,
+                           -1.0,
+                           0.5,
+                           -0.5,
+                           1e-300,
+                           -1e-300,
+                           1e300,
+                           -1e300,
+                           std::numeric_limits<double>::denorm_min(),
+                           -std::numeric_limits<double>::denorm_min(),
+                           std::numeric_limits<double>::infinity(),
+                           -std::numeric_limits<double>::infinity()};
   for (int i = 0; i < 200; ++i) {
     const double x = static_cast<double>(static_cast<int64_t>(rng() % 2000001) - 1000000) * 0.095;
     v.push_back(x), v.push_back(std::nextafter(x, 1e9)), v.push_back(-x);
