@@ -409,9 +409,10 @@ struct RmqWindow {
 // returns (an exact range minimum). Where several keys of the range share it, the node
 // krmq returns depends on its tree's shape, so only then is krmq's tree (rmq_tree.hpp)
 // brought up to date — by the same insertions and erasures, in the same order, from where
-// it was left — and asked. Ties are rare (none in millions of queries on real data): the
-// tree's work is then mostly spared. With krmq_every_step, the tree is kept up to date
-// and asked every time instead, as mg_lchain_rmq does.
+// it was left — and asked. Ties are rare (none among the 7 million range queries of
+// bench/scaling.sh's asm3 set and bench/mapping.sh's hifi and rep sets), so the tree's
+// work is mostly spared. With krmq_every_step, the tree is kept up to date and asked
+// every time instead, as mg_lchain_rmq does.
 void chain_rmq_block(const std::vector<Anchor>& a, int64_t b, int64_t e, int max_dist, int max_dist_inner, int bw,
                      int max_skip, int cap_size, GapPenalty pen, bool krmq_every_step, DpArrays& dp) {
   const int64_t n = static_cast<int64_t>(a.size());

@@ -18,7 +18,8 @@
 // live in a per-tree pool addressed by 32-bit indices; index 0 is the scratch "fake
 // root" that deletion uses. An erased node's slot is reused by the next insertion (as
 // krmq's users free nodes to a pool), so the pool stays as large as the tree, not as
-// the number of insertions. Not thread-safe; one tree per call.
+// the number of insertions. Not thread-safe; one tree per call. chain.cpp asks it only
+// where several anchors tie for a range minimum, the one case its shape decides.
 #pragma once
 
 #include <cassert>
