@@ -241,11 +241,17 @@ inline void reserve_rows(Workspace& ws, size_t bytes) {
 // A kernel whose rows are not one byte per cell passes the bytes of a row (row_bytes(d))
 // and a bound on them given the widest range (widest_row(cells)).
 inline constexpr size_t kRowBoundBytes = size_t{4} << 20;
+// Sizes the row index (row, off, off_end and org) for n anti-diagonals. Every kernel that
+// records rows sizes it here: a workspace serves every kind of task in turn, and a kernel
+// writes all four entries of a row whichever kernel last grew them.
+inline void size_row_index(Workspace& ws, size_t n) {
+  if (ws.row.size() < n || ws.org.size() < n)
+    ws.row.resize(n), ws.off.resize(n), ws.off_end.resize(n), ws.org.resize(n);
+}
 template <class RowBytes, class WidestRow>
 inline void prepare_traceback(const Setup& s, Workspace& ws, RowBytes row_bytes, WidestRow widest_row) {
   const auto n_diag = static_cast<size_t>(s.qlen + s.tlen - 1);
-  if (ws.row.size() < n_diag)
-    ws.row.resize(n_diag), ws.off.resize(n_diag), ws.off_end.resize(n_diag), ws.org.resize(n_diag);
+  size_row_index(ws, n_diag);
   const size_t widest =
       widest_row(static_cast<size_t>(std::min(s.tlen16, std::min({s.tlen, s.qlen, s.w + 1}) + 2 * kBlock)));
   if (n_diag * widest + kPad <= ws.dir.capacity()) return;

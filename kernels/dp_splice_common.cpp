@@ -54,7 +54,7 @@ void splice_site_rows(const DpTask& task, int8_t* donor, int8_t* acceptor, int n
 
 void prepare_splice_traceback(const SpliceSetup& s, Workspace& ws) {
   const auto n = static_cast<size_t>(s.qlen + s.tlen - 1);
-  if (ws.row.size() < n) ws.row.resize(n), ws.off.resize(n), ws.off_end.resize(n);
+  size_row_index(ws, n);
   reserve_rows(ws, static_cast<size_t>(s.qlen) * static_cast<size_t>(s.tlen));  // [st0, en0] of every anti-diagonal
 }
 

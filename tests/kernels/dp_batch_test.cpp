@@ -63,8 +63,7 @@ TEST(BatchTask, TakesFullBandApproximateGapFillsOnly) {
   EXPECT_FALSE(batch_task(task, other));
   task.w = -1;
   // Lengths: 1 to kBatchMaxLen on each side.
-  const std::vector<uint8_t> one(1, 0), longest(kernels::kBatchMaxLen, 3), too_long(kernels::kBatchMaxLen + 1, 3),
-      none;
+  const std::vector<uint8_t> one(1, 0), longest(kernels::kBatchMaxLen, 3), too_long(kernels::kBatchMaxLen + 1, 3), none;
   for (const auto* s : {&one, &longest}) {
     task.query = *s;
     EXPECT_TRUE(batch_task(task, other)) << s->size();
@@ -97,7 +96,9 @@ class GapFills {
   explicit GapFills(uint64_t seed) : rng_(seed) {}
   Owned next(const DpScoring& scoring) {
     Owned o;
-    const int len = pick(10) == 0 ? 1 + pick(8) : pick(6) == 0 ? 200 + pick(kernels::kBatchMaxLen - 199) : 20 + pick(250);
+    const int len = pick(10) == 0  ? 1 + pick(8)
+                    : pick(6) == 0 ? 200 + pick(kernels::kBatchMaxLen - 199)
+                                   : 20 + pick(250);
     o.t = seq(len);
     o.q = pick(8) == 0 ? seq(1 + pick(kernels::kBatchMaxLen)) : mutate(o.t);
     if (o.q.empty()) o.q.push_back(0);
@@ -161,8 +162,11 @@ void expect_same(const DpResult& want, const DpResult& got, const DpTask& t, siz
   ASSERT_EQ(want.cells, got.cells) << what << " task " << i;
 }
 
-constexpr DpScoring kSchemes[] = {{2, 4, 1, 4, 2, 24, 1}, {1, 19, 1, 39, 3, 81, 1}, {1, 4, 1, 6, 2, 26, 1},
-                                  {2, 4, 1, 24, 1, 4, 2}, {3, 5, 1, 5, 1, 20, 1}};
+constexpr DpScoring kSchemes[] = {{2, 4, 1, 4, 2, 24, 1},
+                                  {1, 19, 1, 39, 3, 81, 1},
+                                  {1, 4, 1, 6, 2, 26, 1},
+                                  {2, 4, 1, 24, 1, 4, 2},
+                                  {3, 5, 1, 5, 1, 20, 1}};
 
 struct IsaKernel {
   const char* isa;
@@ -228,8 +232,8 @@ TEST(DpBatchBackend, BatchingChangesNoAnswer) {
   std::vector<Owned> owned;
   for (int i = 0; i < 700; ++i) {
     owned.push_back(gen.next(kSchemes[static_cast<size_t>(i) % std::size(kSchemes)]));
-    if (i % 4 == 3) owned.back().task.flag = 0;             // exact maxima: not batched
-    if (i % 7 == 6) owned.back().task.w = 5;                // narrow band: not batched
+    if (i % 4 == 3) owned.back().task.flag = 0;  // exact maxima: not batched
+    if (i % 7 == 6) owned.back().task.w = 5;     // narrow band: not batched
     if (i % 11 == 10) owned.back().task.flag |= dp_flag::kApproxDrop;
   }
   std::vector<DpTask> tasks;
@@ -254,6 +258,65 @@ TEST(DpBatchBackend, BatchingChangesNoAnswer) {
       for (size_t i = 0; i < tasks.size(); ++i) expect_same(want[i], got[i], tasks[i], i, isa);
     }
 }
+
+// A worker's workspace serves every kind of task in turn. A long splice task sizes the
+// row index of the traceback for its anti-diagonals; a gap fill with fewer of them that
+// follows on the same workspace finds the index large enough. The AVX-512 kernel also
+// records each row's origin, in an array the splice kernels did not size: its writes went
+// past that array's end and corrupted the heap (a pipeline test then crashed at random).
+// Every ISA's pair of kernels, the gap fill's answer that of a fresh workspace.
+struct PerTaskKernels {
+  const char* isa;
+  kernels::KernelFn splice, fill;
+};
+
+class SharedWorkspace : public ::testing::TestWithParam<PerTaskKernels> {};
+
+TEST_P(SharedWorkspace, GapFillAfterALongerSpliceTask) {
+  const PerTaskKernels k = GetParam();
+  const auto have = supported_isas();
+  if (std::string(k.isa) != "scalar" && std::find(have.begin(), have.end(), k.isa) == have.end())
+    GTEST_SKIP() << "this processor lacks " << k.isa;
+  std::mt19937_64 rng(31);
+  auto bases = [&rng](size_t n) {
+    std::vector<uint8_t> v(n);
+    for (uint8_t& b : v) b = static_cast<uint8_t>(rng() % 4);
+    return v;
+  };
+  // The splice task: 3000 target bases, the query its two ends around a 1000-base intron
+  // (5999 anti-diagonals, the gap fill's 1399 fewer).
+  const std::vector<uint8_t> st = bases(3000);
+  std::vector<uint8_t> sq(st.begin(), st.begin() + 1000);
+  sq.insert(sq.end(), st.begin() + 2000, st.end());
+  DpTask splice;
+  splice.query = sq, splice.target = st;
+  splice.flag = dp_flag::kSplice | dp_flag::kSpliceFor;
+  splice.scoring = {1, 2, 1, 2, 1, 32, 0};
+  splice.noncan = 9, splice.zdrop = -1, splice.w = -1;
+  // Gap fills of 600 x 700 and 2000 x 2000 bases (the latter with more anti-diagonals
+  // than an index sized by an earlier, shorter gap fill), a few substitutions apart.
+  for (const size_t len : {size_t{600}, size_t{2000}}) {
+    SCOPED_TRACE(len);
+    const std::vector<uint8_t> t = bases(len + 100);
+    std::vector<uint8_t> q(t.begin() + 50, t.end() - 50);
+    for (size_t i = 7; i < q.size(); i += 97) q[i] = static_cast<uint8_t>((q[i] + 1) % 4);
+    const DpTask fill = gap_fill(q, t);
+    DpResult want, got, sres;
+    kernels::Workspace fresh, ws;
+    kernels::extd2_scalar(fill, want, fresh);
+    k.splice(splice, sres, ws);
+    ASSERT_FALSE(sres.cigar.empty());
+    k.fill(fill, got, ws);
+    expect_same(want, got, fill, 0, k.isa);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Isas, SharedWorkspace,
+                         ::testing::Values(PerTaskKernels{"scalar", kernels::exts2_scalar, kernels::extd2_scalar},
+                                           PerTaskKernels{"sse41", kernels::exts2_sse41, kernels::extd2_sse41},
+                                           PerTaskKernels{"avx2", kernels::exts2_avx2, kernels::extd2_avx2},
+                                           PerTaskKernels{"avx512", kernels::exts2_avx512, kernels::extd2_avx512}),
+                         [](const auto& info) { return std::string(info.param.isa); });
 
 }  // namespace
 }  // namespace agatha
