@@ -411,10 +411,11 @@ struct RmqWindow {
 // brought up to date — by the same insertions and erasures, in the same order, from where
 // it was left — and asked. Ties are rare (none among the 7 million range queries of
 // bench/scaling.sh's asm3 set and bench/mapping.sh's hifi and rep sets), so the tree's
-// work is mostly spared. With krmq_every_step, the tree is kept up to date and asked
-// every time instead, as mg_lchain_rmq does.
+// work is mostly spared. With literal, the tree is kept up to date and asked
+// every time instead, and the near-predecessor walk scores every pair in full, as
+// mg_lchain_rmq does.
 void chain_rmq_block(const std::vector<Anchor>& a, int64_t b, int64_t e, int max_dist, int max_dist_inner, int bw,
-                     int max_skip, int cap_size, GapPenalty pen, bool krmq_every_step, DpArrays& dp) {
+                     int max_skip, int cap_size, GapPenalty pen, bool literal, DpArrays& dp) {
   const int64_t n = static_cast<int64_t>(a.size());
   const uint64_t max_dist_x = static_cast<uint64_t>(static_cast<int64_t>(max_dist));
   const uint64_t max_inner_x = static_cast<uint64_t>(static_cast<int64_t>(max_dist_inner));
@@ -431,6 +432,9 @@ void chain_rmq_block(const std::vector<Anchor>& a, int64_t b, int64_t e, int max
   };
   const auto ord = [&](int64_t j) { return priority_order(pri(j)); };
   const auto no_pri = [](int64_t) { return int64_t{0}; };
+  // With penalties that are not negative, score_simple never exceeds the score it starts
+  // from, min(span of j, dr, dq): the near-predecessor walk below uses that bound.
+  const bool bounded = !literal && pen.gap >= 0 && pen.skip >= 0;
   // The tree holds the anchors of a window, at most cap_size + 1 after the evictions
   // (more only for the moment between a run of insertions and the evictions that follow
   // it, when the pool grows as a vector does), not the whole block.
@@ -443,7 +447,7 @@ void chain_rmq_block(const std::vector<Anchor>& a, int64_t b, int64_t e, int max
     kernels::ChainBest best{anchor_span(a[i]), -1, 0};
     const RmqTree::Key lo = RmqTree::make_key(yi - max_dist, INT32_MAX), hi = RmqTree::make_key(yi, 0);
     int64_t j = -1;
-    if (krmq_every_step) {
+    if (literal) {
       tree_up_to(i);
       const RmqTree::NodeId q = tree.range_min(lo, hi);
       if (q != RmqTree::kNull) j = RmqTree::key_i(tree.key(q));
@@ -469,8 +473,19 @@ void chain_rmq_block(const std::vector<Anchor>& a, int64_t b, int64_t e, int max
         for (KeyBlocks::Cursor c = inner.floor(RmqTree::make_key(yi - 1, n)); c.valid(); c.prev()) {
           if (RmqTree::key_y(c.key()) < yi - max_dist_inner) break;
           j = RmqTree::key_i(c.key());
-          sc = dp.f[j] + score_simple(a[i], a[j], pen, nullptr, &width);
-          if (width <= bw && dp.take(i, j, sc, best, max_skip)) break;
+          if (bounded) {
+            // f[j] plus score_simple's score before its penalty bounds the pair's score;
+            // where that bound cannot beat max_f, chain_take's step does not depend on
+            // the score, so the penalty's float arithmetic is spared.
+            const int32_t dq = yi - static_cast<int32_t>(a[j].y), dr = static_cast<int32_t>(a[i].x - a[j].x);
+            if ((dr > dq ? dr - dq : dq - dr) > bw) continue;
+            sc = dp.f[j] + std::min(anchor_span(a[j]), std::min(dr, dq));
+            if (sc > best.max_f) sc = dp.f[j] + score_simple(a[i], a[j], pen, nullptr, &width);
+            if (dp.take(i, j, sc, best, max_skip)) break;
+          } else {
+            sc = dp.f[j] + score_simple(a[i], a[j], pen, nullptr, &width);
+            if (width <= bw && dp.take(i, j, sc, best, max_skip)) break;
+          }
         }
       }
     }
@@ -481,7 +496,7 @@ void chain_rmq_block(const std::vector<Anchor>& a, int64_t b, int64_t e, int max
 }  // namespace
 
 Chains chain_rmq(const std::vector<Anchor>& a, int max_dist, int max_dist_inner, int bw, int max_skip, int cap_size,
-                 int min_cnt, int min_score, GapPenalty pen, bool inner_clamp, int threads, bool krmq_every_step) {
+                 int min_cnt, int min_score, GapPenalty pen, bool inner_clamp, int threads, bool literal) {
   const int64_t n = static_cast<int64_t>(a.size());
   if (n == 0) return {};
   max_dist = std::max(max_dist, bw);
@@ -517,7 +532,7 @@ Chains chain_rmq(const std::vector<Anchor>& a, int max_dist, int max_dist_inner,
   }
   util::parallel_for(blocks.size(), threads, [&](size_t k, int) {
     chain_rmq_block(a, blocks[k].first, blocks[k].second, max_dist, max_dist_inner, bw, max_skip, cap_size, pen,
-                    krmq_every_step, dp);
+                    literal, dp);
   });
   return finish(a, dp, min_cnt, min_score, max_drop, cuts, threads);
 }

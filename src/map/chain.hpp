@@ -107,11 +107,13 @@ inline constexpr int32_t kNoPair = INT32_MIN;
 // mg_lchain_rmq's trees empty between them. Each such block is chained on its own, on up
 // to `threads` threads, the largest blocks first; the result does not depend on threads.
 // The range minima come from krmq's tree only where several anchors tie for one (see
-// chain_rmq_block), or with krmq_every_step, which asks the tree every time (as
-// mg_lchain_rmq does; the result is the same).
+// chain_rmq_block), and the walk over near predecessors computes a pair's gap penalty only
+// where the pair could beat the best score so far. With literal, the tree is asked every
+// time and every pair's score computed in full, as mg_lchain_rmq does (the result is the
+// same).
 [[nodiscard]] Chains chain_rmq(const std::vector<Anchor>& a, int max_dist, int max_dist_inner, int bw, int max_skip,
                                int cap_size, int min_cnt, int min_score, GapPenalty pen, bool inner_clamp = false,
-                               int threads = 1, bool krmq_every_step = false);
+                               int threads = 1, bool literal = false);
 
 // The gap limits of the DP pass for a read of qlen bases (all segments), as mm_map_frag
 // sets them: on the query max_gap, or with sr the read length when longer; on the

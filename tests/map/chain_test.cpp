@@ -295,7 +295,8 @@ TEST(ChainRmq, SameChainsForAnyNumberOfThreads) {
 // penalty an anchor's priority is -f, and with a gap penalty of 0.5 a multiple of 0.25 on
 // anchors whose steps are whole: ties are then everywhere, and which of the tied anchors
 // krmq returns (the tree's shape) decides the chains. Also with minimap2's penalty for
-// k = 15, where ties are rare.
+// k = 15, where ties are rare. The literal pass also scores every near predecessor in
+// full, where the other computes a pair's penalty only where the pair could beat the best.
 TEST(ChainRmq, TiedRangeMinimaTakeKrmqsAnswer) {
   for (const GapPenalty pen : {GapPenalty{0.0f, 0.0f}, GapPenalty{0.5f, 0.0f}, GapPenalty{0.8f * 0.01f * 15, 0.0f}})
     for (const int step : {1, 3, 20}) {
