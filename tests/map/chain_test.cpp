@@ -298,22 +298,26 @@ TEST(ChainRmq, SameChainsForAnyNumberOfThreads) {
 // k = 15, where ties are rare. The literal pass also scores every near predecessor in
 // full, where the other computes a pair's penalty only where the pair could beat the best.
 TEST(ChainRmq, TiedRangeMinimaTakeKrmqsAnswer) {
-  for (const GapPenalty pen : {GapPenalty{0.0f, 0.0f}, GapPenalty{0.5f, 0.0f}, GapPenalty{0.8f * 0.01f * 15, 0.0f}})
-    for (const int step : {1, 3, 20}) {
-      const std::vector<Anchor> a = rmq_test_anchors(40 + static_cast<uint64_t>(step), step);
-      const Chains want = chain_rmq(a, 10000, 1000, 2000, 25, 100000, 3, 40, pen, true, 1, true);
-      ASSERT_GT(want.size(), 5u) << pen.gap << " " << step;
-      for (const int threads : {1, 3}) {
-        const Chains got = chain_rmq(a, 10000, 1000, 2000, 25, 100000, 3, 40, pen, true, threads, false);
-        EXPECT_EQ(got.u, want.u) << pen.gap << " " << step << " " << threads;
-        EXPECT_EQ(got.anchors, want.anchors) << pen.gap << " " << step << " " << threads;
+  // A band of 2000 admits every near predecessor (within 1000 on both sequences); one of
+  // 30 rejects those off the diagonal by more.
+  for (const int bw : {2000, 30})
+    for (const GapPenalty pen :
+         {GapPenalty{0.0f, 0.0f}, GapPenalty{0.5f, 0.0f}, GapPenalty{0.8f * 0.01f * 15, 0.0f}})
+      for (const int step : {1, 3, 20}) {
+        const std::vector<Anchor> a = rmq_test_anchors(40 + static_cast<uint64_t>(step), step);
+        const Chains want = chain_rmq(a, 10000, 1000, bw, 25, 100000, 3, 40, pen, true, 1, true);
+        ASSERT_GT(want.size(), 5u) << bw << " " << pen.gap << " " << step;
+        for (const int threads : {1, 3}) {
+          const Chains got = chain_rmq(a, 10000, 1000, bw, 25, 100000, 3, 40, pen, true, threads, false);
+          EXPECT_EQ(got.u, want.u) << bw << " " << pen.gap << " " << step << " " << threads;
+          EXPECT_EQ(got.anchors, want.anchors) << bw << " " << pen.gap << " " << step << " " << threads;
+        }
+        // A small cap on the window: anchors also leave it by the size rule.
+        const Chains capped = chain_rmq(a, 10000, 1000, bw, 25, 50, 3, 40, pen, true, 1, true);
+        const Chains got = chain_rmq(a, 10000, 1000, bw, 25, 50, 3, 40, pen, true, 1, false);
+        EXPECT_EQ(got.u, capped.u) << bw << " " << pen.gap << " " << step;
+        EXPECT_EQ(got.anchors, capped.anchors) << bw << " " << pen.gap << " " << step;
       }
-      // A small cap on the window: anchors also leave it by the size rule.
-      const Chains capped = chain_rmq(a, 10000, 1000, 2000, 25, 50, 3, 40, pen, true, 1, true);
-      const Chains got = chain_rmq(a, 10000, 1000, 2000, 25, 50, 3, 40, pen, true, 1, false);
-      EXPECT_EQ(got.u, capped.u) << pen.gap << " " << step;
-      EXPECT_EQ(got.anchors, capped.anchors) << pen.gap << " " << step;
-    }
 }
 
 }  // namespace
