@@ -11,11 +11,12 @@
 // Keys are unique, so which structure holds them cannot change a walk in key order.
 // Keys live in sorted blocks of at most kBlock keys; parallel arrays hold each block's
 // largest key (which finds a block by binary search) and, in a MinBlocks, its smallest
-// priority and how many of its keys have it. An insertion or erasure moves at most one
-// block's keys (and, when a block splits, empties or merges, one entry of the block
-// list); the backward walk steps through contiguous keys; a range minimum scans the
-// keys of the range's two end blocks and the minima of the blocks between. Not
-// thread-safe.
+// priority, how many of its keys have it and, when one does, that key. An insertion or
+// erasure moves at most one block's keys (and, when a block splits, empties or merges,
+// one entry of the block list); the backward walk steps through contiguous keys; a range
+// minimum reads the minima of the blocks between the range's two end blocks, and the
+// keys of an end block only where the block's own minimum cannot answer for the part of
+// it in the range. Not thread-safe.
 #pragma once
 
 #include <algorithm>
@@ -100,10 +101,12 @@ class OrderedBlocks {
     int64_t o[kBlock];
   };
   using Block = std::conditional_t<kWithMin, KeysOrds, Keys>;
-  // The smallest priority order of some keys and how many of them have it.
+  // The smallest priority order of some keys, how many of them have it and, when one
+  // does, its key.
   struct BlockMin {
     int64_t ord = INT64_MAX;
     int64_t count = 0;
+    int64_t key = 0;  // meaningful when count == 1
     void add(const BlockMin& o) {
       if (o.ord < ord)
         *this = o;
@@ -198,7 +201,7 @@ void OrderedBlocks<kWithMin>::recount(size_t bi) requires kWithMin {
   BlockMin m;
   for (int p = 0; p < b.n; ++p) {
     if (b.o[p] < m.ord)
-      m = {b.o[p], 1};
+      m = {b.o[p], 1, b.k[p]};
     else if (b.o[p] == m.ord)
       ++m.count;
   }
@@ -213,7 +216,7 @@ void OrderedBlocks<kWithMin>::insert(int64_t k, int64_t ord) {
     insert_block(0, b, k);
     Block& nb = block(0);
     nb.k[0] = k, nb.n = 1;
-    if constexpr (kWithMin) nb.o[0] = ord, min_[0] = {ord, 1}, regroup_from(0);
+    if constexpr (kWithMin) nb.o[0] = ord, min_[0] = {ord, 1, k}, regroup_from(0);
     return;
   }
   size_t bi = std::min(find_block(k), order_.size() - 1);  // past every key: the last block
@@ -237,7 +240,7 @@ void OrderedBlocks<kWithMin>::insert(int64_t k, int64_t ord) {
   if constexpr (kWithMin) {
     b.o[pos] = ord;
     if (ord <= min_[bi].ord) {
-      min_[bi].add({ord, 1});
+      min_[bi].add({ord, 1, k});
       regroup(bi);
     }
   }
@@ -263,7 +266,8 @@ bool OrderedBlocks<kWithMin>::erase(int64_t k) {
   if (pos == b.n) max_[bi] = b.k[b.n - 1];
   if constexpr (kWithMin) {
     if (ord == min_[bi].ord) {
-      if (--min_[bi].count == 0) recount(bi);
+      // Down to one key with the minimum: which one is found by a recount.
+      if (--min_[bi].count <= 1) recount(bi);
       regroup(bi);
     }
   }
@@ -325,8 +329,9 @@ bool OrderedBlocks<kWithMin>::consistent() const {
     total += static_cast<size_t>(b.n);
     if constexpr (kWithMin) {
       BlockMin m;
-      for (int p = 0; p < b.n; ++p) m.add({b.o[p], 1});
+      for (int p = 0; p < b.n; ++p) m.add({b.o[p], 1, b.k[p]});
       if (min_.size() != order_.size() || m.ord != min_[bi].ord || m.count != min_[bi].count) return false;
+      if (m.count == 1 && m.key != min_[bi].key) return false;
     }
   }
   if constexpr (kWithMin) {
@@ -335,6 +340,7 @@ bool OrderedBlocks<kWithMin>::consistent() const {
       BlockMin m;
       for (size_t bi = g * kGroup; bi < std::min(order_.size(), (g + 1) * kGroup); ++bi) m.add(min_[bi]);
       if (m.ord != group_min_[g].ord || m.count != group_min_[g].count) return false;
+      if (m.count == 1 && m.key != group_min_[g].key) return false;
     }
   }
   return total == count_;
@@ -348,49 +354,53 @@ typename OrderedBlocks<kWithMin>::Min OrderedBlocks<kWithMin>::range_min(int64_t
   const size_t bl = find_block(lo);
   if (bl == order_.size()) return m;
   const size_t bh = std::min(find_block(hi), order_.size() - 1);
-  // Keys of the range's end blocks are read one by one, where the range holds part of
-  // the block; blocks it holds whole are read by their minima, and where whole groups of
-  // them lie in the range, by the groups'. A minimum found in a block or a group is
-  // looked up in it at the end, if it is still the only one (the count and the minimum
-  // do not depend on the order of reading).
-  enum class From { kKey, kBlock, kGroup } from_what = From::kKey;
-  size_t where = 0;
-  const auto scan = [&](const Block& b, int from, int to) {
+  // Blocks the range holds whole are read by their minima, and where whole groups of
+  // them lie in the range, by the groups'. Then the range's end blocks, where it holds
+  // part of them: not at all if the block's minimum is above the minimum so far (the
+  // part's cannot be lower); by the block's minimum if that is its only key with it and
+  // lies in the range (the part's minimum, then); else key by key. The count and the
+  // minimum do not depend on the order of reading, and a unique minimum's key comes with
+  // it from every source.
+  const auto take = [&](const BlockMin& c) {
+    if (c.ord < m.ord)
+      m = {c.ord, c.key, c.count};
+    else if (c.ord == m.ord)
+      m.count += c.count;
+  };
+  const auto part = [&](size_t bi, int from, int to) {
+    const BlockMin& c = min_[bi];
+    if (c.ord > m.ord) return;
+    if (c.count == 1 && c.key >= lo && c.key <= hi) return take(c);
+    const Block& b = block(bi);
     for (int p = from; p < to; ++p) {
       if (b.o[p] < m.ord)
-        m = {b.o[p], b.k[p], 1}, from_what = From::kKey;
+        m = {b.o[p], b.k[p], 1};
       else if (b.o[p] == m.ord)
         ++m.count;
     }
-  };
-  const auto take = [&](const BlockMin& c, From what, size_t at) {
-    if (c.ord < m.ord)
-      m = {c.ord, 0, c.count}, from_what = what, where = at;
-    else if (c.ord == m.ord)
-      m.count += c.count;
   };
   const Block& first = block(bl);
   const Block& last = block(bh);
   const int from = static_cast<int>(std::lower_bound(first.k, first.k + first.n, lo) - first.k);
   const int to = static_cast<int>(std::upper_bound(last.k, last.k + last.n, hi) - last.k);
   size_t whole_lo = bl, whole_hi = bh + 1;  // the blocks [whole_lo, whole_hi) lie in the range whole
-  if (bl == bh && (from > 0 || to < last.n)) {
-    scan(first, from, to);
+  const bool one_part = bl == bh && (from > 0 || to < last.n);
+  if (one_part) {
     whole_hi = bl;
   } else {
-    if (from > 0) scan(first, from, first.n), whole_lo = bl + 1;
-    if (to < last.n) scan(last, 0, to), whole_hi = bh;
+    if (from > 0) whole_lo = bl + 1;
+    if (to < last.n) whole_hi = bh;
   }
   size_t bi = whole_lo;
-  for (; bi < whole_hi && bi % kGroup != 0; ++bi) take(min_[bi], From::kBlock, bi);
-  for (; bi + kGroup <= whole_hi; bi += kGroup) take(group_min_[bi / kGroup], From::kGroup, bi / kGroup);
-  for (; bi < whole_hi; ++bi) take(min_[bi], From::kBlock, bi);
-  if (m.count != 1 || from_what == From::kKey) return m;
-  if (from_what == From::kGroup)
-    for (where *= kGroup; min_[where].ord != m.ord;) ++where;
-  const Block& b = block(where);
-  for (int p = 0; p < b.n; ++p)
-    if (b.o[p] == m.ord) m.key = b.k[p];
+  for (; bi < whole_hi && bi % kGroup != 0; ++bi) take(min_[bi]);
+  for (; bi + kGroup <= whole_hi; bi += kGroup) take(group_min_[bi / kGroup]);
+  for (; bi < whole_hi; ++bi) take(min_[bi]);
+  if (one_part) {
+    part(bl, from, to);
+  } else {
+    if (from > 0) part(bl, from, first.n);
+    if (to < last.n) part(bh, 0, to);
+  }
   return m;
 }
 
