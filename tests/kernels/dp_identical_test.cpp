@@ -1,0 +1,176 @@
+// tests/kernels/dp_identical_test.cpp — gap fills between identical sequences
+// (kernels/dp_identical.cpp): which tasks identical_fill answers, and that its answers
+// are every kernel's, every column and the cells count; and that the cpu backend, which
+// takes the shortcut, answers as the scalar backend, which does not.
+#include "../../kernels/dp_common.hpp"
+#include "../../kernels/dp_kernels.hpp"
+#include "support/dp.hpp"
+
+#include "../../src/io/task_file.hpp"
+
+#include <agatha/dp.hpp>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <string>
+
+namespace agatha {
+namespace {
+
+using kernels::identical_fill;
+
+void expect_same(const DpResult& want, const DpResult& got, const std::string& what) {
+  const auto a = io::format_answer(want), b = io::format_answer(got);
+  for (int k = 0; k < io::kTaskAnswerColumns; ++k) ASSERT_EQ(a[k], b[k]) << what << " column " << 15 + k;
+  ASSERT_EQ(want.cells, got.cells) << what;
+}
+
+DpTask fill_of(const std::vector<uint8_t>& q, const std::vector<uint8_t>& t, DpScoring sc, uint32_t flag, int w) {
+  DpTask task;
+  task.query = q, task.target = t;
+  task.scoring = sc;
+  task.flag = flag;
+  task.w = w;
+  task.zdrop = 400;
+  return task;
+}
+
+constexpr DpScoring kSchemes[] = {{2, 4, 1, 4, 2, 24, 1},   {1, 19, 1, 39, 3, 81, 1}, {1, 4, 1, 6, 2, 26, 1},
+                                  {2, 4, 1, 24, 1, 4, 2},   {3, 5, 1, 5, 1, 20, 1},   {1, 2, 1, 2, 1, 32, 1},
+                                  {10, 1, 1, 0, 1, 0, 1}};
+
+// Sequences where ties are everywhere (one base, two alternating, a short period) and
+// random ones, of lengths around the 16- and 64-cell blocks of the kernels.
+std::vector<std::vector<uint8_t>> sequences() {
+  std::mt19937_64 rng(5);
+  std::vector<std::vector<uint8_t>> out;
+  for (const size_t n : {1, 2, 3, 15, 16, 17, 63, 64, 65, 200, 321, 1000}) {
+    std::vector<uint8_t> s(n);
+    for (uint8_t& b : s) b = static_cast<uint8_t>(rng() % 4);
+    out.push_back(s);
+    out.emplace_back(n, uint8_t{2});
+    for (size_t i = 0; i < n; ++i) s[i] = static_cast<uint8_t>(i % 2);
+    out.push_back(s);
+    for (size_t i = 0; i < n; ++i) s[i] = static_cast<uint8_t>((i / 3) % 4 == 1 ? 3 : 0);
+    out.push_back(s);
+  }
+  return out;
+}
+
+struct PerTask {
+  const char* isa;
+  kernels::KernelFn fn;
+};
+
+class IdenticalFillKernel : public ::testing::TestWithParam<PerTask> {};
+
+TEST_P(IdenticalFillKernel, AnswersAsTheKernel) {
+  const PerTask k = GetParam();
+  const auto have = supported_isas();
+  if (std::string(k.isa) != "scalar" && std::find(have.begin(), have.end(), k.isa) == have.end())
+    GTEST_SKIP() << "this processor lacks " << k.isa;
+  kernels::Workspace ws;
+  int checked = 0;
+  for (const std::vector<uint8_t>& s : sequences())
+    for (const DpScoring& sc : kSchemes)
+      for (const uint32_t extra : {0u, dp_flag::kRight, dp_flag::kRevCigar, dp_flag::kScoreOnly, dp_flag::kMteQCell,
+                                   dp_flag::kRight | dp_flag::kRevCigar})
+        for (const int w : {-1, static_cast<int>(s.size()) - 1, static_cast<int>(s.size()) + 7, 500}) {
+          if (w >= 0 && w < static_cast<int>(s.size()) - 1) continue;
+          const DpTask task = fill_of(s, s, sc, dp_flag::kApproxMax | extra, w);
+          DpResult want, got;
+          k.fn(task, want, ws);
+          const std::string what = std::string(k.isa) + " n " + std::to_string(s.size()) + " a " +
+                                   std::to_string(sc.a) + " flag " + std::to_string(task.flag) + " w " +
+                                   std::to_string(w);
+          ASSERT_TRUE(identical_fill(task, &got)) << what;
+          expect_same(want, got, what);
+          ++checked;
+        }
+  EXPECT_GT(checked, 5000);
+}
+
+INSTANTIATE_TEST_SUITE_P(Isas, IdenticalFillKernel,
+                         ::testing::Values(PerTask{"scalar", kernels::extd2_scalar}, PerTask{"sse41", kernels::extd2_sse41},
+                                           PerTask{"avx2", kernels::extd2_avx2},
+                                           PerTask{"avx512", kernels::extd2_avx512}),
+                         [](const auto& info) { return std::string(info.param.isa); });
+
+// Everything that is not such a gap fill is left to the kernels, the result untouched.
+TEST(IdenticalFill, DeclinesOtherTasks) {
+  const std::vector<uint8_t> s = test::encode("ACGTTGCAACGGTACCATGA");
+  const DpTask base = fill_of(s, s, kSchemes[0], dp_flag::kApproxMax, -1);
+  DpResult res;
+  ASSERT_TRUE(identical_fill(base, nullptr));
+  ASSERT_TRUE(identical_fill(base, &res));
+  EXPECT_EQ(res.score, 40);
+  EXPECT_EQ(test::cigar_text(res.cigar), "20M");
+  const auto declines = [&](const DpTask& t, const char* why) {
+    DpResult r;
+    r.score = 12345;
+    EXPECT_FALSE(identical_fill(t, &r)) << why;
+    EXPECT_FALSE(identical_fill(t, nullptr)) << why;
+    EXPECT_EQ(r.score, 12345) << why;
+  };
+  std::vector<uint8_t> other = s;
+  other[7] = static_cast<uint8_t>((other[7] + 1) % 4);
+  declines(fill_of(s, other, kSchemes[0], dp_flag::kApproxMax, -1), "a substitution");
+  const std::vector<uint8_t> with_n = test::encode("ACGTTGCAACNGTACCATGA");
+  declines(fill_of(with_n, with_n, kSchemes[0], dp_flag::kApproxMax, -1), "an N on both");
+  const std::vector<uint8_t> shorter(s.begin(), s.end() - 1);
+  declines(fill_of(shorter, s, kSchemes[0], dp_flag::kApproxMax, -1), "unequal lengths");
+  const std::vector<uint8_t> none;
+  declines(fill_of(none, none, kSchemes[0], dp_flag::kApproxMax, -1), "empty");
+  declines(fill_of(s, s, kSchemes[0], dp_flag::kApproxMax, 18), "a band narrower than the matrix");
+  for (const uint32_t flag : {0u, dp_flag::kApproxMax | dp_flag::kApproxDrop, dp_flag::kApproxMax | dp_flag::kExtzOnly,
+                              dp_flag::kApproxMax | dp_flag::kSingleAffine, dp_flag::kApproxMax | dp_flag::kSplice})
+    declines(fill_of(s, s, kSchemes[0], flag, -1), ("flag " + std::to_string(flag)).c_str());
+  DpScoring sc = kSchemes[0];
+  sc.transition = 1;  // scored from the whole matrix (generic)
+  declines(fill_of(s, s, sc, dp_flag::kApproxMax, -1), "generic scoring");
+  sc = kSchemes[0], sc.a = 0;
+  declines(fill_of(s, s, sc, dp_flag::kApproxMax, -1), "a match that scores nothing");
+  sc = kSchemes[0], sc.e = 0, sc.q = 0;
+  declines(fill_of(s, s, sc, dp_flag::kApproxMax, -1), "a free gap");
+}
+
+// The cpu backend answers identical gap fills itself (per task and in its batches); the
+// scalar backend runs its kernel on them. Mixed with other tasks, in rounds and inline.
+TEST(IdenticalFill, CpuBackendAnswersAsScalar) {
+  std::mt19937_64 rng(9);
+  std::vector<std::vector<uint8_t>> seqs;
+  std::vector<DpTask> tasks;
+  for (int i = 0; i < 400; ++i) {
+    std::vector<uint8_t> t(1 + rng() % 300);
+    for (uint8_t& b : t) b = static_cast<uint8_t>(rng() % 4);
+    std::vector<uint8_t> q = t;
+    if (i % 3 == 0) q[rng() % q.size()] ^= 1;  // a third differ by one base
+    seqs.push_back(q), seqs.push_back(t);
+  }
+  for (size_t i = 0; i < seqs.size(); i += 2)
+    tasks.push_back(fill_of(seqs[i], seqs[i + 1], kSchemes[i / 2 % 3], dp_flag::kApproxMax | (i % 4 ? 0 : dp_flag::kRight), -1));
+  const auto scalar = test::try_backend("scalar");
+  std::vector<DpResult> want(tasks.size());
+  scalar->run(tasks, want);
+  int cpu = 0;
+  for (const std::string& name : test::all_backends()) {
+    if (name.rfind("cpu-", 0) != 0) continue;
+    const auto b = test::try_backend(name, 2);
+    if (!b) continue;
+    ++cpu;
+    std::vector<DpResult> got(tasks.size());
+    b->run(tasks, got);
+    for (size_t i = 0; i < tasks.size(); ++i) expect_same(want[i], got[i], name + " run, task " + std::to_string(i));
+    for (size_t i = 0; i < tasks.size(); ++i) {
+      DpResult one;
+      b->compute_inline(static_cast<int>(i % 2), tasks[i], one);
+      expect_same(want[i], one, name + " inline, task " + std::to_string(i));
+    }
+  }
+  if (cpu == 0) GTEST_SKIP() << "no SIMD instruction set for the cpu backend";
+}
+
+}  // namespace
+}  // namespace agatha
