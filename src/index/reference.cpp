@@ -18,10 +18,14 @@ uint32_t Reference::add(std::string name, std::string_view bases) {
   by_name_.emplace(name, rid);
   seqs_.push_back({std::move(name), total_, static_cast<uint32_t>(bases.size())});
   packed_.resize((total_ + bases.size() + 1) / 2, 0);
-  for (char c : bases) {
-    packed_[total_ >> 1] |= static_cast<uint8_t>(nt4(c) << ((total_ & 1) << 2));
-    ++total_;
-  }
+  size_t i = 0;
+  if ((total_ & 1) && i < bases.size()) packed_[total_ >> 1] |= static_cast<uint8_t>(nt4(bases[i++]) << 4);
+  // Then two bases to a byte, low nibble first (the byte after an odd end keeps its zero
+  // high nibble).
+  uint8_t* out = packed_.data() + ((total_ + i) >> 1);
+  for (; i + 2 <= bases.size(); i += 2) *out++ = static_cast<uint8_t>(nt4(bases[i]) | nt4(bases[i + 1]) << 4);
+  if (i < bases.size()) *out = nt4(bases[i]);
+  total_ += bases.size();
   return rid;
 }
 
