@@ -10,6 +10,8 @@
 
 #include "../../src/index/index.hpp"
 
+#include <agatha/nt4.hpp>
+
 namespace agatha::index {
 namespace {
 
@@ -56,6 +58,28 @@ TEST(Reference, FetchOfAnyRangeIsTheBasesOneByOne) {
         for (uint32_t i = st; i < en; ++i) ASSERT_EQ(got[i - st], ref.base(rid, i)) << rid << " " << st << " " << en;
         ASSERT_EQ(got[en - st], 99) << "wrote past the range";
       }
+  }
+}
+
+// Sequences of odd and even lengths one after another (each starting at an odd or even
+// offset of the packed storage): every base reads back as its input letter's code.
+TEST(Reference, EveryBaseIsItsLettersCode) {
+  AlignOptions opt;
+  opt.k = 5, opt.w = 3;
+  std::mt19937 rng(7);
+  std::vector<std::pair<std::string, std::string>> seqs;
+  for (const int len : {1, 3, 2, 37, 64, 101, 5, 1}) {
+    std::string s;
+    for (int i = 0; i < len; ++i) s += "ACGTNacgtnRY"[rng() % 12];
+    seqs.push_back({"s" + std::to_string(seqs.size()), s});
+  }
+  const auto idx = MinimizerIndex::build(seqs, opt);
+  const Reference& ref = idx.reference();
+  ASSERT_EQ(ref.size(), seqs.size());
+  for (uint32_t rid = 0; rid < ref.size(); ++rid) {
+    const std::string& s = seqs[rid].second;
+    ASSERT_EQ(ref.seq(rid).len, s.size());
+    for (uint32_t i = 0; i < s.size(); ++i) ASSERT_EQ(ref.base(rid, i), nt4(s[i])) << rid << " " << i;
   }
 }
 
