@@ -51,14 +51,14 @@ inline constexpr int kBatchMaxLen = 320;
 // with equal keys.
 [[nodiscard]] bool batch_task(const DpTask& task, uint64_t& key);
 
-// A gap fill between identical sequences (dp_identical.cpp): a full-band ksw_extd2 task
-// with KSW_EZ_APPROX_MAX and no APPROX_DROP, EXTZ_ONLY or splicing, whose query and
-// target are the same bases (no N), with a scoring where a match outscores every other
-// pair and every gap costs. Then the result is true and *res (unless res is null) what
-// extd2_* would give: one M operation, the score of the matches (see dp_identical.cpp
-// for ksw2's offset when the gap pieces come costlier first). Else it is false and
-// *res untouched.
-[[nodiscard]] bool identical_fill(const DpTask& task, DpResult* res);
+// A gap fill whose best path is the diagonal (dp_diagonal.cpp): a full-band ksw_extd2
+// task with KSW_EZ_APPROX_MAX and no APPROX_DROP, EXTZ_ONLY or splicing, whose query and
+// target have one length, scored so that no pair beats a match and every gap costs, where
+// the diagonal's pairs lose less against all matches than a match and two one-base gaps
+// are worth. Then the result is true and *res (unless res is null) what extd2_* would
+// give: one M operation, the diagonal's score (see dp_diagonal.cpp for ksw2's offset
+// when the gap pieces come costlier first). Else it is false and *res untouched.
+[[nodiscard]] bool diagonal_fill(const DpTask& task, DpResult* res);
 
 // Single-affine tasks (flag has dp_flag::kSingleAffine), for every backend.
 void extz2_scalar(const DpTask& task, DpResult& res, Workspace& ws);

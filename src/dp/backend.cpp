@@ -47,10 +47,10 @@ std::string oracle_note(const std::string& backend) {
 // fn computes ksw_extd2 tasks, splice_fn the splice (ksw_exts2) tasks. Tasks fn's fast
 // arithmetic does not hold (dp_task_on_oracle: single-affine tasks, scorings whose 8-bit
 // differences wrap) go to the scalar kernels, which follow ksw2's arithmetic exactly,
-// with a note the first time when fn is not itself the scalar kernel. Gap fills between
-// identical sequences take no kernel (kernels::identical_fill gives the kernels' answer),
-// except on the scalar backend. One workspace per thread: run() uses them on threads of
-// its own, compute_inline on its callers'.
+// with a note the first time when fn is not itself the scalar kernel. Gap fills whose
+// best path is the diagonal take no kernel (kernels::diagonal_fill gives the kernels'
+// answer), except on the scalar backend. One workspace per thread: run() uses them on
+// threads of its own, compute_inline on its callers'.
 class CpuBackend final : public DpBackend {
  public:
   CpuBackend(std::string name, kernels::KernelFn fn, kernels::KernelFn splice_fn, int threads,
@@ -106,7 +106,7 @@ class CpuBackend final : public DpBackend {
 
  private:
   void run_one(const DpTask& task, DpResult& res, kernels::Workspace& ws) {
-    if (shortcut_ && kernels::identical_fill(task, &res)) return;
+    if (shortcut_ && kernels::diagonal_fill(task, &res)) return;
     const bool splice = (task.flag & dp_flag::kSplice) != 0;
     if (!dp_task_on_oracle(task)) return (splice ? splice_fn_ : fn_)(task, res, ws);
     if (fn_ != kernels::extd2_scalar && log_) std::call_once(noted_, [this] { log_(oracle_note(name_)); });
@@ -133,7 +133,7 @@ class CpuBackend final : public DpBackend {
     std::vector<std::pair<std::array<uint64_t, 3>, uint32_t>> batchable;  // (key, longer side, shorter side), task
     for (size_t i = 0; i < tasks.size(); ++i) {
       const DpTask& t = tasks[i];
-      if (shortcut_ && kernels::identical_fill(t, nullptr)) {  // no matrix: a unit of its own, cheap
+      if (shortcut_ && kernels::diagonal_fill(t, nullptr)) {  // no matrix: a unit of its own, cheap
         units.push_back({t.query.size(), static_cast<uint32_t>(i), 1, false});
         continue;
       }
@@ -192,8 +192,8 @@ class CpuBackend final : public DpBackend {
 
   std::string name_;
   kernels::KernelFn fn_, splice_fn_;
-  // Gap fills between identical sequences answered without their matrix
-  // (kernels::identical_fill); not by the scalar backend, the oracle that computes all.
+  // Gap fills whose best path is the diagonal answered without their matrix
+  // (kernels::diagonal_fill); not by the scalar backend, the oracle that computes all.
   bool shortcut_ = fn_ != kernels::extd2_scalar;
   kernels::BatchFn batch_fn_ = nullptr;
   int lanes_ = 0;
