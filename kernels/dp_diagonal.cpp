@@ -23,8 +23,8 @@
 namespace agatha::kernels {
 
 bool diagonal_fill(const DpTask& task, DpResult* res) {
-  constexpr uint32_t kAllowed = dp_flag::kApproxMax | dp_flag::kRight | dp_flag::kRevCigar | dp_flag::kScoreOnly |
-                                dp_flag::kMteQCell;
+  constexpr uint32_t kAllowed =
+      dp_flag::kApproxMax | dp_flag::kRight | dp_flag::kRevCigar | dp_flag::kScoreOnly | dp_flag::kMteQCell;
   if (!(task.flag & dp_flag::kApproxMax) || (task.flag & ~kAllowed)) return false;
   const size_t n = task.query.size();
   if (n == 0 || task.target.size() != n || dp_task_on_oracle(task)) return false;

@@ -38,8 +38,8 @@ DpTask fill_of(const std::vector<uint8_t>& q, const std::vector<uint8_t>& t, DpS
   return task;
 }
 
-constexpr DpScoring kSchemes[] = {{2, 4, 1, 4, 2, 24, 1},   {1, 19, 1, 39, 3, 81, 1}, {1, 4, 1, 6, 2, 26, 1},
-                                  {2, 4, 1, 24, 1, 4, 2},   {3, 5, 1, 5, 1, 20, 1},   {1, 2, 1, 2, 1, 32, 1},
+constexpr DpScoring kSchemes[] = {{2, 4, 1, 4, 2, 24, 1}, {1, 19, 1, 39, 3, 81, 1}, {1, 4, 1, 6, 2, 26, 1},
+                                  {2, 4, 1, 24, 1, 4, 2}, {3, 5, 1, 5, 1, 20, 1},   {1, 2, 1, 2, 1, 32, 1},
                                   {10, 1, 1, 0, 1, 0, 1}};
 
 // Sequences where ties are everywhere (one base, two alternating, a short period) and
@@ -88,8 +88,8 @@ TEST_P(DiagonalFillKernel, AnswersAsTheKernel) {
           t[at] = static_cast<uint8_t>((t[at] + 1 + rng() % 3) % 4);
       }
       for (const DpScoring& sc : kSchemes)
-        for (const uint32_t extra : {0u, dp_flag::kRight, dp_flag::kRevCigar, dp_flag::kScoreOnly,
-                                     dp_flag::kMteQCell, dp_flag::kRight | dp_flag::kRevCigar})
+        for (const uint32_t extra : {0u, dp_flag::kRight, dp_flag::kRevCigar, dp_flag::kScoreOnly, dp_flag::kMteQCell,
+                                     dp_flag::kRight | dp_flag::kRevCigar})
           for (const int w : {-1, static_cast<int>(s.size()) - 1, static_cast<int>(s.size()) + 7, 500}) {
             if (w >= 0 && w < static_cast<int>(s.size()) - 1) continue;
             const DpTask task = fill_of(q, t, sc, dp_flag::kApproxMax | extra, w);
@@ -135,14 +135,14 @@ TEST(DiagonalFill, TakesWhatTheBoundAllows) {
     DpScoring sc;
     int subs, ns;
     bool taken;
-  } cases[] = {{ksw, 2, 0, true},   {ksw, 1, 2, true},   {ksw, 0, 4, true},   {ksw, 3, 0, false},
-               {ksw, 2, 1, false},  {ksw, 0, 5, false},  {asm5, 4, 0, true},  {asm5, 5, 0, false}};
+  } cases[] = {{ksw, 2, 0, true},  {ksw, 1, 2, true},  {ksw, 0, 4, true},  {ksw, 3, 0, false},
+               {ksw, 2, 1, false}, {ksw, 0, 5, false}, {asm5, 4, 0, true}, {asm5, 5, 0, false}};
   kernels::Workspace ws;
   for (const auto& c : cases) {
     const std::vector<uint8_t> t = with(c.subs, c.ns);
     const DpTask task = fill_of(base, t, c.sc, dp_flag::kApproxMax, -1);
-    const std::string what = "a " + std::to_string(c.sc.a) + " subs " + std::to_string(c.subs) + " Ns " +
-                             std::to_string(c.ns);
+    const std::string what =
+        "a " + std::to_string(c.sc.a) + " subs " + std::to_string(c.subs) + " Ns " + std::to_string(c.ns);
     DpResult want, got;
     ASSERT_EQ(diagonal_fill(task, &got), c.taken) << what;
     if (!c.taken) continue;
@@ -153,8 +153,8 @@ TEST(DiagonalFill, TakesWhatTheBoundAllows) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Isas, DiagonalFillKernel,
-                         ::testing::Values(PerTask{"scalar", kernels::extd2_scalar}, PerTask{"sse41", kernels::extd2_sse41},
-                                           PerTask{"avx2", kernels::extd2_avx2},
+                         ::testing::Values(PerTask{"scalar", kernels::extd2_scalar},
+                                           PerTask{"sse41", kernels::extd2_sse41}, PerTask{"avx2", kernels::extd2_avx2},
                                            PerTask{"avx512", kernels::extd2_avx512}),
                          [](const auto& info) { return std::string(info.param.isa); });
 
@@ -208,7 +208,8 @@ TEST(DiagonalFill, CpuBackendAnswersAsScalar) {
     seqs.push_back(q), seqs.push_back(t);
   }
   for (size_t i = 0; i < seqs.size(); i += 2)
-    tasks.push_back(fill_of(seqs[i], seqs[i + 1], kSchemes[i / 2 % 3], dp_flag::kApproxMax | (i % 4 ? 0 : dp_flag::kRight), -1));
+    tasks.push_back(
+        fill_of(seqs[i], seqs[i + 1], kSchemes[i / 2 % 3], dp_flag::kApproxMax | (i % 4 ? 0 : dp_flag::kRight), -1));
   const auto scalar = test::try_backend("scalar");
   std::vector<DpResult> want(tasks.size());
   scalar->run(tasks, want);

@@ -301,8 +301,7 @@ TEST(ChainRmq, TiedRangeMinimaTakeKrmqsAnswer) {
   // A band of 2000 admits every near predecessor (within 1000 on both sequences); one of
   // 30 rejects those off the diagonal by more.
   for (const int bw : {2000, 30})
-    for (const GapPenalty pen :
-         {GapPenalty{0.0f, 0.0f}, GapPenalty{0.5f, 0.0f}, GapPenalty{0.8f * 0.01f * 15, 0.0f}})
+    for (const GapPenalty pen : {GapPenalty{0.0f, 0.0f}, GapPenalty{0.5f, 0.0f}, GapPenalty{0.8f * 0.01f * 15, 0.0f}})
       for (const int step : {1, 3, 20}) {
         const std::vector<Anchor> a = rmq_test_anchors(40 + static_cast<uint64_t>(step), step);
         const Chains want = chain_rmq(a, 10000, 1000, bw, 25, 100000, 3, 40, pen, true, 1, true);
