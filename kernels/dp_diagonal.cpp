@@ -13,8 +13,8 @@
 // score, whatever way it took — is the diagonal's score (less ksw2's first-row offset,
 // below). What the kernels report besides comes from the band alone (the cells count)
 // or stays at its start value (no APPROX_DROP: no maximum is tracked; a global fill
-// tracks no ends). Gap fills between identical or nearly identical sequences (assembly
-// contigs, HiFi reads) are mostly of this kind.
+// tracks no ends). Most gap fills of a genome against a close copy (asm5) are of this
+// kind; in reads, whose errors include indels, few are.
 #include <agatha/cigar.hpp>
 
 #include "dp_common.hpp"
