@@ -299,23 +299,30 @@ int32_t pair_score(const Anchor& ai, const Anchor& aj, const PairLimits& lim, Ga
 
 namespace {
 
-// pair_score_simple, inlined into chain_rmq's walk over near predecessors.
-[[gnu::always_inline]] inline int32_t score_simple(const Anchor& ai, const Anchor& aj, GapPenalty pen, bool* exact,
-                                                   int32_t* width) {
+// pair_score_simple in two steps, inlined into chain_rmq's walk over near predecessors:
+// the pair's geometry and its score before the gap penalty, then the penalty.
+struct SimplePair {
+  int32_t dq, dd, dg, q_span;
+  int32_t base() const { return std::min(q_span, dg); }  // the score before the penalty
+};
+[[gnu::always_inline]] inline SimplePair simple_pair(const Anchor& ai, const Anchor& aj) {
   const int32_t dq = static_cast<int32_t>(ai.y) - static_cast<int32_t>(aj.y);
   const int32_t dr = static_cast<int32_t>(ai.x - aj.x);
-  const int32_t dd = dr > dq ? dr - dq : dq - dr;
-  *width = dd;
-  const int32_t dg = std::min(dr, dq);
-  const int32_t q_span = anchor_span(aj);
-  int32_t sc = std::min(q_span, dg);
-  if (exact) *exact = dd == 0 && dg <= q_span;
-  if (dd != 0 || dq > q_span) {  // sic: dq here where the DP pass tests dg
-    const float lin_pen = pen.gap * static_cast<float>(dd) + pen.skip * static_cast<float>(dg);
-    const float log_pen = dd >= 1 ? fast_log2(static_cast<float>(dd + 1)) : 0.0f;
-    sc -= static_cast<int>(lin_pen + 0.5f * log_pen);
-  }
-  return sc;
+  return {dq, dr > dq ? dr - dq : dq - dr, std::min(dr, dq), anchor_span(aj)};
+}
+// Not negative when pen's parts are not.
+[[gnu::always_inline]] inline int32_t simple_penalty(const SimplePair& g, GapPenalty pen) {
+  if (g.dd == 0 && g.dq <= g.q_span) return 0;  // sic: dq here where the DP pass tests dg
+  const float lin_pen = pen.gap * static_cast<float>(g.dd) + pen.skip * static_cast<float>(g.dg);
+  const float log_pen = g.dd >= 1 ? fast_log2(static_cast<float>(g.dd + 1)) : 0.0f;
+  return static_cast<int>(lin_pen + 0.5f * log_pen);
+}
+[[gnu::always_inline]] inline int32_t score_simple(const Anchor& ai, const Anchor& aj, GapPenalty pen, bool* exact,
+                                                   int32_t* width) {
+  const SimplePair g = simple_pair(ai, aj);
+  *width = g.dd;
+  if (exact) *exact = g.dd == 0 && g.dg <= g.q_span;
+  return g.base() - simple_penalty(g, pen);
 }
 
 }  // namespace
@@ -473,19 +480,14 @@ void chain_rmq_block(const std::vector<Anchor>& a, int64_t b, int64_t e, int max
         for (KeyBlocks::Cursor c = inner.floor(RmqTree::make_key(yi - 1, n)); c.valid(); c.prev()) {
           if (RmqTree::key_y(c.key()) < yi - max_dist_inner) break;
           j = RmqTree::key_i(c.key());
-          if (bounded) {
-            // f[j] plus score_simple's score before its penalty bounds the pair's score;
-            // where that bound cannot beat max_f, chain_take's step does not depend on
-            // the score, so the penalty's float arithmetic is spared.
-            const int32_t dq = yi - static_cast<int32_t>(a[j].y), dr = static_cast<int32_t>(a[i].x - a[j].x);
-            if ((dr > dq ? dr - dq : dq - dr) > bw) continue;
-            sc = dp.f[j] + std::min(anchor_span(a[j]), std::min(dr, dq));
-            if (sc > best.max_f) sc = dp.f[j] + score_simple(a[i], a[j], pen, nullptr, &width);
-            if (dp.take(i, j, sc, best, max_skip)) break;
-          } else {
-            sc = dp.f[j] + score_simple(a[i], a[j], pen, nullptr, &width);
-            if (width <= bw && dp.take(i, j, sc, best, max_skip)) break;
-          }
+          const SimplePair g = simple_pair(a[i], a[j]);
+          if (g.dd > bw) continue;  // outside the band: no step of chain_take
+          // With `bounded`, f[j] plus the score before the penalty bounds the pair's
+          // score; where that cannot beat max_f, chain_take's step does not depend on the
+          // score, so the penalty's float arithmetic is spared.
+          sc = dp.f[j] + g.base();
+          if (!bounded || sc > best.max_f) sc -= simple_penalty(g, pen);
+          if (dp.take(i, j, sc, best, max_skip)) break;
         }
       }
     }
