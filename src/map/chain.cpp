@@ -441,7 +441,7 @@ void chain_rmq_block(const std::vector<Anchor>& a, int64_t b, int64_t e, int max
   const auto no_pri = [](int64_t) { return int64_t{0}; };
   // With penalties that are not negative, score_simple never exceeds the score it starts
   // from, min(span of j, dr, dq): the near-predecessor walk below uses that bound.
-  const bool bounded = !literal && pen.gap >= 0 && pen.skip >= 0;
+  const bool bounded = pen.gap >= 0 && pen.skip >= 0;
   // The tree holds the anchors of a window, at most cap_size + 1 after the evictions
   // (more only for the moment between a run of insertions and the evictions that follow
   // it, when the pool grows as a vector does), not the whole block.
@@ -480,6 +480,11 @@ void chain_rmq_block(const std::vector<Anchor>& a, int64_t b, int64_t e, int max
         for (KeyBlocks::Cursor c = inner.floor(RmqTree::make_key(yi - 1, n)); c.valid(); c.prev()) {
           if (RmqTree::key_y(c.key()) < yi - max_dist_inner) break;
           j = RmqTree::key_i(c.key());
+          if (literal) {  // the oracle: every pair scored in full, as mg_lchain_rmq does
+            sc = dp.f[j] + score_simple(a[i], a[j], pen, nullptr, &width);
+            if (width <= bw && dp.take(i, j, sc, best, max_skip)) break;
+            continue;
+          }
           const SimplePair g = simple_pair(a[i], a[j]);
           if (g.dd > bw) continue;  // outside the band: no step of chain_take
           // With `bounded`, f[j] plus the score before the penalty bounds the pair's
