@@ -180,8 +180,7 @@ class DpBatch : public ::testing::TestWithParam<IsaKernel> {};
 // batch computes the largest matrix in it), each answer the scalar kernel's.
 TEST_P(DpBatch, AnswersAsTheScalarKernel) {
   const IsaKernel k = GetParam();
-  const auto have = supported_isas();
-  if (std::find(have.begin(), have.end(), k.isa) == have.end()) GTEST_SKIP() << "this processor lacks " << k.isa;
+  if (!test::isa_runs(k.isa)) GTEST_SKIP() << "this processor lacks " << k.isa;
   GapFills gen(0xba7c4001);
   std::mt19937_64 rng(7);
   kernels::Workspace ws, ws_oracle;
@@ -274,9 +273,7 @@ class SharedWorkspace : public ::testing::TestWithParam<PerTaskKernels> {};
 
 TEST_P(SharedWorkspace, GapFillAfterALongerSpliceTask) {
   const PerTaskKernels k = GetParam();
-  const auto have = supported_isas();
-  if (std::string(k.isa) != "scalar" && std::find(have.begin(), have.end(), k.isa) == have.end())
-    GTEST_SKIP() << "this processor lacks " << k.isa;
+  if (!test::isa_runs(k.isa)) GTEST_SKIP() << "this processor lacks " << k.isa;
   std::mt19937_64 rng(31);
   auto bases = [&rng](size_t n) {
     std::vector<uint8_t> v(n);

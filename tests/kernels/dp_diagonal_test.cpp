@@ -69,9 +69,7 @@ class DiagonalFillKernel : public ::testing::TestWithParam<PerTask> {};
 
 TEST_P(DiagonalFillKernel, AnswersAsTheKernel) {
   const PerTask k = GetParam();
-  const auto have = supported_isas();
-  if (std::string(k.isa) != "scalar" && std::find(have.begin(), have.end(), k.isa) == have.end())
-    GTEST_SKIP() << "this processor lacks " << k.isa;
+  if (!test::isa_runs(k.isa)) GTEST_SKIP() << "this processor lacks " << k.isa;
   kernels::Workspace ws;
   std::mt19937_64 rng(17);
   int identical = 0, substituted = 0, declined = 0;

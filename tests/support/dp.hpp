@@ -18,6 +18,10 @@ const std::vector<std::string>& all_backends();
 // The backend, or nullptr when this processor cannot run it (the caller skips).
 std::unique_ptr<DpBackend> try_backend(const std::string& name, int threads = 1);
 
+// Whether this processor runs the per-task kernels of `isa` ("scalar" always; "sse41",
+// "avx2", "avx512" where supported_isas() lists it).
+bool isa_runs(const std::string& isa);
+
 // Letters to codes 0..4 (minimap2's seq_nt4_table), and codes back to "ACGTN".
 std::vector<uint8_t> encode(const std::string& s);
 std::string decode(const std::vector<uint8_t>& codes);
