@@ -101,7 +101,7 @@ int ll_i16(const uint8_t* qs, int ql, const uint8_t* ts, int tl, const AlignOpti
 int seed_ext_score(const AlignOptions& opt, const index::MinimizerIndex& idx, const ReadCodes& read, const Anchor& a) {
   const uint32_t rid = static_cast<uint32_t>(map::anchor_rid(a));
   const int32_t rlen = static_cast<int32_t>(idx.reference().seq(rid).len);
-  const int32_t qlen = static_cast<int32_t>(read.fwd.size());
+  const int32_t qlen = static_cast<int32_t>(read.size());
   const int32_t span = aspan(a), ext = opt.anchor_ext_len;
   int32_t re = static_cast<int32_t>(static_cast<uint32_t>(a.x) + 1), rs = re - span;
   int32_t qe = static_cast<int32_t>(static_cast<uint32_t>(a.y) + 1), qs = qe - span;
@@ -123,16 +123,37 @@ DpResult reset_result() {
 
 }  // namespace
 
-ReadCodes::ReadCodes(std::string_view seq, int threads) : fwd(seq.size()), rev(seq.size()) {
-  const size_t n = seq.size();
-  // Pieces of at least 1 Mb (the pages are first touched by the thread that fills them).
-  const size_t pieces = std::clamp<size_t>(n >> 20, 1, static_cast<size_t>(std::max(1, threads)));
-  util::parallel_for(pieces, static_cast<int>(pieces), [&](size_t k, int) {
-    for (size_t i = n * k / pieces, e = n * (k + 1) / pieces; i < e; ++i) {
-      const uint8_t c = nt4(seq[i]);
-      fwd[i] = c, rev[n - 1 - i] = complement(c);
-    }
+ReadCodes::ReadCodes(std::string_view seq, int threads) : lazy_(std::make_unique<Lazy>()) {
+  lazy_->seq = seq;
+  lazy_->threads = std::max(1, threads);
+}
+
+ReadCodes::ReadCodes(std::string&& seq, int threads) : lazy_(std::make_unique<Lazy>()) {
+  lazy_->owned = std::move(seq);
+  lazy_->seq = lazy_->owned;
+  lazy_->threads = std::max(1, threads);
+}
+
+const ReadCodes::Codes& ReadCodes::strand(bool reverse) const {
+  Lazy& z = *lazy_;
+  const size_t s = reverse != z.flipped ? 1 : 0;
+  std::call_once(z.once[s], [&] {
+    const std::string_view seq = z.seq;
+    const size_t n = seq.size();
+    Codes& out = z.codes[s];
+    out.resize(n);
+    // Pieces of at least 1 Mb (the pages are first touched by the thread that fills them).
+    const size_t pieces = std::clamp<size_t>(n >> 20, 1, static_cast<size_t>(z.threads));
+    util::parallel_for(pieces, static_cast<int>(pieces), [&](size_t k, int) {
+      const size_t b = n * k / pieces, e = n * (k + 1) / pieces;
+      if (s == 0)
+        for (size_t i = b; i < e; ++i) out[i] = nt4(seq[i]);
+      else
+        for (size_t i = b; i < e; ++i) out[n - 1 - i] = complement(nt4(seq[i]));
+    });
+    z.ready[s].store(true, std::memory_order_release);
   });
+  return z.codes[s];
 }
 
 std::vector<Anchor> squeeze_anchors(std::vector<Region>& regs, const std::vector<Anchor>& a) {
@@ -655,7 +676,7 @@ RegionAlignment align_one(const AlignOptions& opt, const index::MinimizerIndex& 
   if (r.cnt == 0) return out;
   Anchor* a = av.data();
   const int32_t n_a = static_cast<int32_t>(av.size());
-  const int32_t qlen = static_cast<int32_t>(read.fwd.size());
+  const int32_t qlen = static_cast<int32_t>(read.size());
   const uint32_t rid = static_cast<uint32_t>(map::anchor_rid(a[r.as]));
   const bool rev = map::anchor_reverse(a[r.as]);
   // --qstrand: the read on its own strand against the reference's strand of the region
@@ -851,7 +872,7 @@ RegionAlignment align_region(const AlignOptions& opt, const index::MinimizerInde
     SplitOff p[2];
     RegionAlignment al[2];
     al[0] = align_one(opt, idx, read, s[0], inv_zdrop, av, dp, junctions, {true, false}, p[0]);
-    const int32_t qlen = static_cast<int32_t>(read.fwd.size());
+    const int32_t qlen = static_cast<int32_t>(read.size());
     // --sr=rna (2.31): a region whose chain and first alignment are ungapped and the
     // alignment covers the whole read has no intron to orient: the first strand is kept,
     // with no transcript strand, and the second is not tried.
@@ -906,7 +927,7 @@ bool align_inversion(const AlignOptions& opt, const index::MinimizerIndex& idx, 
   if (r1.id != r1.parent && r1.parent != map::kParentTmpPri) return false;
   if (r2.id != r2.parent && r2.parent != map::kParentTmpPri) return false;
   if (r1.rid != r2.rid || r1.rev != r2.rev) return false;
-  const int32_t qlen = static_cast<int32_t>(read.fwd.size());
+  const int32_t qlen = static_cast<int32_t>(read.size());
   const int ql = r1.rev ? r1.qs - r2.qe : r2.qs - r1.qe;
   const int tl = r2.rs - r1.re;
   if (ql < opt.min_chain_score || ql > opt.max_gap) return false;
@@ -914,7 +935,7 @@ bool align_inversion(const AlignOptions& opt, const index::MinimizerIndex& idx, 
   std::vector<uint8_t> tseq(static_cast<size_t>(tl));
   idx.reference().fetch(static_cast<uint32_t>(r1.rid), static_cast<uint32_t>(r1.re), static_cast<uint32_t>(r2.rs),
                         tseq.data());
-  const uint8_t* q0 = r1.rev ? read.fwd.data() + r2.qe : read.rev.data() + (qlen - r2.qs);
+  const uint8_t* q0 = r1.rev ? read.strand(false).data() + r2.qe : read.strand(true).data() + (qlen - r2.qs);
   std::vector<uint8_t> qrev(q0, q0 + ql), trev(tseq);
   std::reverse(qrev.begin(), qrev.end());
   std::reverse(trev.begin(), trev.end());
@@ -1115,7 +1136,7 @@ void align_skeleton(const AlignOptions& opt, const index::MinimizerIndex& idx, c
   // A pass on provisional answers is discarded (dp_rounds.hpp), and its regions have no
   // statistics (align_one): the clean-up is left to the pass on real answers.
   if (dp.provisional_count() > 0) return;
-  const int qlen = static_cast<int>(read.fwd.size());
+  const int qlen = static_cast<int>(read.size());
   map::filter_regions(opt, qlen, regs);
   // Not with sr or --sr=rna; with --split-prefix, at the merge; 2.31 not with the
   // all-chains (ava) presets either.

@@ -41,7 +41,10 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -157,13 +160,41 @@ struct RegionAlignment {
   int32_t dp_max_adjust = 0;
 };
 
-// The read's codes on both strands (qseq0[0] forward, qseq0[1] reverse complement),
-// made once per read; a chromosome-length read's in pieces on up to `threads` threads.
-struct ReadCodes {
+// The read's codes on each strand (mm_align_skeleton's qseq0[0] forward, qseq0[1] the
+// reverse complement). A strand is encoded the first time any thread asks for it, a
+// chromosome-length read's in pieces on up to `threads` threads: a query aligned on one
+// strand only (most contigs of an assembly against a close genome) holds one byte a
+// base, not two.
+class ReadCodes {
+ public:
   using Codes = util::UninitVector<uint8_t>;
-  Codes fwd, rev;
+  // The codes of `seq`, which must outlive them (its strands are read from it when first
+  // asked for).
   explicit ReadCodes(std::string_view seq, int threads = 1);
-  const Codes& strand(bool r) const { return r ? rev : fwd; }
+  // The codes of `seq`, held by the codes.
+  explicit ReadCodes(std::string&& seq, int threads = 1);
+  size_t size() const { return lazy_->seq.size(); }
+  // The read (reverse = false) or its reverse complement; built on the first call.
+  const Codes& strand(bool reverse) const;
+  // Whether strand(reverse) has been built (by any thread).
+  bool built(bool reverse) const {
+    return lazy_->ready[reverse != lazy_->flipped ? 1 : 0].load(std::memory_order_acquire);
+  }
+  // From now on the read is the reverse complement of the sequence the codes were made
+  // of (a segment aligned reverse-complemented, back on its own strand).
+  void flip() { lazy_->flipped = !lazy_->flipped; }
+
+ private:
+  struct Lazy {
+    std::string owned;
+    std::string_view seq;
+    int threads = 1;
+    bool flipped = false;
+    std::once_flag once[2];
+    std::atomic<bool> ready[2] = {false, false};
+    Codes codes[2];  // of seq: [0] forward, [1] reverse complement
+  };
+  std::unique_ptr<Lazy> lazy_;  // (a unique_ptr: std::once_flag does not move)
 };
 
 // mm_squeeze_a: keeps only the anchors the regions refer to, in array order, and

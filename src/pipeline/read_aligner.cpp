@@ -24,7 +24,8 @@ ReadAligner::ReadAligner(const ReadMapper& mapper, const AlignOptions& opt, Outp
 
 void ReadAligner::start(AlignJob& job) const {
   const size_t n = job.reads.size();
-  job.segs.assign(n, SegmentJob());
+  job.segs.clear();
+  job.segs.resize(n);
   job.done = true;
   // Segments mapped reverse-complemented (pe_ori) are mapped and aligned as such.
   std::vector<std::string> flipped(n);
@@ -43,7 +44,11 @@ void ReadAligner::start(AlignJob& job) const {
     SegmentJob& sg = job.segs[i];
     sg.mapping = std::move(f.segs[i]);
     if (!sg.mapping.regions.empty()) {
-      sg.codes.emplace(seqs[i], job.threads);
+      // A flipped segment's sequence is held by its codes; the read's outlives them.
+      if (sg.flipped)
+        sg.codes.emplace(std::move(flipped[i]), job.threads);
+      else
+        sg.codes.emplace(seqs[i], job.threads);
       job.done = false;
     }
   }
@@ -70,11 +75,12 @@ bool ReadAligner::pass(AlignJob& job) const {
     regs[i] = job.segs[i].mapping.regions;
   }
   job.memo.begin_pass();
-  // The segments' codes outlive the passes (finish() swaps the strands of a flipped
-  // segment after the last one; the buffers stay where they are).
+  // The segments' codes outlive the passes (finish() flips a flipped segment's strands
+  // after the last one; the buffers stay where they are). Both strands are built here, so
+  // that every pass finds them stable.
   job.memo.clear_stable();
   for (const SegmentJob& sg : job.segs)
-    if (sg.codes) job.memo.add_stable(sg.codes->fwd), job.memo.add_stable(sg.codes->rev);
+    if (sg.codes) job.memo.add_stable(sg.codes->strand(false)), job.memo.add_stable(sg.codes->strand(true));
   try {
     align_segments(job, regs, job.memo);
   } catch (const Error&) {
@@ -144,7 +150,7 @@ void ReadAligner::finish(AlignJob& job, std::vector<std::vector<Region>>&& regs)
     if (sg.flipped) {  // back to the read's strand (worker_for)
       const auto qlen = static_cast<int>(sg.read->seq.size());
       for (Region& r : regs[i]) flip_region(r, qlen);
-      if (sg.codes) std::swap(sg.codes->fwd, sg.codes->rev);
+      if (sg.codes) sg.codes->flip();
     }
     sg.regions = std::move(regs[i]);
     // Only the final regions and the read's codes are needed from here on.

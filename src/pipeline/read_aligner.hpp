@@ -30,8 +30,8 @@ namespace agatha::pipeline {
 struct SegmentJob {
   const io::SeqRecord* read = nullptr;
   bool flipped = false;  // mapped and aligned reverse-complemented (segment_flipped)
-  // The segment's codes on both strands, made once: of the sequence as aligned until
-  // the job is done, then of the read as input.
+  // The segment's codes, each strand made when first used: of the sequence as aligned
+  // until the job is done, then (flipped back) of the read as input.
   std::optional<align::ReadCodes> codes;
   ReadMapping mapping;                // the regions before alignment and their chains
   align::RegionAnchors anchors;       // the regions' anchors, squeezed out of the chains'

@@ -21,6 +21,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "../../src/io/index_file.hpp"
@@ -214,19 +215,57 @@ TEST(ReadCodes, SameCodesOnAnyNumberOfThreads) {
     std::string seq(n, 'A');
     for (char& c : seq) c = letters[rng() % letters.size()];
     const ReadCodes one(seq, 1);
-    ASSERT_EQ(one.fwd.size(), n);
-    ASSERT_EQ(one.rev.size(), n);
+    const ReadCodes::Codes &fwd = one.strand(false), &rev = one.strand(true);
+    ASSERT_EQ(one.size(), n);
+    ASSERT_EQ(fwd.size(), n);
+    ASSERT_EQ(rev.size(), n);
     for (size_t i = 0; i < n; i += 997) {
       const uint8_t want = nt4(seq[i]);
-      EXPECT_EQ(one.fwd[i], want) << i;
-      EXPECT_EQ(one.rev[n - 1 - i], want > 3 ? 4 : 3 - want) << i;
+      EXPECT_EQ(fwd[i], want) << i;
+      EXPECT_EQ(rev[n - 1 - i], want > 3 ? 4 : 3 - want) << i;
     }
     for (const int threads : {2, 3, 8}) {
       const ReadCodes many(seq, threads);
-      EXPECT_TRUE(std::equal(one.fwd.begin(), one.fwd.end(), many.fwd.begin(), many.fwd.end())) << n << " " << threads;
-      EXPECT_TRUE(std::equal(one.rev.begin(), one.rev.end(), many.rev.begin(), many.rev.end())) << n << " " << threads;
+      for (const bool r : {false, true})
+        EXPECT_TRUE(std::ranges::equal(one.strand(r), many.strand(r))) << n << " " << threads << " " << r;
     }
   }
+}
+
+// A strand is made when first asked for, once, whichever thread asks (a query aligned on
+// one strand holds only that one); the codes of a sequence they hold are those of a view
+// of it; flip() makes each strand the other.
+TEST(ReadCodes, StrandsMadeOnFirstUseOnce) {
+  std::mt19937_64 rng(11);
+  std::string seq((size_t{2} << 20) + 5, 'A');
+  for (char& c : seq) c = "ACGTN"[rng() % 5];
+  const ReadCodes view(seq, 2);
+  EXPECT_FALSE(view.built(false));
+  EXPECT_FALSE(view.built(true));
+  const ReadCodes::Codes& fwd = view.strand(false);
+  EXPECT_TRUE(view.built(false));
+  EXPECT_FALSE(view.built(true));  // the other strand is not made with it
+  std::vector<const ReadCodes::Codes*> seen(8, nullptr);
+  {
+    std::vector<std::jthread> askers;
+    for (size_t t = 0; t < seen.size(); ++t) askers.emplace_back([&, t] { seen[t] = &view.strand(true); });
+  }
+  for (const ReadCodes::Codes* p : seen) EXPECT_EQ(p, seen[0]);
+  EXPECT_TRUE(view.built(true));
+  const ReadCodes::Codes& rev = *seen[0];
+  for (size_t i = 0; i < seq.size(); ++i) {
+    ASSERT_EQ(fwd[i], nt4(seq[i])) << i;
+    ASSERT_EQ(rev[seq.size() - 1 - i], fwd[i] > 3 ? 4 : 3 - fwd[i]) << i;
+  }
+
+  ReadCodes held(std::string(seq), 3);
+  EXPECT_TRUE(std::ranges::equal(held.strand(true), rev));
+  EXPECT_FALSE(held.built(false));
+  held.flip();
+  EXPECT_TRUE(held.built(false));  // the reverse strand made above is now the read
+  EXPECT_FALSE(held.built(true));
+  EXPECT_TRUE(std::ranges::equal(held.strand(false), rev));
+  EXPECT_TRUE(std::ranges::equal(held.strand(true), fwd));
 }
 
 TEST(MaxStretch, HighestScoringRunOnOneDiagonal) {
