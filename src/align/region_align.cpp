@@ -137,6 +137,7 @@ ReadCodes::ReadCodes(std::string&& seq, int threads) : lazy_(std::make_unique<La
 const ReadCodes::Codes& ReadCodes::strand(bool reverse) const {
   Lazy& z = *lazy_;
   const size_t s = reverse != z.flipped ? 1 : 0;
+  if (z.ready[s].load(std::memory_order_acquire)) return z.codes[s];
   std::call_once(z.once[s], [&] {
     const std::string_view seq = z.seq;
     const size_t n = seq.size();
