@@ -34,7 +34,7 @@ constexpr uint64_t kSegMask = 0xffULL << anchor_bit::kSegShift;
 int32_t seg_of(const Anchor& a) { return static_cast<int32_t>((a.y & kSegMask) >> anchor_bit::kSegShift); }
 
 // f: best score of a chain ending at each anchor; p: its predecessor (-1: none);
-// t: scratch marks, shared by the skip heuristic and the backtracking.
+// t: the skip heuristic's marks (freed by the backtracking, which marks in bytes).
 struct DpArrays {
   std::vector<int32_t> f, t;
   std::vector<int32_t> p;  // 32-bit, as t[] (mg_lchain_dp compares t[j] with (int32_t)i)
@@ -56,8 +56,9 @@ struct DpArrays {
 // Walks back from chain end `head` (mg_chain_bk_end): follows predecessors while they
 // are unused, tracking the point where f[head] - f[i] peaks, and stops once the score
 // falls more than max_drop below that peak. Returns the index where the chain stops
-// (exclusive), which is the peak point. t[] is left as it was found.
-int64_t chain_start(int32_t max_drop, int32_t head_score, int64_t head, const DpArrays& dp, std::vector<int32_t>& t) {
+// (exclusive), which is the peak point. t[] (mg_chain_backtrack's marks: 0 unused, 1 in a
+// chain, 2 on this walk) is left as it was found.
+int64_t chain_start(int32_t max_drop, int32_t head_score, int64_t head, const DpArrays& dp, std::vector<uint8_t>& t) {
   int64_t i = head, end_i = -1, max_i = i;
   int32_t max_s = 0;
   if (i < 0 || t[i] != 0) return i;
@@ -110,7 +111,9 @@ Walked backtrack(DpArrays& dp, int32_t min_cnt, int32_t min_score, int32_t max_d
 
   Walked out;
   out.v.reset(new int32_t[static_cast<size_t>(std::max<int64_t>(n, 1))]);
-  std::fill(dp.t.begin(), dp.t.end(), 0);
+  // The scan's int32 t[] is spent: the walk's marks are a byte each.
+  std::vector<int32_t>().swap(dp.t);
+  std::vector<uint8_t> used(static_cast<size_t>(n), 0);
   struct Stretch {
     std::vector<uint64_t> u;
     std::vector<size_t> off, rank;  // off from the stretch's start; rank: the end's place in `ends`
@@ -123,15 +126,15 @@ Walked backtrack(DpArrays& dp, int32_t min_cnt, int32_t min_score, int32_t max_d
     // few ends ahead (on a long query most ends are inside chains already taken).
     constexpr size_t kAhead = 16;
     for (size_t k = ends.size(); k-- > 0;) {
-      if (k >= kAhead) __builtin_prefetch(&dp.t[static_cast<uint32_t>(ends[k - kAhead])]);
+      if (k >= kAhead) __builtin_prefetch(&used[static_cast<uint32_t>(ends[k - kAhead])]);
       const int64_t head = static_cast<uint32_t>(ends[k]);
       if (head < lo || head >= hi) continue;
       const int32_t head_score = end_score(ends[k]);
-      if (dp.t[head] != 0) continue;
+      if (used[head] != 0) continue;
       const size_t v0 = len;
-      const int64_t stop = chain_start(max_drop, head_score, head, dp, dp.t);
+      const int64_t stop = chain_start(max_drop, head_score, head, dp, used);
       int64_t i = head;
-      for (; i != stop; i = dp.p[i]) v[len++] = static_cast<int32_t>(i), dp.t[i] = 1;
+      for (; i != stop; i = dp.p[i]) v[len++] = static_cast<int32_t>(i), used[i] = 1;
       const int32_t score = i < 0 ? head_score : head_score - dp.f[i];
       const size_t cnt = len - v0;
       if (score >= min_score && cnt > 0 && cnt >= static_cast<size_t>(min_cnt)) {
@@ -167,8 +170,13 @@ Walked backtrack(DpArrays& dp, int32_t min_cnt, int32_t min_score, int32_t max_d
 // Chain anchors in increasing order, chains ordered by the x of their first anchor
 // (compact_a; radix order for chains starting at the same x). Chain i's anchors are
 // v[off_i .. off_i + cnt_i) from its end backwards, so its first anchor is
-// v[off_i + cnt_i - 1]; they are copied out of `a` once, in the final order.
-Chains compact(const std::vector<Anchor>& a, const Walked& c) {
+// v[off_i + cnt_i - 1].
+//
+// With `owned` (the caller's anchors, `a` itself, given up) the chains' anchors are
+// moved to the front of that vector in place, and the vector becomes the chains'; else
+// they are copied out of `a` in the final order. The chains are the same either way; in
+// place, chaining's end holds about 24 bytes an anchor where a copy holds up to 36.
+Chains compact(const std::vector<Anchor>& a, Walked&& c, std::vector<Anchor>* owned) {
   const std::vector<uint64_t>& u = c.u;
   const int32_t* v = c.v.get();
   std::vector<Anchor> w(u.size());
@@ -180,14 +188,47 @@ Chains compact(const std::vector<Anchor>& a, const Walked& c) {
   }
   radix_sort_by_x(w.data(), w.data() + w.size());
   Chains out;
-  out.anchors.reserve(total);
   out.u.reserve(u.size());
-  for (const Anchor& wi : w) {
-    const uint64_t ui = u[static_cast<uint32_t>(wi.y)];
-    const size_t off = wi.y >> 32, cnt = static_cast<uint32_t>(ui);
-    out.u.push_back(ui);
-    for (size_t j = cnt; j-- > 0;) out.anchors.push_back(a[static_cast<size_t>(v[off + j])]);
+  for (const Anchor& wi : w) out.u.push_back(u[static_cast<uint32_t>(wi.y)]);
+  if (!owned) {
+    out.anchors.reserve(total);
+    for (const Anchor& wi : w) {
+      const size_t off = wi.y >> 32, cnt = static_cast<uint32_t>(u[static_cast<uint32_t>(wi.y)]);
+      for (size_t j = cnt; j-- > 0;) out.anchors.push_back(a[static_cast<size_t>(v[off + j])]);
+    }
+    return out;
   }
+  // to[j]: where chained anchor j goes. The places are filled in order, each from its
+  // anchor's old place, which is still intact when at or after the one filled (most are:
+  // a long query's chains are in x order, as the anchors are); an anchor whose old place
+  // is filled before its turn comes is set aside first, and to[] then says where.
+  const size_t n = owned->size();
+  constexpr uint32_t kUnchained = UINT32_MAX, kAside = uint32_t{1} << 31;  // n < 2^31 (DpArrays)
+  std::vector<uint32_t> to(n, kUnchained);
+  uint32_t k = 0;
+  for (const Anchor& wi : w) {
+    const size_t off = wi.y >> 32, cnt = static_cast<uint32_t>(u[static_cast<uint32_t>(wi.y)]);
+    for (size_t j = cnt; j-- > 0;) to[static_cast<size_t>(v[off + j])] = k++;
+  }
+  std::vector<Anchor> aside;
+  Anchor* const an = owned->data();
+  k = 0;
+  for (const Anchor& wi : w) {
+    const size_t off = wi.y >> 32, cnt = static_cast<uint32_t>(u[static_cast<uint32_t>(wi.y)]);
+    for (size_t j = cnt; j-- > 0; ++k) {
+      const size_t from = static_cast<size_t>(v[off + j]);
+      const Anchor next = from < k ? aside[to[from] & ~kAside] : an[from];
+      if (to[k] != kUnchained && to[k] > k && !(to[k] & kAside)) {  // due later: set aside
+        to[k] = kAside | static_cast<uint32_t>(aside.size());
+        aside.push_back(an[k]);
+      }
+      an[k] = next;
+    }
+  }
+  owned->resize(total);
+  // Most anchors of a long query are chained; where most are not, the room is returned.
+  if (total < n / 2) owned->shrink_to_fit();
+  out.anchors = std::move(*owned);
   return out;
 }
 
@@ -209,13 +250,13 @@ struct ScanAnchors {
   }
 };
 
-// cuts: as backtrack's (empty: one walk).
+// cuts: as backtrack's (empty: one walk). owned: as compact's.
 Chains finish(const std::vector<Anchor>& a, DpArrays& dp, int min_cnt, int min_score, int32_t max_drop,
-              std::span<const int64_t> cuts = {}, int threads = 1) {
-  const Walked c = backtrack(dp, min_cnt, min_score, max_drop, cuts, threads);
-  dp = DpArrays(0);  // f, p and t are spent: freed before the chains are copied out
+              std::span<const int64_t> cuts, int threads, std::vector<Anchor>* owned) {
+  Walked c = backtrack(dp, min_cnt, min_score, max_drop, cuts, threads);
+  dp = DpArrays(0);  // f and p are spent: freed before the chains are laid out
   if (c.u.empty()) return {};
-  return compact(a, c);
+  return compact(a, std::move(c), owned);
 }
 
 }  // namespace
@@ -331,8 +372,13 @@ int32_t pair_score_simple(const Anchor& ai, const Anchor& aj, GapPenalty pen, bo
   return score_simple(ai, aj, pen, exact, width);
 }
 
-Chains chain_dp(const std::vector<Anchor>& a, int max_dist_ref, int max_dist_qry, int bw, int max_skip, int max_iter,
-                int min_cnt, int min_score, GapPenalty pen, bool splice, int n_seg, kernels::ChainScanFn scan_fn) {
+namespace {
+
+// chain_dp; with `owned` (&a, given up by the caller) the chains are laid out in a's
+// room (compact).
+Chains dp_pass(const std::vector<Anchor>& a, int max_dist_ref, int max_dist_qry, int bw, int max_skip, int max_iter,
+               int min_cnt, int min_score, GapPenalty pen, bool splice, int n_seg, kernels::ChainScanFn scan_fn,
+               std::vector<Anchor>* owned) {
   const int64_t n = static_cast<int64_t>(a.size());
   if (n == 0) return {};
   PairLimits lim{std::max(max_dist_ref, bw), max_dist_qry, bw, splice, n_seg};
@@ -378,7 +424,15 @@ Chains chain_dp(const std::vector<Anchor>& a, int max_dist_ref, int max_dist_qry
     dp.f[i] = best.max_f, dp.p[i] = static_cast<int32_t>(best.max_j);
     if (max_ii < 0 || (a[i].x - a[max_ii].x <= max_dist_x && dp.f[max_ii] < dp.f[i])) max_ii = i;
   }
-  return finish(a, dp, min_cnt, min_score, max_drop);
+  return finish(a, dp, min_cnt, min_score, max_drop, {}, 1, owned);
+}
+
+}  // namespace
+
+Chains chain_dp(const std::vector<Anchor>& a, int max_dist_ref, int max_dist_qry, int bw, int max_skip, int max_iter,
+                int min_cnt, int min_score, GapPenalty pen, bool splice, int n_seg, kernels::ChainScanFn scan_fn) {
+  return dp_pass(a, max_dist_ref, max_dist_qry, bw, max_skip, max_iter, min_cnt, min_score, pen, splice, n_seg, scan_fn,
+                 nullptr);
 }
 
 namespace {
@@ -500,10 +554,10 @@ void chain_rmq_block(const std::vector<Anchor>& a, int64_t b, int64_t e, int max
   }
 }
 
-}  // namespace
-
-Chains chain_rmq(const std::vector<Anchor>& a, int max_dist, int max_dist_inner, int bw, int max_skip, int cap_size,
-                 int min_cnt, int min_score, GapPenalty pen, bool inner_clamp, int threads, bool literal) {
+// chain_rmq; `owned` as dp_pass's.
+Chains rmq_pass(const std::vector<Anchor>& a, int max_dist, int max_dist_inner, int bw, int max_skip, int cap_size,
+                int min_cnt, int min_score, GapPenalty pen, bool inner_clamp, int threads, bool literal,
+                std::vector<Anchor>* owned) {
   const int64_t n = static_cast<int64_t>(a.size());
   if (n == 0) return {};
   max_dist = std::max(max_dist, bw);
@@ -541,7 +595,15 @@ Chains chain_rmq(const std::vector<Anchor>& a, int max_dist, int max_dist_inner,
     chain_rmq_block(a, blocks[k].first, blocks[k].second, max_dist, max_dist_inner, bw, max_skip, cap_size, pen,
                     literal, dp);
   });
-  return finish(a, dp, min_cnt, min_score, max_drop, cuts, threads);
+  return finish(a, dp, min_cnt, min_score, max_drop, cuts, threads, owned);
+}
+
+}  // namespace
+
+Chains chain_rmq(const std::vector<Anchor>& a, int max_dist, int max_dist_inner, int bw, int max_skip, int cap_size,
+                 int min_cnt, int min_score, GapPenalty pen, bool inner_clamp, int threads, bool literal) {
+  return rmq_pass(a, max_dist, max_dist_inner, bw, max_skip, cap_size, min_cnt, min_score, pen, inner_clamp, threads,
+                  literal, nullptr);
 }
 
 GapLimits gap_limits(const ChainParams& p, int qlen) {
@@ -594,14 +656,14 @@ bool rechain_wanted(const Chains& first, int n_seg, int mid_occ, int rep_len, co
 
 namespace {
 
-// chain_read's first pass: DP, or RMQ with --rmq.
-Chains first_pass(const std::vector<Anchor>& sorted_anchors, int qlen, int n_seg, GapPenalty pen,
-                  const ChainParams& p) {
+// chain_read's first pass: DP, or RMQ with --rmq. owned: as dp_pass's.
+Chains first_pass(const std::vector<Anchor>& sorted_anchors, int qlen, int n_seg, GapPenalty pen, const ChainParams& p,
+                  std::vector<Anchor>* owned) {
   const GapLimits g = gap_limits(p, qlen);
-  return p.rmq ? chain_rmq(sorted_anchors, p.max_gap, p.rmq_inner_dist, p.bw, p.max_chain_skip, p.rmq_size_cap,
-                           p.min_cnt, p.min_chain_score, pen, p.rmq_inner_clamp, p.threads)
-               : chain_dp(sorted_anchors, g.ref, g.qry, p.bw, p.max_chain_skip, p.max_chain_iter, p.min_cnt,
-                          p.min_chain_score, pen, p.splice, n_seg, p.scan);
+  return p.rmq ? rmq_pass(sorted_anchors, p.max_gap, p.rmq_inner_dist, p.bw, p.max_chain_skip, p.rmq_size_cap,
+                          p.min_cnt, p.min_chain_score, pen, p.rmq_inner_clamp, p.threads, false, owned)
+               : dp_pass(sorted_anchors, g.ref, g.qry, p.bw, p.max_chain_skip, p.max_chain_iter, p.min_cnt,
+                         p.min_chain_score, pen, p.splice, n_seg, p.scan, owned);
 }
 
 // chain_read's long join: rechain the chained anchors with the wide band, unless the first
@@ -614,21 +676,21 @@ Chains long_join(Chains chains, int qlen, int n_seg, GapPenalty pen, const Chain
   std::vector<Anchor> a = std::move(chains.anchors);
   std::vector<uint64_t>().swap(chains.u);
   radix_sort_by_x(a.data(), a.data() + a.size(), p.threads);
-  return chain_rmq(a, p.max_gap, p.rmq_inner_dist, p.bw_long, p.max_chain_skip, p.rmq_size_cap, p.min_cnt,
-                   p.min_chain_score, pen, p.rmq_inner_clamp, p.threads);
+  return rmq_pass(a, p.max_gap, p.rmq_inner_dist, p.bw_long, p.max_chain_skip, p.rmq_size_cap, p.min_cnt,
+                  p.min_chain_score, pen, p.rmq_inner_clamp, p.threads, false, &a);
 }
 
 }  // namespace
 
 Chains chain_read(const std::vector<Anchor>& sorted_anchors, int qlen, int n_seg, int k, const ChainParams& p) {
   const GapPenalty pen = gap_penalty(p, k);
-  return long_join(first_pass(sorted_anchors, qlen, n_seg, pen, p), qlen, n_seg, pen, p);
+  return long_join(first_pass(sorted_anchors, qlen, n_seg, pen, p, nullptr), qlen, n_seg, pen, p);
 }
 
 Chains chain_read(std::vector<Anchor>&& sorted_anchors, int qlen, int n_seg, int k, const ChainParams& p) {
   const GapPenalty pen = gap_penalty(p, k);
-  Chains chains = first_pass(sorted_anchors, qlen, n_seg, pen, p);
-  std::vector<Anchor>().swap(sorted_anchors);
+  Chains chains = first_pass(sorted_anchors, qlen, n_seg, pen, p, &sorted_anchors);
+  std::vector<Anchor>().swap(sorted_anchors);  // unchained anchors, when no chain took the room
   return long_join(std::move(chains), qlen, n_seg, pen, p);
 }
 
