@@ -186,6 +186,9 @@ void map_part(PassSetup& p, const index::MinimizerIndex& idx, io::ReadInput& rea
     if (st.inline_dp_tasks > 0)
       info("[M::align] %llu DP tasks, each computed when its read asked for it\n",
                    static_cast<unsigned long long>(st.inline_dp_tasks));
+    if (st.spread_queries > 0)
+      info("[M::align] %llu queries seeded and chained on several threads each\n",
+           static_cast<unsigned long long>(st.spread_queries));
     print_done(p.t0, st, "aligned");
   }
   p.opt.mid_occ = mapper.mid_occ();

@@ -567,16 +567,21 @@ Chains rmq_pass(const std::vector<Anchor>& a, int max_dist, int max_dist_inner, 
     max_dist_inner = 0;
   const int32_t max_drop = bw;
   DpArrays dp(a.size());
-  // In one pass over all anchors the trees empty at each change of a.x >> 32 (every
-  // anchor before it is evicted), so each block's f and p are those of a pass over the
-  // block alone: the blocks run apart, the largest first.
+  // In one pass over all anchors the trees empty at each change of a.x >> 32, and
+  // wherever x steps by more than max_dist from one anchor to the next (every anchor
+  // before is evicted before the next one's query, the inner window's max_dist_inner
+  // being no larger), so each block between such points gets the f and p of a pass over
+  // the block alone: the blocks run apart, the largest first. (A chromosome aligned to
+  // one reference sequence is so cut wherever its anchors leave a gap of max_dist.)
   std::vector<std::pair<int64_t, int64_t>> blocks;
   // The backtracking's stretches: at most `threads` runs of whole blocks, of about equal
-  // anchor counts (the block boundary nearest each n * j / threads).
+  // anchor counts (the block boundary nearest each n * j / threads). No predecessor link
+  // crosses a block boundary.
   std::vector<int64_t> cuts;
   if (threads > 1) {
+    const uint64_t gap = static_cast<uint64_t>(max_dist);
     for (int64_t b = 0, i = 1; i <= n; ++i)
-      if (i == n || a[i].x >> 32 != a[b].x >> 32) blocks.emplace_back(b, i), b = i;
+      if (i == n || a[i].x >> 32 != a[i - 1].x >> 32 || a[i].x - a[i - 1].x > gap) blocks.emplace_back(b, i), b = i;
     cuts.push_back(0);
     for (int j = 1; j < threads; ++j) {
       const int64_t want = n * j / threads;

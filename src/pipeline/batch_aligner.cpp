@@ -24,6 +24,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace agatha::pipeline {
@@ -81,6 +82,11 @@ class GroupRun {
         const size_t i = by_length_[k];
         AlignJob job;
         job.reads = fragment(i);
+        // Seeding and chaining get the threads of the fragment's share of the bases: more
+        // than this one only for a fragment that outweighs the others (a chromosome
+        // beside a plasmid), which would otherwise leave the other threads idle.
+        job.threads = share_of_threads(i, threads);
+        if (job.threads > 1) spread_.fetch_add(1, std::memory_order_relaxed);
         aligner.start(job);
         align::InlineDpSource source(*inline_dp, worker);
         aligner.align(job, source);
@@ -95,7 +101,6 @@ class GroupRun {
       by_length_ = longest_first();
       // Each fragment's chaining gets the threads of its share of the group's bases (at
       // least one): a chromosome beside a plasmid gets all of them.
-      const uint64_t total = std::max<uint64_t>(1, bases());
       // One source for all the fragments aligned side by side: its worker numbers are
       // the backend's, which no two threads may use at once.
       std::optional<align::SharedInlineDpSource> side;
@@ -103,7 +108,8 @@ class GroupRun {
       util::parallel_for(jobs_.size(), threads, [&](size_t k, int) {
         const size_t i = by_length_[k];
         jobs_[i].reads = fragment(i);
-        jobs_[i].threads = static_cast<int>(std::max<uint64_t>(1, (threads * fragment_bases(i) + total / 2) / total));
+        jobs_[i].threads = share_of_threads(i, threads);
+        if (jobs_[i].threads > 1) spread_.fetch_add(1, std::memory_order_relaxed);
         aligner.start(jobs_[i]);
         if (side && aligner.regions_side_by_side(jobs_[i])) aligner.align(jobs_[i], *side);
       });
@@ -147,8 +153,10 @@ class GroupRun {
     return 0;
   }
 
-  // DP tasks computed inline by the first host step.
-  uint64_t inline_tasks() const { return inline_tasks_; }
+  // DP tasks computed inline by the first host step, and the fragments it seeded and
+  // chained on more than one thread; each counted once (zero after the first call).
+  uint64_t take_inline_tasks() { return std::exchange(inline_tasks_, 0); }
+  uint64_t take_spread() { return spread_.exchange(0); }
 
   // One DP round: every task the group's reads wait for, in one call.
   void dp_step(DpBackend& dp) {
@@ -160,6 +168,12 @@ class GroupRun {
  private:
   std::span<const io::SeqRecord> fragment(size_t f) const {
     return reads_.subspan(starts_[f], starts_[f + 1] - starts_[f]);
+  }
+  // Fragment f's share of `threads` by its bases, rounded, at least 1.
+  int share_of_threads(size_t f, int threads) const {
+    const uint64_t total = std::max<uint64_t>(1, bases());
+    return static_cast<int>(
+        std::max<uint64_t>(1, (static_cast<uint64_t>(threads) * fragment_bases(f) + total / 2) / total));
   }
   uint64_t fragment_bases(size_t f) const {
     uint64_t n = 0;
@@ -188,6 +202,7 @@ class GroupRun {
   std::vector<DpResult> results_;
   std::vector<size_t> first_;  // per waiting job: its first task in the round
   uint64_t inline_tasks_ = 0;
+  std::atomic<uint64_t> spread_{0};
 };
 
 // The groups of one batch: fragments [cuts[k], cuts[k+1]) of at most round_bases bases (a fragment
@@ -250,7 +265,8 @@ void align_batch(const ReadAligner& aligner, DpBackend& dp, const io::ReadBatch&
     const size_t n = g.host_step(aligner, threads, lines, group_inline, side_dp);
     note(PipelineStep::kHostEnd, g.id());
     if (n > 0) ++stats.rounds, stats.dp_tasks += n;
-    stats.inline_dp_tasks += g.inline_tasks();
+    stats.inline_dp_tasks += g.take_inline_tasks();
+    stats.spread_queries += g.take_spread();
   };
   // A round's begin is noted by the thread that starts it, before any host work it
   // overlaps; its end by the thread that ran it.

@@ -69,6 +69,7 @@ struct AlignStats : PipelineStats {
   uint64_t rounds = 0, dp_tasks = 0;  // DP rounds and the tasks in them
   uint64_t inline_dp_tasks = 0;       // DP tasks computed as their reads asked for them
   uint64_t overlapped_rounds = 0;  // DP rounds run while the threads worked on another group
+  uint64_t spread_queries = 0;     // queries (fragments) seeded and chained on more than one thread
 };
 // What the pipeline is doing, for tests and traces: host work (seeding, chaining, a
 // pass, formatting) and DP rounds of group `group` (numbered from 0 over the run). DP

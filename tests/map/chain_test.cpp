@@ -290,6 +290,47 @@ TEST(ChainRmq, SameChainsForAnyNumberOfThreads) {
   }
 }
 
+// One reference sequence and strand, its anchors in stretches along one diagonal with
+// reference steps of 10000 (max_dist: a chain still crosses it), 10001 and 60000 between them: the
+// trees empty at the larger steps, so the blocks chained apart end there, and the chains
+// are those of one thread and of the literal pass. Off-diagonal repeat hits throughout.
+TEST(ChainRmq, BlocksEndWhereTheAnchorsStepPastMaxDist) {
+  std::mt19937_64 rng(44);
+  std::vector<Anchor> a;
+  int32_t x = 1000, y = 500;
+  for (const int32_t step : {10000, 10001, 10000, 60000, 10000, 10001, 0}) {
+    const int n = static_cast<int>(300 + rng() % 900);
+    for (int i = 0; i < n; ++i) {
+      const int32_t yy = rng() % 10 == 0 ? static_cast<int32_t>(rng() % 300000) : y;
+      a.push_back({uint64_t{2} << 32 | static_cast<uint32_t>(x), uint64_t{15} << 32 | static_cast<uint32_t>(yy)});
+      x += 5 + static_cast<int32_t>(rng() % 20);
+      y += 5 + static_cast<int32_t>(rng() % 20);
+    }
+    // The last anchor on the diagonal: the next stretch starts `step` after it on the
+    // reference, one less on the query (the query range of a predecessor is open below).
+    a.push_back({uint64_t{2} << 32 | static_cast<uint32_t>(x), uint64_t{15} << 32 | static_cast<uint32_t>(y)});
+    x += step, y += step - 1;
+  }
+  std::sort(a.begin(), a.end(), [](const Anchor& u, const Anchor& v) { return u.x != v.x ? u.x < v.x : u.y < v.y; });
+  const GapPenalty pen{0.8f * 0.01f * 15, 0.0f};
+  const Chains want = chain_rmq(a, 10000, 1000, 2000, 25, 100000, 3, 40, pen, true, 1, true);
+  // Chains link the stretches either side of a step of 10000 (a block ended there would
+  // cut them), never those of a larger step.
+  int crossing = 0;
+  for (size_t c = 0, k = 0; c < want.size(); k += static_cast<size_t>(Chains::count(want.u[c])), ++c)
+    for (size_t j = k + 1; j < k + static_cast<size_t>(Chains::count(want.u[c])); ++j) {
+      const uint64_t dx = want.anchors[j].x - want.anchors[j - 1].x;
+      EXPECT_LE(dx, 10000u);
+      crossing += dx >= 10000;
+    }
+  EXPECT_GE(crossing, 2);
+  for (const int threads : {1, 2, 3, 8}) {
+    const Chains got = chain_rmq(a, 10000, 1000, 2000, 25, 100000, 3, 40, pen, true, threads);
+    EXPECT_EQ(got.u, want.u) << threads;
+    EXPECT_EQ(got.anchors, want.anchors) << threads;
+  }
+}
+
 // The range minima come from krmq's tree only where several anchors tie for one; the
 // chains are those of asking the tree every time, as mg_lchain_rmq does. With no gap
 // penalty an anchor's priority is -f, and with a gap penalty of 0.5 a multiple of 0.25 on

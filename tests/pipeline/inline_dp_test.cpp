@@ -267,6 +267,42 @@ TEST(InlineDp, LongQueriesSideBySideShareTheWorkerNumbers) {
   EXPECT_EQ(counting.shared_worker.load(), 0u) << "a worker number held by two threads at once";
 }
 
+// As many queries as threads, one far longer (a chromosome beside a plasmid): each query
+// has a thread and its DP inline, and the long one is also seeded and chained on the
+// threads of its share of the bases, where one thread each would leave the others idle
+// while it is chained. Queries of even lengths keep one thread each. The records are
+// those of one thread either way.
+TEST(InlineDp, AQueryThatOutweighsTheOthersIsChainedOnTheirThreads) {
+  struct Case {
+    size_t a, b;
+    int threads;
+    uint64_t spread;  // queries seeded and chained on more than one thread
+  };
+  // 40 + 1 kb on two threads: the first query's share is 2 threads; 20 + 20 kb: 1 each.
+  // 40 + 1 kb on three threads: fewer queries than threads, so no inline pass (the
+  // shares, 3 and 1, then decide the chaining alone).
+  for (const Case c : {Case{40000, 1000, 2, 1}, Case{20000, 20000, 2, 0}, Case{40000, 1000, 3, 1}}) {
+    SCOPED_TRACE(testing::Message() << c.a << "+" << c.b << " on " << c.threads);
+    test::TempDir dir;
+    const std::string a = random_bases(c.a, 21), b = random_bases(c.b, 22);
+    const std::string ref = dir.string() + "/ref.fa", reads = dir.string() + "/q.fa";
+    ASSERT_TRUE(test::write_file(ref, ">a\n" + a + "\n>b\n" + b + "\n"));
+    ASSERT_TRUE(test::write_file(reads, ">qa\n" + diverged(a) + "\n>qb\n" + diverged(b) + "\n"));
+    const std::unique_ptr<DpBackend> one = test::try_backend("scalar", 1), dp = test::try_backend("scalar", c.threads);
+    ASSERT_TRUE(one && dp);
+    const Aligned want = test::align_paf(*one, 1, ref, reads, "asm5");
+    ASSERT_EQ(std::count(want.records.begin(), want.records.end(), '\n'), 2) << want.records;
+    EXPECT_EQ(want.stats.spread_queries, 0u);
+    const Aligned got = test::align_paf(*dp, c.threads, ref, reads, "asm5");
+    EXPECT_EQ(got.records, want.records);
+    EXPECT_EQ(got.stats.spread_queries, c.spread);
+    if (c.threads == 2) {  // as many queries as threads: one inline pass each
+      EXPECT_EQ(got.stats.rounds, 0u);
+      EXPECT_EQ(got.stats.inline_dp_tasks, want.stats.inline_dp_tasks);
+    }
+  }
+}
+
 // A backend that computes gap fills several at a time (DpBackend::batches_tasks: the cpu
 // backend) gets a group's reads in rounds where their gap fills are ones it batches
 // (map-pb's), with the records of one pass per read; not with spliced alignment, and not
