@@ -76,6 +76,7 @@ class GroupRun {
     if (next_ != Next::kHost) throw Error("GroupRun: host step out of turn");
     if (jobs_.empty() && !reads_.empty() && inline_dp) {
       by_length_ = longest_first();
+      const uint64_t total = bases();
       std::atomic<uint64_t> tasks{0};
       util::parallel_for(fragments(), threads, [&](size_t k, int worker) {
         // The read's state lives only while this thread aligns it; its records are made at once.
@@ -85,7 +86,7 @@ class GroupRun {
         // Seeding and chaining get the threads of the fragment's share of the bases: more
         // than this one only for a fragment that outweighs the others (a chromosome
         // beside a plasmid), which would otherwise leave the other threads idle.
-        job.threads = share_of_threads(i, threads);
+        job.threads = share_of_threads(i, threads, total);
         if (job.threads > 1) spread_.fetch_add(1, std::memory_order_relaxed);
         aligner.start(job);
         align::InlineDpSource source(*inline_dp, worker);
@@ -101,6 +102,7 @@ class GroupRun {
       by_length_ = longest_first();
       // Each fragment's chaining gets the threads of its share of the group's bases (at
       // least one): a chromosome beside a plasmid gets all of them.
+      const uint64_t total = bases();
       // One source for all the fragments aligned side by side: its worker numbers are
       // the backend's, which no two threads may use at once.
       std::optional<align::SharedInlineDpSource> side;
@@ -108,7 +110,7 @@ class GroupRun {
       util::parallel_for(jobs_.size(), threads, [&](size_t k, int) {
         const size_t i = by_length_[k];
         jobs_[i].reads = fragment(i);
-        jobs_[i].threads = share_of_threads(i, threads);
+        jobs_[i].threads = share_of_threads(i, threads, total);
         if (jobs_[i].threads > 1) spread_.fetch_add(1, std::memory_order_relaxed);
         aligner.start(jobs_[i]);
         if (side && aligner.regions_side_by_side(jobs_[i])) aligner.align(jobs_[i], *side);
@@ -169,9 +171,10 @@ class GroupRun {
   std::span<const io::SeqRecord> fragment(size_t f) const {
     return reads_.subspan(starts_[f], starts_[f + 1] - starts_[f]);
   }
-  // Fragment f's share of `threads` by its bases, rounded, at least 1.
-  int share_of_threads(size_t f, int threads) const {
-    const uint64_t total = std::max<uint64_t>(1, bases());
+  // Fragment f's share of `threads` by its bases (of `total`, the group's), rounded, at
+  // least 1.
+  int share_of_threads(size_t f, int threads, uint64_t total) const {
+    total = std::max<uint64_t>(1, total);
     return static_cast<int>(
         std::max<uint64_t>(1, (static_cast<uint64_t>(threads) * fragment_bases(f) + total / 2) / total));
   }

@@ -303,6 +303,28 @@ TEST(InlineDp, AQueryThatOutweighsTheOthersIsChainedOnTheirThreads) {
   }
 }
 
+// Two queries on three threads, one aligned side by side on its two (its regions even)
+// and one through the rounds (a single region): the tasks computed inline are counted
+// once, however many host steps the rounds take.
+TEST(InlineDp, InlineTasksCountedOnceBesideRounds) {
+  test::TempDir dir;
+  const std::string a = random_bases(20000, 11), b = random_bases(24000, 12), c = random_bases(20000, 13);
+  const std::string ref = dir.string() + "/ref.fa", reads = dir.string() + "/q.fa";
+  ASSERT_TRUE(test::write_file(ref, ">a\n" + a + "\n>b\n" + b + "\n>c\n" + c + "\n"));
+  ASSERT_TRUE(test::write_file(reads, ">q1\n" + diverged(a + b) + "\n>q2\n" + diverged(c) + "\n"));
+  const std::unique_ptr<DpBackend> one = test::try_backend("scalar", 1), dp = test::try_backend("scalar", 3);
+  ASSERT_TRUE(one && dp);
+  const Aligned want = test::align_paf(*one, 1, ref, reads, "asm5");
+  ASSERT_EQ(std::count(want.records.begin(), want.records.end(), '\n'), 3) << want.records;
+  Counting counting(*dp);
+  const Aligned got = test::align_paf(counting, 3, ref, reads, "asm5");
+  EXPECT_EQ(got.records, want.records);
+  EXPECT_GE(got.stats.rounds, 1u);
+  EXPECT_GT(counting.calls.load(), 0u);
+  EXPECT_EQ(got.stats.inline_dp_tasks, counting.calls.load());
+  EXPECT_EQ(got.stats.spread_queries, 1u);  // q1 on its two threads; q2 on one
+}
+
 // A backend that computes gap fills several at a time (DpBackend::batches_tasks: the cpu
 // backend) gets a group's reads in rounds where their gap fills are ones it batches
 // (map-pb's), with the records of one pass per read; not with spliced alignment, and not
